@@ -1,0 +1,70 @@
+"""reefbench: benchmark multimodal-LLM agents on real desktop, browser and phone
+environments, scored by graph evaluators.
+
+The public API is re-exported here; everything else is an implementation detail.
+Optional integrations (Playwright, Ray, provider SDKs, Gymnasium) are imported lazily by
+the modules that need them, so ``import reefbench`` never fails for a missing extra.
+"""
+
+from reefbench.actions import Action, action
+from reefbench.agents.base import ActionCall, Agent, AgentOutput, CallResult, Turn, Usage
+from reefbench.compose.link import compose_task
+from reefbench.environment import ActionRecord, Environment
+from reefbench.episode import Episode, EpisodeResult, Termination
+from reefbench.errors import (
+    ActionFailed,
+    ConfigError,
+    EnvironmentFailure,
+    GraphError,
+    InvalidAction,
+    InvalidActionArguments,
+    ReefError,
+    TaskLoadError,
+)
+from reefbench.evaluators import EvalResult, Evaluator, evaluator
+from reefbench.graph import GraphEvaluator, NodeCheck, StepReport
+from reefbench.subtask import SubTask, register_attribute_type
+from reefbench.task import ActionStep, SubtaskInfo, Task, TaskMetadata
+from reefbench.taskfile import load_tasks, save_tasks
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Action",
+    "ActionCall",
+    "ActionFailed",
+    "ActionRecord",
+    "ActionStep",
+    "Agent",
+    "AgentOutput",
+    "CallResult",
+    "ConfigError",
+    "Environment",
+    "EnvironmentFailure",
+    "Episode",
+    "EpisodeResult",
+    "EvalResult",
+    "Evaluator",
+    "GraphError",
+    "GraphEvaluator",
+    "InvalidAction",
+    "InvalidActionArguments",
+    "NodeCheck",
+    "ReefError",
+    "StepReport",
+    "SubTask",
+    "SubtaskInfo",
+    "Task",
+    "TaskLoadError",
+    "TaskMetadata",
+    "Termination",
+    "Turn",
+    "Usage",
+    "__version__",
+    "action",
+    "compose_task",
+    "evaluator",
+    "load_tasks",
+    "register_attribute_type",
+    "save_tasks",
+]

@@ -1,0 +1,351 @@
+"""Actions: plain Python functions that agents can call.
+
+CRAB's "code as configuration": an action *is* a typed function. Its name, docstring and
+annotated parameters become the tool schema a model sees; calling the action with
+arguments binds them (partial application) without running anything, which is how tasks
+parameterise evaluator nodes and reference solutions; :meth:`Action.run` validates the
+arguments against the schema and executes the function.
+
+A parameter named ``env`` is not part of the schema: the framework injects the
+environment the action runs in. Nothing here ever serialises code; remote execution sends
+an action's *name* and validated JSON arguments.
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import re
+import typing
+from collections.abc import Callable, Mapping
+from functools import cached_property
+from typing import Any, Literal, TypeVar, overload
+
+import docstring_parser
+import pydantic
+from pydantic import ConfigDict, Field, TypeAdapter, create_model
+
+from reefbench.errors import ConfigError, InvalidActionArguments
+
+Provider = Literal["openai", "anthropic", "gemini"]
+PROVIDERS: tuple[Provider, ...] = ("openai", "anthropic", "gemini")
+
+# OpenAI, Anthropic and Gemini all accept this pattern for tool names.
+_NAME_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$")
+_ENV_PARAMETER = "env"
+
+ActionT = TypeVar("ActionT", bound="Action")
+
+
+class Action:
+    """A typed function exposed to agents (or to the graph evaluator, for evaluators).
+
+    Attributes:
+        name: The tool name shown to models (the function name unless overridden).
+        description: The docstring without its ``Args``/``Returns`` sections.
+        env_name: The environment this action is routed to, if fixed (``@action(env=...)``
+            or :meth:`on`). ``None`` means "whatever environment runs it".
+        bound: Arguments already bound by calling the action.
+    """
+
+    def __init__(
+        self,
+        func: Callable[..., Any],
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        env_name: str | None = None,
+    ) -> None:
+        self.func = func
+        self.name = name or func.__name__
+        if not _NAME_PATTERN.match(self.name):
+            raise ConfigError(
+                f"action name {self.name!r} is not a valid tool name: use letters, digits, "
+                "'_' or '-', at most 64 characters, not starting with a digit"
+            )
+        doc = docstring_parser.parse(inspect.getdoc(func) or "")
+        self.description = description or _describe(doc)
+        self.env_name = env_name
+        self.bound: dict[str, Any] = {}
+        signature = inspect.signature(func)
+        self.needs_env = _ENV_PARAMETER in signature.parameters
+        self._signature = signature.replace(
+            parameters=[p for n, p in signature.parameters.items() if n != _ENV_PARAMETER]
+        )
+        self._model = _arguments_model(self.name, func, self._signature, doc)
+        self._validated_bound: dict[str, Any] | None = None
+
+    # ----------------------------------------------------------------- binding
+    def __call__(self: ActionT, *args: Any, **kwargs: Any) -> ActionT:
+        """Bind arguments and return a new action; nothing runs.
+
+        ``file_exists(path="a.txt")`` is an evaluator node checking that one file.
+        Each value is validated now, so a mistake in a task definition shows up when the
+        task is built rather than in the middle of an episode.
+        """
+        try:
+            arguments = self._signature.bind_partial(*args, **kwargs).arguments
+        except TypeError as exc:
+            raise InvalidActionArguments(self.name, None, str(exc)) from None
+        for key, value in arguments.items():
+            arguments[key] = self._validate_one(key, value)
+        bound = copy.copy(self)
+        bound.bound = {**self.bound, **arguments}
+        bound._validated_bound = None
+        return bound
+
+    def on(self: ActionT, env_name: str) -> ActionT:
+        """Return a copy routed to the environment called ``env_name``."""
+        routed = copy.copy(self)
+        routed.env_name = env_name
+        return routed
+
+    # --------------------------------------------------------------- schemas
+    @property
+    def parameters_schema(self) -> dict[str, Any]:
+        """JSON schema of the parameters still to be supplied (bound ones are hidden)."""
+        return _self_contained(self._model.model_json_schema(), hide=set(self.bound))
+
+    def tool_schema(self, provider: str) -> dict[str, Any]:
+        """The tool definition in the shape ``provider`` expects.
+
+        ``"openai"`` gives a Chat Completions ``{"type": "function", ...}`` entry,
+        ``"anthropic"`` a Messages API tool with ``input_schema``, ``"gemini"`` a
+        function declaration (OpenAPI subset: ``nullable`` instead of ``null`` unions,
+        no defaults, no ``additionalProperties``).
+        """
+        schema = self.parameters_schema
+        if provider == "openai":
+            return {
+                "type": "function",
+                "function": {
+                    "name": self.name,
+                    "description": self.description,
+                    "parameters": schema,
+                },
+            }
+        if provider == "anthropic":
+            return {"name": self.name, "description": self.description, "input_schema": schema}
+        if provider == "gemini":
+            declaration: dict[str, Any] = {"name": self.name, "description": self.description}
+            if schema.get("properties"):
+                declaration["parameters"] = _gemini_schema(schema)
+            return declaration
+        raise ConfigError(
+            f"unknown tool-schema provider {provider!r}: choose one of {', '.join(PROVIDERS)}"
+        )
+
+    # -------------------------------------------------------------- running
+    def validate(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        """Validate ``arguments`` (merged over the bound ones) and return the typed values.
+
+        Raises:
+            InvalidActionArguments: naming the first offending parameter.
+        """
+        if not arguments:
+            if self._validated_bound is None:
+                self._validated_bound = self._validate_all(self.bound)
+            return self._validated_bound
+        return self._validate_all({**self.bound, **arguments})
+
+    def run(self, env: Any = None, **kwargs: Any) -> Any:
+        """Validate the arguments, inject ``env`` if the function wants it, and execute."""
+        values = self.validate(kwargs)
+        if self.needs_env:
+            if env is None:
+                raise ConfigError(
+                    f"action '{self.name}' needs an environment: pass env=... or run it "
+                    "through an Environment"
+                )
+            return self.func(env=env, **values)
+        return self.func(**values)
+
+    @property
+    def ref(self) -> str:
+        """Import reference ``module:qualname`` by which task files name this action."""
+        return f"{self.func.__module__}:{self.func.__qualname__}"
+
+    def json_arguments(self) -> dict[str, Any]:
+        """The bound arguments as JSON values (for task files and remote calls)."""
+        return {k: self._adapters[k].dump_python(v, mode="json") for k, v in self.bound.items()}
+
+    @property
+    def label(self) -> str:
+        """Readable name with bound arguments, e.g. ``file_exists(path='a.txt')``."""
+        args = ", ".join(f"{k}={v!r}" for k, v in self.bound.items())
+        return f"{self.name}({args})"
+
+    def __repr__(self) -> str:
+        where = f" on {self.env_name!r}" if self.env_name else ""
+        return f"<{type(self).__name__} {self.label}{where}>"
+
+    # ------------------------------------------------------------ internals
+    def _validate_all(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        try:
+            model = self._model.model_validate(dict(arguments))
+        except pydantic.ValidationError as exc:
+            raise _arguments_error(self.name, exc) from None
+        return {name: getattr(model, name) for name in self._model.model_fields}
+
+    def _validate_one(self, key: str, value: Any) -> Any:
+        try:
+            return self._adapters[key].validate_python(value)
+        except pydantic.ValidationError as exc:
+            raise InvalidActionArguments(self.name, key, exc.errors()[0]["msg"].lower()) from None
+
+    @cached_property
+    def _adapters(self) -> dict[str, TypeAdapter[Any]]:
+        return {
+            name: TypeAdapter(Any if field.annotation is None else field.annotation)
+            for name, field in self._model.model_fields.items()
+        }
+
+
+FuncT = Callable[..., Any]
+
+
+@overload
+def action(func: FuncT, /) -> Action: ...
+
+
+@overload
+def action(
+    *, name: str | None = None, env: str | None = None, description: str | None = None
+) -> Callable[[FuncT], Action]: ...
+
+
+def action(
+    func: FuncT | None = None,
+    /,
+    *,
+    name: str | None = None,
+    env: str | None = None,
+    description: str | None = None,
+) -> Action | Callable[[FuncT], Action]:
+    """Turn a function into an :class:`Action`; use bare (``@action``) or with options.
+
+    Args:
+        func: The function (when used bare).
+        name: Tool name; defaults to the function's name.
+        env: Name of the environment the action always runs in.
+        description: Overrides the docstring as the description shown to models.
+    """
+
+    def wrap(f: FuncT) -> Action:
+        return Action(f, name=name, description=description, env_name=env)
+
+    return wrap(func) if func is not None else wrap
+
+
+# ---------------------------------------------------------------------- helpers
+def _describe(doc: docstring_parser.Docstring) -> str:
+    parts = [doc.short_description or "", doc.long_description or ""]
+    return "\n\n".join(p.strip() for p in parts if p and p.strip())
+
+
+def _arguments_model(
+    action_name: str,
+    func: Callable[..., Any],
+    signature: inspect.Signature,
+    doc: docstring_parser.Docstring,
+) -> type[pydantic.BaseModel]:
+    try:
+        hints = typing.get_type_hints(func)
+    except Exception as exc:  # unresolved forward references and similar
+        raise ConfigError(f"action '{action_name}': cannot resolve annotations: {exc}") from None
+    described = {p.arg_name: (p.description or "").strip() for p in doc.params}
+    fields: dict[str, Any] = {}
+    for pname, param in signature.parameters.items():
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            raise ConfigError(
+                f"action '{action_name}': *{pname} parameters cannot be described to a "
+                "model; list the parameters explicitly"
+            )
+        if pname not in hints:
+            raise ConfigError(
+                f"action '{action_name}': parameter '{pname}' has no type annotation; "
+                "annotate it so the model sees its type"
+            )
+        default = ... if param.default is inspect.Parameter.empty else param.default
+        fields[pname] = (hints[pname], Field(default, description=described.get(pname) or None))
+    model: type[pydantic.BaseModel] = create_model(
+        f"{action_name}_arguments",
+        __config__=ConfigDict(extra="forbid", arbitrary_types_allowed=False),
+        **fields,
+    )
+    return model
+
+
+def _arguments_error(action_name: str, exc: pydantic.ValidationError) -> InvalidActionArguments:
+    error = exc.errors()[0]
+    loc = error.get("loc") or ()
+    parameter = str(loc[0]) if loc else None
+    kind = error.get("type")
+    if kind == "missing":
+        problem = "missing required argument"
+    elif kind == "extra_forbidden":
+        problem = "unexpected argument (not a parameter of this action)"
+    else:
+        problem = str(error.get("msg", "invalid value")).lower()
+        if len(loc) > 1:
+            problem += f" (at {'.'.join(str(p) for p in loc[1:])})"
+    return InvalidActionArguments(action_name, parameter, problem)
+
+
+def _self_contained(schema: dict[str, Any], hide: set[str]) -> dict[str, Any]:
+    """Inline ``$ref``/``$defs``, drop pydantic's titles and the hidden properties."""
+    defs = schema.get("$defs", {})
+
+    def resolve(node: Any, in_properties: bool = False) -> Any:
+        if isinstance(node, dict):
+            if "$ref" in node:
+                target = resolve(defs[node["$ref"].rsplit("/", 1)[-1]])
+                extra = {k: resolve(v) for k, v in node.items() if k != "$ref"}
+                return {**target, **extra}
+            out = {}
+            for key, value in node.items():
+                if not in_properties and key in ("title", "$defs"):
+                    continue
+                out[key] = resolve(value, in_properties=(key == "properties" and not in_properties))
+            return out
+        if isinstance(node, list):
+            return [resolve(v) for v in node]
+        return node
+
+    result: dict[str, Any] = resolve(schema)
+    properties = {k: v for k, v in result.get("properties", {}).items() if k not in hide}
+    required = [k for k in result.get("required", []) if k not in hide]
+    out: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        out["required"] = required
+    out["additionalProperties"] = False
+    return out
+
+
+def _gemini_schema(node: Any) -> Any:
+    """Rewrite a JSON schema into the OpenAPI subset Gemini's function declarations take."""
+    if isinstance(node, list):
+        return [_gemini_schema(v) for v in node]
+    if not isinstance(node, dict):
+        return node
+    node = dict(node)
+    for variants in ("anyOf", "oneOf"):
+        options = node.get(variants)
+        if options and any(o.get("type") == "null" for o in options):
+            rest = [o for o in options if o.get("type") != "null"]
+            node.pop(variants)
+            if len(rest) == 1:
+                node = {**rest[0], **node, "nullable": True}
+            else:
+                node = {**node, "anyOf": rest, "nullable": True}
+    if "const" in node:
+        node["enum"] = [node.pop("const")]
+    node.pop("default", None)
+    node.pop("additionalProperties", None)
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "properties":
+            out[key] = {k: _gemini_schema(v) for k, v in value.items()}
+        else:
+            out[key] = _gemini_schema(value)
+    return out

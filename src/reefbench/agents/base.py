@@ -1,0 +1,93 @@
+"""The agent protocol: what an episode hands an agent and what it expects back.
+
+An agent never touches an environment. It receives observations and the results of its
+previous calls, and returns a message plus :class:`ActionCall` s naming a target
+environment, an action and JSON arguments; the episode validates and routes them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+
+from pydantic import BaseModel, Field
+
+from reefbench.actions import Action
+
+if TYPE_CHECKING:
+    from reefbench.task import Task
+
+
+class ActionCall(BaseModel):
+    """One action an agent wants executed."""
+
+    env: str
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+
+
+class Usage(BaseModel):
+    """Model tokens used; ``cached_tokens`` is the part of ``prompt_tokens`` served from cache."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_tokens: int = 0
+    cost_usd: float = 0.0
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+            cached_tokens=self.cached_tokens + other.cached_tokens,
+            cost_usd=self.cost_usd + other.cost_usd,
+        )
+
+
+class AgentOutput(BaseModel):
+    """An agent's answer for one turn."""
+
+    message: str = ""
+    calls: list[ActionCall] = Field(default_factory=list)
+    usage: Usage = Field(default_factory=Usage)
+
+
+CallStatus = Literal["ok", "failed", "invalid"]
+
+
+class CallResult(BaseModel):
+    """What happened to one :class:`ActionCall`; fed back to the agent next turn."""
+
+    call: ActionCall
+    status: CallStatus
+    result: Any = None
+    error: str | None = None
+
+
+class Turn(BaseModel):
+    """Everything an agent sees at the start of a turn."""
+
+    step: int
+    observations: dict[str, dict[str, Any]]
+    previous: list[CallResult] = Field(default_factory=list)
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Anything with ``reset`` and ``act`` is an agent."""
+
+    name: str
+
+    def reset(
+        self,
+        task: Task,
+        action_spaces: Mapping[str, list[Action]],
+        descriptions: Mapping[str, str],
+    ) -> None:
+        """Start a new episode of ``task``; ``action_spaces`` maps environment -> actions."""
+
+    def act(self, turn: Turn) -> AgentOutput:
+        """Decide the next action calls."""

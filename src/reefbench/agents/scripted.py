@@ -1,0 +1,71 @@
+"""Agents that need no model: scripted, oracle (reference solution) and null."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
+
+from reefbench.actions import Action
+from reefbench.agents.base import ActionCall, AgentOutput, Turn
+
+if TYPE_CHECKING:
+    from reefbench.task import Task
+
+
+class ScriptedAgent:
+    """Plays a fixed list of turns (each a list of calls); then calls ``complete()``."""
+
+    name = "scripted"
+
+    def __init__(self, turns: Iterable[Iterable[ActionCall]] = ()) -> None:
+        self._script = [list(t) for t in turns]
+        self._next = 0
+
+    def reset(
+        self,
+        task: Task,
+        action_spaces: Mapping[str, list[Action]],
+        descriptions: Mapping[str, str],
+    ) -> None:
+        self._next = 0
+
+    def act(self, turn: Turn) -> AgentOutput:
+        if self._next < len(self._script):
+            calls = self._script[self._next]
+            self._next += 1
+            return AgentOutput(message=f"scripted turn {self._next}", calls=calls)
+        return AgentOutput(message="done", calls=[ActionCall(env="root", name="complete")])
+
+
+class OracleAgent(ScriptedAgent):
+    """Executes the task's reference solution, one action per turn, through the action space.
+
+    The benchmark's reachability check: if the oracle fails a task, the task is broken.
+    ``alternative`` selects one of the task's alternative solutions instead.
+    """
+
+    name = "oracle"
+
+    def __init__(self, alternative: int | None = None) -> None:
+        super().__init__()
+        self.alternative = alternative
+
+    def reset(
+        self,
+        task: Task,
+        action_spaces: Mapping[str, list[Action]],
+        descriptions: Mapping[str, str],
+    ) -> None:
+        solution = (
+            task.reference_solution
+            if self.alternative is None
+            else task.alternative_solutions[self.alternative]
+        )
+        self._script = [[call] for call in solution]
+        self._next = 0
+
+
+class NullAgent(ScriptedAgent):
+    """Does nothing and declares the task complete: the non-triviality check."""
+
+    name = "null"

@@ -1,0 +1,169 @@
+"""The environment contract: one device or app surface an agent controls.
+
+Kept as small as Gymnasium's: lifecycle (:meth:`start`, :meth:`reset`, :meth:`stop`,
+:meth:`health`), :meth:`step` to run one action of the action space, :meth:`observe` to run
+the observation space. Concrete environments (desktop, browser, phone, remote) override the
+``on_*`` hooks; actions stay plain functions taking ``env``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from reefbench.actions import Action
+from reefbench.errors import ActionFailed, InvalidAction
+
+
+class ActionRecord(BaseModel):
+    """One action an environment executed (its log feeds trajectory evaluators)."""
+
+    action: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    result: Any = None
+    error: str | None = None
+    started: float
+    seconds: float
+
+
+class Environment:
+    """A named surface with an action space and an observation space.
+
+    Args:
+        name: How tasks and agents address this environment (``"desktop"``, ``"phone"``).
+        description: Shown to the agent: what this device is and how it behaves.
+        action_space: Actions the agent may call here.
+        observation_space: Actions run by :meth:`observe`; each returns one observation.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        description: str = "",
+        action_space: Iterable[Action] = (),
+        observation_space: Iterable[Action] = (),
+    ) -> None:
+        self.name = name
+        self.description = description
+        self.action_space: dict[str, Action] = {}
+        for act in action_space:
+            self.add_action(act)
+        self.observation_space: dict[str, Action] = {a.name: a for a in observation_space}
+        self.action_log: list[ActionRecord] = []
+        self.started = False
+
+    def add_action(self, act: Action) -> None:
+        if act.name in self.action_space:
+            raise ValueError(f"environment '{self.name}' already has an action '{act.name}'")
+        self.action_space[act.name] = act
+
+    # ------------------------------------------------------------- lifecycle
+    def start(self) -> None:
+        """Bring the environment up (processes, servers); idempotent."""
+        if not self.started:
+            self.on_start()
+            self.started = True
+
+    def reset(self) -> None:
+        """Return to the pristine state and clear the action log."""
+        self.start()
+        self.on_reset()
+        self.action_log.clear()
+
+    def stop(self) -> None:
+        """Tear everything down; no process may survive this call."""
+        if self.started:
+            self.on_stop()
+            self.started = False
+
+    def health(self) -> bool:
+        """True while the environment can take actions."""
+        return self.started and self.on_health()
+
+    def __enter__(self) -> Environment:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # ----------------------------------------------------------- interaction
+    def step(self, action: str | Action, arguments: Mapping[str, Any] | None = None) -> Any:
+        """Run an action of the action space (by name, or a bound action) and log it.
+
+        Raises:
+            InvalidAction: the action is not in this environment's action space, or its
+                arguments do not validate (``InvalidActionArguments``).
+            ActionFailed: the action ran and reported a failure meant for the agent.
+        """
+        name = action if isinstance(action, str) else action.name
+        declared = self.action_space.get(name)
+        if declared is None:
+            raise InvalidAction(
+                f"environment '{self.name}' has no action '{name}' "
+                f"(it has: {', '.join(sorted(self.action_space)) or 'none'})"
+            )
+        target = action if isinstance(action, Action) else declared
+        args = dict(arguments or {})
+        started = time.time()
+        t0 = time.perf_counter()
+        try:
+            result = target.run(self, **args)
+        except ActionFailed as exc:
+            self._log(name, {**target.bound, **args}, None, str(exc), started, t0)
+            raise
+        self._log(name, {**target.bound, **args}, result, None, started, t0)
+        return result
+
+    def observe(self) -> dict[str, Any]:
+        """Run every observation action; returns observation name -> value."""
+        return {name: obs.run(self) for name, obs in self.observation_space.items()}
+
+    # ---------------------------------------------------------------- hooks
+    def on_start(self) -> None:
+        """Start processes; override in subclasses."""
+
+    def on_reset(self) -> None:
+        """Restore pristine state; override in subclasses."""
+
+    def on_stop(self) -> None:
+        """Stop processes; override in subclasses."""
+
+    def on_health(self) -> bool:
+        """Probe liveness; override in subclasses."""
+        return True
+
+    def _log(
+        self,
+        name: str,
+        arguments: dict[str, Any],
+        result: Any,
+        error: str | None,
+        started: float,
+        t0: float,
+    ) -> None:
+        self.action_log.append(
+            ActionRecord(
+                action=name,
+                arguments=arguments,
+                result=loggable(result),
+                error=error,
+                started=started,
+                seconds=time.perf_counter() - t0,
+            )
+        )
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"
+
+
+def loggable(value: Any) -> Any:
+    """Keep logs small and JSON-friendly: binary results are summarised, not stored."""
+    if isinstance(value, bytes | bytearray):
+        return f"<{len(value)} bytes>"
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return repr(value)[:500]

@@ -1,0 +1,190 @@
+"""An in-memory reference environment: a tiny device with files and a clipboard.
+
+It has no processes and resets instantly, which makes it the environment of the unit tests,
+of the in-memory demo suite behind ``make run`` at the core stage, and of benchmarks that
+measure the framework's own overhead. Two instances (say ``laptop`` and ``phone``) are
+enough to build cross-environment tasks where information must travel between devices.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reefbench.actions import action
+from reefbench.environment import Environment
+from reefbench.errors import ActionFailed
+from reefbench.evaluators import EvalResult, evaluator
+
+
+class MemoryEnvironment(Environment):
+    """A device whose whole state is a dict of files and a clipboard string."""
+
+    def __init__(
+        self, name: str = "memory", description: str = "", files: dict[str, str] | None = None
+    ):
+        super().__init__(
+            name,
+            description
+            or f"A simple device called '{name}' that stores text files and has a clipboard.",
+            action_space=MEMORY_ACTIONS,
+            observation_space=[list_files],
+        )
+        self.baseline = dict(files or {})
+        self.files: dict[str, str] = dict(self.baseline)
+        self.clipboard = ""
+
+    def on_reset(self) -> None:
+        self.files = dict(self.baseline)
+        self.clipboard = ""
+
+
+def _device(env: Any) -> MemoryEnvironment:
+    if not isinstance(env, MemoryEnvironment):
+        raise TypeError(f"this action needs a MemoryEnvironment, got {type(env).__name__}")
+    return env
+
+
+# ------------------------------------------------------------------- actions
+@action
+def write_file(path: str, content: str, env: Any) -> str:
+    """Create or overwrite a text file.
+
+    Args:
+        path: File path, e.g. "notes/todo.txt".
+        content: The whole new content of the file.
+    """
+    _device(env).files[path] = content
+    return f"wrote {len(content)} characters to {path}"
+
+
+@action
+def append_file(path: str, text: str, env: Any) -> str:
+    """Append text to the end of a file, creating the file if needed.
+
+    Args:
+        path: File path.
+        text: Text to append.
+    """
+    device = _device(env)
+    device.files[path] = device.files.get(path, "") + text
+    return f"appended {len(text)} characters to {path}"
+
+
+@action
+def read_file(path: str, env: Any) -> str:
+    """Return the content of a text file.
+
+    Args:
+        path: File path.
+    """
+    try:
+        return _device(env).files[path]
+    except KeyError:
+        raise ActionFailed(f"no file at {path}") from None
+
+
+@action
+def delete_file(path: str, env: Any) -> str:
+    """Delete a file.
+
+    Args:
+        path: File path.
+    """
+    if _device(env).files.pop(path, None) is None:
+        raise ActionFailed(f"no file at {path}")
+    return f"deleted {path}"
+
+
+@action
+def copy_text(text: str, env: Any) -> str:
+    """Put text on this device's clipboard.
+
+    Args:
+        text: The text to copy.
+    """
+    _device(env).clipboard = text
+    return "copied"
+
+
+@action
+def list_files(env: Any) -> str:
+    """List the device's files, one path per line."""
+    return "\n".join(sorted(_device(env).files)) or "(no files)"
+
+
+@action
+def copy_file(source: str, target: str, env: Any) -> str:
+    """Copy a file to a new path on the same device.
+
+    Args:
+        source: Path of the existing file.
+        target: Path of the copy (overwritten if it exists).
+    """
+    device = _device(env)
+    if source not in device.files:
+        raise ActionFailed(f"no file at {source}")
+    device.files[target] = device.files[source]
+    return f"copied {source} to {target}"
+
+
+MEMORY_ACTIONS = [write_file, append_file, read_file, delete_file, copy_file, copy_text]
+
+
+# ---------------------------------------------------------------- evaluators
+@evaluator
+def file_exists(path: str, env: Any) -> bool:
+    """The file exists.
+
+    Args:
+        path: File path.
+    """
+    return path in _device(env).files
+
+
+@evaluator
+def file_contains(path: str, text: str, env: Any) -> EvalResult:
+    """The file exists and contains the text.
+
+    Args:
+        path: File path.
+        text: Text that must occur in the file.
+    """
+    content = _device(env).files.get(path)
+    if content is None:
+        return EvalResult(success=False, message=f"{path} does not exist")
+    if text in content:
+        return EvalResult(success=True, message=f"{path} contains {text!r}")
+    return EvalResult(success=False, message=f"{path} does not contain {text!r}", progress=0.0)
+
+
+@evaluator(persistent=True)
+def file_equals(path: str, content: str, env: Any) -> bool:
+    """The file's whole content equals the given text (must still hold at the end).
+
+    Args:
+        path: File path.
+        content: Expected content.
+    """
+    return _device(env).files.get(path) == content
+
+
+@evaluator
+def files_equal(first: str, second: str, env: Any) -> bool:
+    """Both files exist and have the same content.
+
+    Args:
+        first: Path of one file.
+        second: Path of the other file.
+    """
+    files = _device(env).files
+    return first in files and second in files and files[first] == files[second]
+
+
+@evaluator
+def clipboard_equals(text: str, env: Any) -> bool:
+    """The clipboard holds exactly the text.
+
+    Args:
+        text: Expected clipboard content.
+    """
+    return _device(env).clipboard == text

@@ -1,0 +1,106 @@
+"""The root environment: actions that belong to no device (CRAB's environment-irrelevant
+actions plus OS-MAP's CALL_USER), available in every task."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from reefbench.actions import action
+from reefbench.environment import Environment
+from reefbench.evaluators import EvalResult, evaluator
+
+ROOT = "root"
+
+
+class RootEnvironment(Environment):
+    """Holds the episode-level state the root actions change: done flag, answer, user calls."""
+
+    def __init__(self, user_data: Mapping[str, str] | None = None) -> None:
+        super().__init__(
+            ROOT,
+            "Actions that do not belong to a device: finish the task, submit an answer, "
+            "wait, or ask the user for something only they know (such as credentials).",
+            action_space=[complete, submit, wait, call_user],
+        )
+        self.user_data = dict(user_data or {})
+        self.finished = False
+        self.answer: str | None = None
+        self.user_calls: list[str] = []
+
+    def on_reset(self) -> None:
+        self.finished = False
+        self.answer = None
+        self.user_calls = []
+
+
+def _root(env: Any) -> RootEnvironment:
+    assert isinstance(env, RootEnvironment)
+    return env
+
+
+@action
+def complete(env: Any) -> str:
+    """Declare that the whole task is finished. Call it only when every part is done."""
+    _root(env).finished = True
+    return "task marked as complete"
+
+
+@action
+def submit(answer: str, env: Any) -> str:
+    """Submit the final answer the task asks for, and finish the task.
+
+    Args:
+        answer: The answer, as short and exact as the task requires.
+    """
+    root = _root(env)
+    root.answer = answer
+    root.finished = True
+    return "answer submitted"
+
+
+@action
+def wait(env: Any) -> str:
+    """Do nothing for one step, letting the environments finish loading or processing."""
+    return "waited"
+
+
+@action
+def call_user(kind: str, env: Any) -> str:
+    """Ask the user for information only they have, e.g. login credentials.
+
+    Args:
+        kind: What you need, e.g. "email", "password" or "verification_code".
+    """
+    root = _root(env)
+    root.user_calls.append(kind)
+    value = root.user_data.get(kind)
+    if value is None:
+        known = ", ".join(sorted(root.user_data)) or "nothing"
+        return f"The user cannot help with '{kind}' (they can provide: {known})."
+    return value
+
+
+@evaluator(env=ROOT)
+def answer_equals(expected: str, env: Any) -> EvalResult:
+    """The submitted answer equals the expected one (case and surrounding spaces ignored).
+
+    Args:
+        expected: The correct answer.
+    """
+    answer = _root(env).answer
+    if answer is None:
+        return EvalResult(success=False, message="no answer submitted yet")
+    if answer.strip().casefold() == expected.strip().casefold():
+        return EvalResult(success=True, message="answer is correct")
+    return EvalResult(success=False, message=f"answer {answer!r} is not {expected!r}")
+
+
+@evaluator(env=ROOT)
+def user_was_asked(kind: str, env: Any) -> bool:
+    """The agent asked the user (CALL_USER) for this kind of information.
+
+    Args:
+        kind: e.g. "password".
+    """
+    return kind in _root(env).user_calls

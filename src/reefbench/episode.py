@@ -1,0 +1,359 @@
+"""One agent on one task across several environments.
+
+Lifetime (OS-MAP App. B.1): reset → setup → (observe → agent → actions → graph check)* →
+termination → final check → teardown → result. The episode owns the graph evaluator and is
+the only place where agent output reaches environments, after validation and routing.
+
+Termination reasons (CRAB Table 3) are agent outcomes; ``agent_error``, ``env_error``,
+``evaluator_error`` and ``aborted`` are infrastructure outcomes, kept apart so a crashed
+browser or a provider outage never counts as an agent failure.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from reefbench.agents.base import ActionCall, Agent, AgentOutput, CallResult, Turn, Usage
+from reefbench.environment import Environment, loggable
+from reefbench.envs.root import ROOT, RootEnvironment
+from reefbench.errors import ActionFailed, InvalidAction
+from reefbench.graph import GraphEvaluator, NodeCheck
+from reefbench.task import Task
+
+Termination = Literal[
+    "success",
+    "false_completion",
+    "step_limit",
+    "invalid_action",
+    "agent_error",
+    "env_error",
+    "evaluator_error",
+    "aborted",
+]
+INFRASTRUCTURE: frozenset[str] = frozenset(
+    {"agent_error", "env_error", "evaluator_error", "aborted"}
+)
+
+
+class CallRecord(BaseModel):
+    """One action call, what it returned, and what the graph evaluator did after it."""
+
+    env: str
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    status: Literal["ok", "failed", "invalid"]
+    result: Any = None
+    error: str | None = None
+    checks: list[NodeCheck] = Field(default_factory=list)
+    completed: list[str] = Field(default_factory=list)
+    seconds: float = 0.0
+
+
+class TurnRecord(BaseModel):
+    """One step of the trajectory."""
+
+    step: int
+    observations: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    message: str = ""
+    calls: list[CallRecord] = Field(default_factory=list)
+    usage: Usage = Field(default_factory=Usage)
+    agent_seconds: float = 0.0
+    observe_seconds: float = 0.0
+
+
+class EpisodeResult(BaseModel):
+    """Everything metrics and reports need about one episode."""
+
+    task_id: str
+    agent: str
+    termination: Termination
+    success: bool
+    completion_ratio: float
+    completed_nodes: list[str]
+    total_nodes: int
+    completed_at: dict[str, int] = Field(default_factory=dict)
+    regressed: list[str] = Field(default_factory=list)
+    steps: int = 0
+    actions: int = 0
+    invalid_actions: int = 0
+    user_calls: list[str] = Field(default_factory=list)
+    usage: Usage = Field(default_factory=Usage)
+    answer: str | None = None
+    error: str | None = None
+    start_at: int = 0
+    seconds: float = 0.0
+    trajectory: list[TurnRecord] = Field(default_factory=list)
+
+    @property
+    def credited_nodes(self) -> list[str]:
+        """Completed nodes that count: regressed persistent nodes do not."""
+        regressed = set(self.regressed)
+        return [n for n in self.completed_nodes if n not in regressed]
+
+    @property
+    def infrastructure_failure(self) -> bool:
+        return self.termination in INFRASTRUCTURE
+
+
+ObservationSink = Callable[[int, str, str, Any], Any]
+
+
+def summarise_observation(step: int, env: str, name: str, value: Any) -> Any:
+    """Default trajectory entry for an observation: text kept whole, binary summarised."""
+    return value if isinstance(value, str) else loggable(value)
+
+
+class _Stop(Exception):
+    def __init__(self, reason: Termination, error: str | None = None) -> None:
+        self.reason = reason
+        self.error = error
+
+
+class Episode:
+    """Runs ``agent`` on ``task`` with ``envs`` (name -> environment).
+
+    Args:
+        task: The task.
+        agent: Any object following the :class:`~reefbench.agents.Agent` protocol.
+        envs: Environments by name; the root environment is added automatically.
+        invalid_tolerance: How many invalid actions are forgiven before the episode ends
+            with ``invalid_action`` (0 = the first one ends it, as in CRAB).
+        step_limit: Overrides the task's step limit (agent turns).
+        start_at: VeriGUI SR@k: play the reference solutions of the first ``k`` subtasks
+            before the agent starts.
+        observation_sink: Turns an observation into what the trajectory stores (the runner
+            writes screenshots to files and stores their paths).
+    """
+
+    def __init__(
+        self,
+        task: Task,
+        agent: Agent,
+        envs: Mapping[str, Environment],
+        *,
+        invalid_tolerance: int = 0,
+        step_limit: int | None = None,
+        start_at: int = 0,
+        observation_sink: ObservationSink = summarise_observation,
+    ) -> None:
+        if ROOT in envs:
+            raise ValueError(f"'{ROOT}' is reserved for the root environment")
+        missing = [e for e in task.metadata.environments if e not in envs]
+        if missing:
+            raise ValueError(f"task {task.id} needs environments {missing} that were not given")
+        self.task = task
+        self.agent = agent
+        self.root = RootEnvironment(task.user_data)
+        self.envs: dict[str, Environment] = {**envs, ROOT: self.root}
+        self.invalid_tolerance = invalid_tolerance
+        self.step_limit = step_limit or task.step_limit
+        self.start_at = start_at
+        self.observation_sink = observation_sink
+        self.graph: GraphEvaluator = task.graph_evaluator()
+        self._abort = threading.Event()
+        self._invalid = 0
+        self._actions = 0
+        self._usage = Usage()
+        self._trajectory: list[TurnRecord] = []
+
+    def abort(self) -> None:
+        """Ask a running episode to stop at the next action boundary (thread-safe)."""
+        self._abort.set()
+
+    # ------------------------------------------------------------------ run
+    def run(self) -> EpisodeResult:
+        started = time.perf_counter()
+        reason: Termination
+        error: str | None = None
+        try:
+            self._prepare()
+            reason = self._loop()
+        except _Stop as stop:
+            reason, error = stop.reason, stop.error
+        if reason not in INFRASTRUCTURE:
+            self._final_check()
+            if reason == "success" and not self.graph.is_complete:
+                reason = "false_completion"
+        self._teardown()
+        return EpisodeResult(
+            task_id=self.task.id,
+            agent=getattr(self.agent, "name", type(self.agent).__name__),
+            termination=reason,
+            success=reason == "success",
+            completion_ratio=self.graph.completion_ratio,
+            completed_nodes=self.graph.completed_order,
+            total_nodes=len(self.graph.ids),
+            completed_at=self.graph.completed_at,
+            regressed=self.graph.regressed,
+            steps=len(self._trajectory),
+            actions=self._actions,
+            invalid_actions=self._invalid,
+            user_calls=list(self.root.user_calls),
+            usage=self._usage,
+            answer=self.root.answer,
+            error=error,
+            start_at=self.start_at,
+            seconds=time.perf_counter() - started,
+            trajectory=self._trajectory,
+        )
+
+    def _prepare(self) -> None:
+        for name, env in self.envs.items():
+            try:
+                env.reset()
+                for extra in self.task.extra_actions:
+                    if extra.env == name and extra.action.name not in env.action_space:
+                        env.add_action(extra.action)
+            except Exception as exc:
+                raise _Stop("env_error", f"reset of '{name}' failed: {_describe(exc)}") from exc
+        for step in self.task.setup:
+            try:
+                step.action.run(self.envs[step.env])
+            except Exception as exc:
+                raise _Stop(
+                    "env_error", f"setup {step.action.label} failed: {_describe(exc)}"
+                ) from exc
+        if self.start_at:
+            self._play_prefix()
+        try:
+            self.agent.reset(
+                self.task,
+                {n: list(e.action_space.values()) for n, e in self.envs.items()},
+                {n: e.description for n, e in self.envs.items()},
+            )
+        except Exception as exc:
+            raise _Stop("agent_error", f"agent reset failed: {_describe(exc)}") from exc
+
+    def _play_prefix(self) -> None:
+        subtasks = self.task.metadata.subtasks
+        if not 0 < self.start_at < len(subtasks):
+            raise ValueError(
+                f"start_at={self.start_at} but task {self.task.id} has {len(subtasks)} subtasks"
+            )
+        end = subtasks[self.start_at - 1].solution_span[1]
+        for call in self.task.reference_solution[:end]:
+            try:
+                self.envs[call.env].step(call.name, call.arguments)
+            except Exception as exc:
+                raise _Stop(
+                    "env_error", f"SR@k prefix {call.name} failed: {_describe(exc)}"
+                ) from exc
+            self._evaluate()
+
+    def _loop(self) -> Termination:
+        previous: list[CallResult] = []
+        for step in range(1, self.step_limit + 1):
+            if self._abort.is_set():
+                raise _Stop("aborted", "aborted by the runner")
+            record = TurnRecord(step=step)
+            self._trajectory.append(record)
+            turn = Turn(step=step, observations=self._observe(record), previous=previous)
+            output = self._ask_agent(turn, record)
+            previous = []
+            calls = output.calls or [ActionCall(env=ROOT, name="<no action>")]
+            for call in calls:
+                result, call_record = self._execute(call)
+                record.calls.append(call_record)
+                previous.append(result)
+                if call_record.status == "invalid":
+                    self._invalid += 1
+                    if self._invalid > self.invalid_tolerance:
+                        return "invalid_action"
+                    continue
+                if self.graph.is_complete:
+                    return "success"
+                if self.root.finished:
+                    return "false_completion"
+        return "step_limit"
+
+    def _observe(self, record: TurnRecord) -> dict[str, dict[str, Any]]:
+        t0 = time.perf_counter()
+        observations: dict[str, dict[str, Any]] = {}
+        for name, env in self.envs.items():
+            if not env.observation_space:
+                continue
+            try:
+                observations[name] = env.observe()
+            except Exception as exc:
+                raise _Stop("env_error", f"observing '{name}' failed: {_describe(exc)}") from exc
+            record.observations[name] = {
+                k: self.observation_sink(record.step, name, k, v)
+                for k, v in observations[name].items()
+            }
+        record.observe_seconds = time.perf_counter() - t0
+        return observations
+
+    def _ask_agent(self, turn: Turn, record: TurnRecord) -> AgentOutput:
+        t0 = time.perf_counter()
+        try:
+            output = self.agent.act(turn)
+        except Exception as exc:
+            raise _Stop("agent_error", f"agent failed: {_describe(exc)}") from exc
+        record.agent_seconds = time.perf_counter() - t0
+        record.message = output.message
+        record.usage = output.usage
+        self._usage = self._usage + output.usage
+        return output
+
+    def _execute(self, call: ActionCall) -> tuple[CallResult, CallRecord]:
+        if self._abort.is_set():
+            raise _Stop("aborted", "aborted by the runner")
+        t0 = time.perf_counter()
+        status: Literal["ok", "failed", "invalid"] = "ok"
+        value: Any = None
+        error: str | None = None
+        env = self.envs.get(call.env)
+        try:
+            if call.name == "<no action>":
+                raise InvalidAction("no action: reply with at least one action call")
+            if env is None:
+                raise InvalidAction(
+                    f"no environment '{call.env}' (environments: {', '.join(self.envs)})"
+                )
+            value = env.step(call.name, call.arguments)
+        except InvalidAction as exc:
+            status, error = "invalid", str(exc)
+        except ActionFailed as exc:
+            status, error = "failed", str(exc)
+        except Exception as exc:
+            raise _Stop("env_error", f"{call.env}.{call.name} crashed: {_describe(exc)}") from exc
+        record = CallRecord(
+            env=call.env,
+            name=call.name,
+            arguments=call.arguments,
+            status=status,
+            result=loggable(value),
+            error=error,
+        )
+        if status != "invalid":
+            self._actions += 1
+            record.checks, record.completed = self._evaluate()
+        record.seconds = time.perf_counter() - t0
+        return CallResult(call=call, status=status, result=record.result, error=error), record
+
+    def _evaluate(self) -> tuple[list[NodeCheck], list[str]]:
+        report = self.graph.step(self.envs)
+        errors = report.errors
+        if errors:
+            first = errors[0]
+            raise _Stop("evaluator_error", f"evaluator '{first.node}' raised {first.error}")
+        return report.checks, report.completed
+
+    def _final_check(self) -> None:
+        self.graph.final_check(self.envs)
+
+    def _teardown(self) -> None:
+        for step in self.task.teardown:
+            try:
+                step.action.run(self.envs[step.env])
+            except Exception:  # teardown problems never change the outcome
+                continue
+
+
+def _describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"

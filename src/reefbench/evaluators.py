@@ -1,0 +1,203 @@
+"""Evaluators: actions that read real state and say whether a checkpoint holds.
+
+An evaluator returns ``bool`` or an :class:`EvalResult` (OmniBench's evaluation functions
+report partial progress and a message; CRAB's return a bare bool). Evaluators combine with
+``&``, ``|`` and ``~`` into new evaluators whose labels stay readable in reports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, overload
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from reefbench.actions import Action, FuncT
+from reefbench.errors import ConfigError
+
+
+class EvalResult(BaseModel):
+    """Outcome of one evaluator check.
+
+    Attributes:
+        success: Whether the checkpoint holds.
+        message: Why, in words a person reading a report understands.
+        progress: Partial progress in [0, 1] (OmniBench); ``None`` means all-or-nothing.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    success: bool
+    message: str = ""
+    progress: float | None = Field(default=None, ge=0.0, le=1.0)
+
+    @property
+    def fraction(self) -> float:
+        """Progress if reported, else 1.0 for success and 0.0 for failure."""
+        if self.progress is not None:
+            return self.progress
+        return 1.0 if self.success else 0.0
+
+
+_TRUE = EvalResult(success=True)
+_FALSE = EvalResult(success=False)
+
+
+def as_result(value: Any, label: str) -> EvalResult:
+    """Normalise an evaluator's return value; anything but bool/EvalResult is a bug in it."""
+    if value is True:
+        return _TRUE
+    if value is False:
+        return _FALSE
+    if isinstance(value, EvalResult):
+        return value
+    raise TypeError(f"evaluator {label} returned {type(value).__name__}; return bool or EvalResult")
+
+
+class Evaluator(Action):
+    """An action that checks state and returns ``bool`` or :class:`EvalResult`.
+
+    Attributes:
+        persistent: The checked state must still hold when the episode ends; the graph
+            evaluator's final check re-runs the node and reports a regression otherwise.
+    """
+
+    def __init__(
+        self,
+        func: Callable[..., Any],
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        env_name: str | None = None,
+        persistent: bool = False,
+    ) -> None:
+        super().__init__(func, name=name, description=description, env_name=env_name)
+        self.persistent = persistent
+
+    def evaluate(self, env: Any = None, **kwargs: Any) -> EvalResult:
+        """Run the check in ``env`` and normalise its result."""
+        return as_result(self.run(env, **kwargs), self.label)
+
+    def check(self, envs: Mapping[str, Any]) -> EvalResult:
+        """Run the check in the environment it is routed to, picked from ``envs``."""
+        return self.evaluate(self.pick_env(envs))
+
+    def pick_env(self, envs: Mapping[str, Any]) -> Any:
+        """The environment this evaluator reads: its ``env_name``, or the only one there is."""
+        if not self.needs_env:
+            return None
+        if self.env_name is not None:
+            try:
+                return envs[self.env_name]
+            except KeyError:
+                raise ConfigError(
+                    f"evaluator {self.label} reads environment '{self.env_name}', which this "
+                    f"task does not have (it has: {', '.join(sorted(envs)) or 'none'})"
+                ) from None
+        if len(envs) == 1:
+            return next(iter(envs.values()))
+        raise ConfigError(
+            f"evaluator {self.label} needs an environment but names none and the task has "
+            f"{len(envs)}; route it with .on('<env name>') or @evaluator(env=...)"
+        )
+
+    def __and__(self, other: Evaluator) -> Evaluator:
+        return _Combined("and", (self, other))
+
+    def __or__(self, other: Evaluator) -> Evaluator:
+        return _Combined("or", (self, other))
+
+    def __invert__(self) -> Evaluator:
+        return _Combined("not", (self,))
+
+
+class _Combined(Evaluator):
+    """``a & b``, ``a | b`` or ``~a``: each part still reads its own environment."""
+
+    def __init__(self, op: str, parts: tuple[Evaluator, ...]) -> None:
+        for part in parts:
+            if not isinstance(part, Evaluator):
+                raise ConfigError(f"cannot combine an evaluator with {part!r}")
+        self.op = op
+        self.parts = parts
+        self.name = f"{op}_" + "_".join(p.name for p in parts)
+        self.description = f"{op} of: " + "; ".join(p.label for p in parts)
+        self.env_name = None
+        self.bound = {}
+        self.needs_env = any(p.needs_env for p in parts)
+        self.persistent = any(p.persistent for p in parts)
+
+    @property
+    def label(self) -> str:
+        if self.op == "not":
+            return f"~{self.parts[0].label}"
+        symbol = " & " if self.op == "and" else " | "
+        return "(" + symbol.join(p.label for p in self.parts) + ")"
+
+    @property
+    def parameters_schema(self) -> dict[str, Any]:
+        return {"type": "object", "properties": {}, "additionalProperties": False}
+
+    def on(self, env_name: str) -> _Combined:
+        """Route every part that has no environment of its own to ``env_name``."""
+        return _Combined(self.op, tuple(p if p.env_name else p.on(env_name) for p in self.parts))
+
+    def __call__(self, *args: Any, **kwargs: Any) -> _Combined:
+        raise ConfigError(f"combined evaluator {self.label} takes no arguments; bind its parts")
+
+    def run(self, env: Any = None, **kwargs: Any) -> EvalResult:
+        return self._combine([p.evaluate(env) for p in self.parts])
+
+    def check(self, envs: Mapping[str, Any]) -> EvalResult:
+        return self._combine([p.check(envs) for p in self.parts])
+
+    def _combine(self, results: list[EvalResult]) -> EvalResult:
+        if self.op == "not":
+            ok = not results[0].success
+            return EvalResult(success=ok, message=f"not ({results[0].message})".strip())
+        ok = (
+            all(r.success for r in results) if self.op == "and" else any(r.success for r in results)
+        )
+        fractions = [r.fraction for r in results]
+        progress = sum(fractions) / len(fractions) if self.op == "and" else max(fractions)
+        message = "; ".join(r.message for r in results if r.message)
+        return EvalResult(success=ok, message=message, progress=progress)
+
+
+@overload
+def evaluator(func: FuncT, /) -> Evaluator: ...
+
+
+@overload
+def evaluator(
+    *,
+    name: str | None = None,
+    env: str | None = None,
+    description: str | None = None,
+    persistent: bool = False,
+) -> Callable[[FuncT], Evaluator]: ...
+
+
+def evaluator(
+    func: FuncT | None = None,
+    /,
+    *,
+    name: str | None = None,
+    env: str | None = None,
+    description: str | None = None,
+    persistent: bool = False,
+) -> Evaluator | Callable[[FuncT], Evaluator]:
+    """Turn a function returning ``bool``/:class:`EvalResult` into an :class:`Evaluator`.
+
+    Args:
+        func: The function (when used bare).
+        name: Name in reports; defaults to the function's name.
+        env: Name of the environment the evaluator always reads.
+        description: Overrides the docstring.
+        persistent: The state must still hold at the end of the episode.
+    """
+
+    def wrap(f: FuncT) -> Evaluator:
+        return Evaluator(f, name=name, description=description, env_name=env, persistent=persistent)
+
+    return wrap(func) if func is not None else wrap

@@ -1,0 +1,235 @@
+"""The graph evaluator: a DAG of checkpoints checked after every agent action (CRAB §3.3).
+
+A node is *waiting* until all its predecessors are completed, then *active*. After each
+action :meth:`GraphEvaluator.step` checks only the active nodes; a node that passes is
+*completed*, which may activate its successors, which are checked in the same step, until
+nothing changes. networkx is used once, to validate and index the graph; the per-step loop
+works on integer indices and touches only active nodes, so its cost does not grow with the
+size of the graph.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping
+from typing import Any, Literal
+
+import networkx as nx
+from pydantic import BaseModel
+
+from reefbench.errors import GraphError
+from reefbench.evaluators import Evaluator
+
+NodeState = Literal["waiting", "active", "completed"]
+_WAITING, _ACTIVE, _COMPLETED = 0, 1, 2
+_STATE_NAMES: tuple[NodeState, ...] = ("waiting", "active", "completed")
+
+
+class NodeCheck(BaseModel):
+    """One evaluator run on one node."""
+
+    node: str
+    success: bool
+    message: str = ""
+    progress: float | None = None
+    error: str | None = None  # the evaluator raised: an evaluator fault, not the agent's
+
+
+class StepReport(BaseModel):
+    """What one :meth:`GraphEvaluator.step` did: the checks run and the nodes completed."""
+
+    step: int
+    checks: list[NodeCheck]
+    completed: list[str]
+
+    @property
+    def errors(self) -> list[NodeCheck]:
+        return [c for c in self.checks if c.error is not None]
+
+
+class GraphEvaluator:
+    """Checks a DAG of evaluators incrementally.
+
+    Build it from a ``networkx.DiGraph`` whose nodes are :class:`Evaluator` objects (ids
+    are their labels), or whose nodes carry an ``evaluator`` attribute (ids are the node
+    keys), or from a mapping ``id -> Evaluator`` plus ``edges``.
+    """
+
+    def __init__(
+        self,
+        graph: nx.DiGraph[Any] | Mapping[str, Evaluator],
+        edges: Iterable[tuple[str, str]] = (),
+    ) -> None:
+        keys, evaluators, dag = _normalise(graph, edges)
+        if not evaluators:
+            raise GraphError("the evaluator graph is empty: a task needs at least one checkpoint")
+        if not nx.is_directed_acyclic_graph(dag):
+            cycle = nx.find_cycle(dag)
+            path = " -> ".join(str(keys[u]) for u, _ in cycle) + f" -> {keys[cycle[0][0]]}"
+            raise GraphError(f"the evaluator graph has a cycle: {path}")
+        self.ids: list[str] = keys
+        self._index = {k: i for i, k in enumerate(keys)}
+        self._evaluators = evaluators
+        self._successors = [tuple(dag.successors(i)) for i in range(len(keys))]
+        self._in_degree = [dag.in_degree(i) for i in range(len(keys))]
+        self._objects: dict[Hashable, int] = {}
+        if isinstance(graph, nx.DiGraph):
+            self._objects = {node: i for i, node in enumerate(graph.nodes)}
+        self.dag = nx.relabel_nodes(dag, dict(enumerate(keys)))
+        self.reset()
+
+    # ------------------------------------------------------------------ state
+    def reset(self) -> None:
+        """Forget all progress: sources active, everything else waiting."""
+        self._pending = list(self._in_degree)
+        self._state = [_ACTIVE if d == 0 else _WAITING for d in self._pending]
+        self._active: dict[int, None] = {i: None for i, d in enumerate(self._pending) if d == 0}
+        self._completed_order: list[int] = []
+        self._completed_at: dict[int, int] = {}
+        self._regressed: list[int] = []
+        self._step = 0
+
+    def state(self, node: Hashable) -> NodeState:
+        """``"waiting"``, ``"active"`` or ``"completed"`` for a node (id or evaluator)."""
+        return _STATE_NAMES[self._state[self._lookup(node)]]
+
+    def states(self) -> dict[str, NodeState]:
+        return {k: _STATE_NAMES[s] for k, s in zip(self.ids, self._state, strict=True)}
+
+    def evaluator(self, node: Hashable) -> Evaluator:
+        return self._evaluators[self._lookup(node)]
+
+    @property
+    def completed_order(self) -> list[str]:
+        """Completed node ids in the order they completed (a linear extension of the DAG)."""
+        return [self.ids[i] for i in self._completed_order]
+
+    @property
+    def completed_at(self) -> dict[str, int]:
+        """For each completed node, the step (1-based) at which it completed."""
+        return {self.ids[i]: s for i, s in self._completed_at.items()}
+
+    @property
+    def regressed(self) -> list[str]:
+        """Persistent nodes that no longer held at the final check."""
+        return [self.ids[i] for i in self._regressed]
+
+    @property
+    def completion_ratio(self) -> float:
+        """CRAB's CR = C / N, with regressed persistent nodes not counted."""
+        return (len(self._completed_order) - len(self._regressed)) / len(self.ids)
+
+    @property
+    def is_complete(self) -> bool:
+        return not self._regressed and len(self._completed_order) == len(self.ids)
+
+    @property
+    def steps(self) -> int:
+        return self._step
+
+    # -------------------------------------------------------------- checking
+    def step(self, envs: Mapping[str, Any]) -> StepReport:
+        """Check the active nodes against ``envs`` and cascade completions to a fixpoint.
+
+        Args:
+            envs: Environment name -> environment; evaluators pick theirs by name (empty
+                when no evaluator takes an ``env``).
+        """
+        self._step += 1
+        checks: list[NodeCheck] = []
+        completed: list[str] = []
+        frontier = list(self._active)
+        while frontier:
+            activated: list[int] = []
+            for i in frontier:
+                check = self._check(i, envs)
+                checks.append(check)
+                if check.success:
+                    completed.append(self.ids[i])
+                    activated.extend(self._complete(i))
+            frontier = activated
+        return StepReport(step=self._step, checks=checks, completed=completed)
+
+    def final_check(self, envs: Mapping[str, Any]) -> list[str]:
+        """Re-check completed persistent nodes; return (and remember) those that regressed."""
+        regressed = []
+        for i in self._completed_order:
+            ev = self._evaluators[i]
+            if ev.persistent and i not in self._regressed and not self._check(i, envs).success:
+                regressed.append(i)
+        self._regressed.extend(regressed)
+        return [self.ids[i] for i in regressed]
+
+    # ------------------------------------------------------------- internals
+    def _check(self, i: int, envs: Mapping[str, Any]) -> NodeCheck:
+        node = self.ids[i]
+        try:
+            result = self._evaluators[i].check(envs)
+        except Exception as exc:  # evaluator bugs are recorded, never raised into the episode
+            return NodeCheck(node=node, success=False, error=f"{type(exc).__name__}: {exc}")
+        return NodeCheck(
+            node=node, success=result.success, message=result.message, progress=result.progress
+        )
+
+    def _complete(self, i: int) -> list[int]:
+        del self._active[i]
+        self._state[i] = _COMPLETED
+        self._completed_order.append(i)
+        self._completed_at[i] = self._step
+        activated = []
+        for s in self._successors[i]:
+            self._pending[s] -= 1
+            if self._pending[s] == 0:
+                self._state[s] = _ACTIVE
+                self._active[s] = None
+                activated.append(s)
+        return activated
+
+    def _lookup(self, node: Hashable) -> int:
+        if isinstance(node, str) and node in self._index:
+            return self._index[node]
+        if node in self._objects:
+            return self._objects[node]
+        raise KeyError(f"no node {node!r} in this graph (ids: {', '.join(self.ids[:10])}...)")
+
+
+def _normalise(
+    graph: nx.DiGraph[Any] | Mapping[str, Evaluator], edges: Iterable[tuple[str, str]]
+) -> tuple[list[str], list[Evaluator], nx.DiGraph[Any]]:
+    """Index nodes 0..n-1 and return (ids, evaluators, integer DiGraph)."""
+    dag: nx.DiGraph[Any] = nx.DiGraph()
+    if isinstance(graph, nx.DiGraph):
+        keys: list[str] = []
+        evaluators: list[Evaluator] = []
+        seen: dict[str, int] = {}
+        index: dict[Hashable, int] = {}
+        for node, data in graph.nodes(data=True):
+            ev = node if isinstance(node, Evaluator) else data.get("evaluator")
+            if not isinstance(ev, Evaluator):
+                raise GraphError(
+                    f"graph node {node!r} is neither an Evaluator nor has an 'evaluator' attribute"
+                )
+            key = ev.label if isinstance(node, Evaluator) else str(node)
+            if key in seen:  # the same check twice, e.g. in two branches
+                seen[key] += 1
+                key = f"{key}#{seen[key]}"
+            else:
+                seen[key] = 1
+            index[node] = len(keys)
+            keys.append(key)
+            evaluators.append(ev)
+        dag.add_nodes_from(range(len(keys)))
+        dag.add_edges_from((index[u], index[v]) for u, v in graph.edges)
+        return keys, evaluators, dag
+    keys = [str(k) for k in graph]
+    evaluators = list(graph.values())
+    for key, ev in zip(keys, evaluators, strict=True):
+        if not isinstance(ev, Evaluator):
+            raise GraphError(f"node '{key}' is {type(ev).__name__}, not an Evaluator")
+    position = {k: i for i, k in enumerate(keys)}
+    dag.add_nodes_from(range(len(keys)))
+    for u, v in edges:
+        for end in (u, v):
+            if end not in position:
+                raise GraphError(f"edge ({u!r}, {v!r}) names unknown node {end!r}")
+        dag.add_edge(position[u], position[v])
+    return keys, evaluators, dag

@@ -1,0 +1,32 @@
+"""Built-in suites, addressed by name on the command line."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from reefbench.environment import Environment
+from reefbench.errors import ConfigError
+from reefbench.task import Task
+
+
+@dataclass(frozen=True)
+class Suite:
+    """A named set of tasks and the factory of the environments they run in."""
+
+    name: str
+    description: str
+    load: Callable[[], list[Task]]
+    make_environments: Callable[[], dict[str, Environment]]
+
+
+def get_suite(name: str) -> Suite:
+    """Look a built-in suite up by name (imported lazily: suites may pull heavy deps)."""
+    if name == "memory":
+        from reefbench.suites import memory
+
+        return Suite("memory", memory.__doc__ or "", memory.load, memory.make_environments)
+    raise ConfigError(f"unknown suite '{name}': available suites: {', '.join(SUITES)}")
+
+
+SUITES = ("memory",)

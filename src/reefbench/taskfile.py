@@ -1,0 +1,363 @@
+"""Versioned JSON for tasks.
+
+Two shapes, both with ``"schema_version": 1``:
+
+* an *explicit* task: checkpoint nodes naming evaluators by import reference
+  (``"reefbench.envs.memory:file_exists"``) with JSON arguments, edges, setup and the
+  reference solution as action calls;
+* a *composed* task: subtask template ids with attribute values and links, resolved
+  against a pool (id -> :class:`~reefbench.subtask.SubTask`).
+
+CRAB's composed-task JSON (App. A.5: ``description``, ``tasks[{task, attribute, output}]``,
+``adjlist``, ``id``) loads as a composed task too. References are only ever resolved to
+existing :class:`Action` objects; nothing in a task file is evaluated as code.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal, cast
+
+import pydantic
+from pydantic import BaseModel, ConfigDict, Field
+
+from reefbench.actions import Action, ActionT
+from reefbench.agents.base import ActionCall
+from reefbench.compose.link import compose_task
+from reefbench.errors import ConfigError, InvalidActionArguments, ReefError, TaskLoadError
+from reefbench.evaluators import Evaluator, _Combined
+from reefbench.subtask import SubTask
+from reefbench.task import ActionStep, Task, TaskMetadata
+
+SCHEMA_VERSION = 1
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class NodeSpec(_Strict):
+    """A checkpoint: one evaluator reference, or a combination (``all``/``any``/``not``)."""
+
+    evaluator: str | None = None
+    args: dict[str, Any] = Field(default_factory=dict)
+    env: str | None = None
+    all: list[NodeSpec] | None = None
+    any: list[NodeSpec] | None = None
+    not_: NodeSpec | None = Field(default=None, alias="not")
+
+
+class StepSpec(_Strict):
+    env: str
+    action: str
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+class ExplicitTaskFile(_Strict):
+    schema_version: Literal[1]
+    id: str = Field(min_length=1)
+    instruction: str = Field(min_length=1)
+    nodes: dict[str, NodeSpec] = Field(min_length=1)
+    edges: list[tuple[str, str]] = Field(default_factory=list)
+    setup: list[StepSpec] = Field(default_factory=list)
+    teardown: list[StepSpec] = Field(default_factory=list)
+    extra_actions: list[StepSpec] = Field(default_factory=list)
+    reference_solution: list[ActionCall] = Field(default_factory=list)
+    alternative_solutions: list[list[ActionCall]] = Field(default_factory=list)
+    user_data: dict[str, str] = Field(default_factory=dict)
+    metadata: TaskMetadata = Field(default_factory=TaskMetadata)
+
+
+class SubtaskSpec(_Strict):
+    template: str
+    attributes: dict[str, Any] = Field(default_factory=dict)
+
+
+class ComposedTaskFile(_Strict):
+    schema_version: Literal[1]
+    id: str = Field(min_length=1)
+    instruction: str | None = None
+    subtasks: list[SubtaskSpec] = Field(min_length=1)
+    links: list[tuple[int, int]] = Field(default_factory=list)
+    user_data: dict[str, str] = Field(default_factory=dict)
+    metadata: TaskMetadata = Field(default_factory=TaskMetadata)
+
+
+class CrabSubtask(BaseModel):
+    task: str
+    attribute: dict[str, Any] = Field(default_factory=dict)
+    output: Any = None
+
+
+class CrabTaskFile(BaseModel):
+    """CRAB's composed-task JSON (shared/seeds/001, App. A.5)."""
+
+    id: str
+    description: str
+    tasks: list[CrabSubtask] = Field(min_length=1)
+    adjlist: str = ""
+
+
+# ----------------------------------------------------------------- loading
+def load_tasks(path: str | Path, pool: Mapping[str, SubTask] | None = None) -> list[Task]:
+    """Load a ``.json`` task (or list of tasks) or a ``.jsonl`` file of tasks.
+
+    Raises:
+        TaskLoadError: one line naming the file, the task and the JSON path of the problem.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise TaskLoadError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    documents: list[tuple[str, Any]] = []
+    try:
+        if path.suffix == ".jsonl":
+            for number, line in enumerate(text.splitlines(), 1):
+                if line.strip():
+                    documents.append((f"{path}:{number}", json.loads(line)))
+        else:
+            data = json.loads(text)
+            items = data if isinstance(data, list) else [data]
+            documents = [
+                (f"{path}[{i}]" if isinstance(data, list) else str(path), d)
+                for i, d in enumerate(items)
+            ]
+    except json.JSONDecodeError as exc:
+        raise TaskLoadError(
+            f"{path}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
+    tasks = []
+    seen: set[str] = set()
+    for where, document in documents:
+        task = task_from_dict(document, pool, where=where)
+        if task.id in seen:
+            raise TaskLoadError(f"{where}: duplicate task id '{task.id}'")
+        seen.add(task.id)
+        tasks.append(task)
+    return tasks
+
+
+def task_from_dict(
+    data: Any, pool: Mapping[str, SubTask] | None = None, *, where: str = "<task>"
+) -> Task:
+    """Build a :class:`Task` from one decoded JSON document (any of the three shapes)."""
+    if not isinstance(data, dict):
+        raise TaskLoadError(f"{where}: a task must be a JSON object, got {type(data).__name__}")
+    label = f"{where} (task '{data.get('id', '?')}')"
+    try:
+        if "schema_version" not in data and "tasks" in data and "adjlist" in data:
+            return _from_crab(CrabTaskFile.model_validate(data), pool, label)
+        version = data.get("schema_version")
+        if version != SCHEMA_VERSION:
+            raise TaskLoadError(
+                f"{label}: schema_version is {version!r}; this reefbench reads "
+                f"version {SCHEMA_VERSION}"
+            )
+        if "subtasks" in data:
+            return _from_composed(ComposedTaskFile.model_validate(data), pool, label)
+        return _from_explicit(ExplicitTaskFile.model_validate(data), label)
+    except pydantic.ValidationError as exc:
+        raise TaskLoadError(f"{label}: {_first_error(exc)}") from None
+    except TaskLoadError:
+        raise
+    except ReefError as exc:
+        raise TaskLoadError(f"{label}: {exc}") from None
+
+
+def _from_explicit(spec: ExplicitTaskFile, label: str) -> Task:
+    nodes = {key: _node(node, f"nodes.{key}") for key, node in spec.nodes.items()}
+    try:
+        return Task(
+            id=spec.id,
+            instruction=spec.instruction,
+            nodes=nodes,
+            edges=spec.edges,
+            setup=[_step(s, f"setup[{i}]") for i, s in enumerate(spec.setup)],
+            teardown=[_step(s, f"teardown[{i}]") for i, s in enumerate(spec.teardown)],
+            extra_actions=[
+                _step(s, f"extra_actions[{i}]") for i, s in enumerate(spec.extra_actions)
+            ],
+            reference_solution=spec.reference_solution,
+            alternative_solutions=spec.alternative_solutions,
+            user_data=spec.user_data,
+            metadata=spec.metadata,
+        )
+    except pydantic.ValidationError as exc:
+        raise TaskLoadError(f"{label}: {_first_error(exc)}") from None
+
+
+def _from_composed(spec: ComposedTaskFile, pool: Mapping[str, SubTask] | None, label: str) -> Task:
+    parts = []
+    for i, sub in enumerate(spec.subtasks):
+        template = _template(pool, sub.template, f"subtasks[{i}].template")
+        parts.append((template, sub.attributes))
+    return compose_task(
+        spec.id,
+        parts,
+        spec.links,
+        instruction=spec.instruction,
+        metadata=spec.metadata,
+        user_data=spec.user_data,
+    )
+
+
+def _from_crab(spec: CrabTaskFile, pool: Mapping[str, SubTask] | None, label: str) -> Task:
+    parts = []
+    for i, sub in enumerate(spec.tasks):
+        parts.append((_template(pool, sub.task, f"tasks[{i}].task"), sub.attribute))
+    links: list[tuple[int, int]] = []
+    for line_number, line in enumerate(spec.adjlist.splitlines(), 1):
+        fields = line.split()
+        try:
+            numbers = [int(f) for f in fields]
+        except ValueError:
+            raise ConfigError(f"adjlist line {line_number}: {line!r} is not node numbers") from None
+        links.extend((numbers[0], succ) for succ in numbers[1:])
+    return compose_task(spec.id, parts, links, instruction=spec.description)
+
+
+def _template(pool: Mapping[str, SubTask] | None, template_id: str, where: str) -> SubTask:
+    if pool is None:
+        raise ConfigError(f"{where}: this task is composed from subtasks; give a subtask pool")
+    try:
+        return pool[template_id]
+    except KeyError:
+        raise ConfigError(
+            f"{where}: unknown subtask id '{template_id}' (not in the pool)"
+        ) from None
+
+
+def _node(spec: NodeSpec, where: str) -> Evaluator:
+    combos = [k for k in ("evaluator", "all", "any", "not_") if getattr(spec, k) is not None]
+    if len(combos) != 1:
+        raise ConfigError(f"{where}: give exactly one of 'evaluator', 'all', 'any', 'not'")
+    if spec.all is not None or spec.any is not None:
+        items = spec.all if spec.all is not None else spec.any
+        op = "all" if spec.all is not None else "any"
+        if not items:
+            raise ConfigError(f"{where}.{op}: list at least one evaluator")
+        parts = [_node(p, f"{where}.{op}[{i}]") for i, p in enumerate(items)]
+        combined = parts[0]
+        for part in parts[1:]:
+            combined = (combined & part) if op == "all" else (combined | part)
+        return combined.on(spec.env) if spec.env else combined
+    if spec.not_ is not None:
+        negated = ~_node(spec.not_, f"{where}.not")
+        return negated.on(spec.env) if spec.env else negated
+    assert spec.evaluator is not None
+    target = resolve_ref(spec.evaluator, f"{where}.evaluator")
+    if not isinstance(target, Evaluator):
+        raise ConfigError(f"{where}.evaluator: '{spec.evaluator}' is an action, not an evaluator")
+    bound = _bind(target, spec.args, f"{where}.args")
+    return bound.on(spec.env) if spec.env else bound
+
+
+def _step(spec: StepSpec, where: str) -> ActionStep:
+    target = resolve_ref(spec.action, f"{where}.action")
+    return ActionStep(env=spec.env, action=_bind(target, spec.args, f"{where}.args"))
+
+
+def _bind(target: ActionT, args: dict[str, Any], where: str) -> ActionT:
+    try:
+        return cast(ActionT, target(**args))
+    except InvalidActionArguments as exc:
+        raise ConfigError(f"{where}: {exc}") from None
+
+
+def resolve_ref(ref: str, where: str = "reference") -> Action:
+    """Import ``module:name`` and return it if (and only if) it is an :class:`Action`."""
+    module_name, _, attr = ref.partition(":")
+    if not module_name or not attr:
+        raise ConfigError(f"{where}: '{ref}' is not of the form 'package.module:name'")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ConfigError(f"{where}: cannot import module '{module_name}' ({exc})") from None
+    target: Any = module
+    for part in attr.split("."):
+        target = getattr(target, part, None)
+        if target is None:
+            raise ConfigError(f"{where}: module '{module_name}' has no '{attr}'")
+    if not isinstance(target, Action):
+        raise ConfigError(
+            f"{where}: '{ref}' is {type(target).__name__}, not an action "
+            "or evaluator made with @action/@evaluator"
+        )
+    return target
+
+
+# ------------------------------------------------------------------ saving
+def task_to_dict(task: Task) -> dict[str, Any]:
+    """The explicit JSON form of a task (composed tasks are saved expanded)."""
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "id": task.id,
+        "instruction": task.instruction,
+        "nodes": {key: _node_dict(ev) for key, ev in task.nodes.items()},
+        "edges": [list(e) for e in task.edges],
+        "setup": [_step_dict(s) for s in task.setup],
+        "teardown": [_step_dict(s) for s in task.teardown],
+        "extra_actions": [_step_dict(s) for s in task.extra_actions],
+        "reference_solution": [c.model_dump() for c in task.reference_solution],
+        "alternative_solutions": [[c.model_dump() for c in s] for s in task.alternative_solutions],
+        "user_data": task.user_data,
+        "metadata": task.metadata.model_dump(mode="json"),
+    }
+
+
+def save_tasks(tasks: list[Task], path: str | Path) -> None:
+    """Write tasks as JSON lines (``.jsonl``) or one JSON document (``.json``)."""
+    path = Path(path)
+    documents = [task_to_dict(t) for t in tasks]
+    if path.suffix == ".jsonl":
+        text = "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in documents)
+    else:
+        text = (
+            json.dumps(
+                documents[0] if len(documents) == 1 else documents, indent=2, ensure_ascii=False
+            )
+            + "\n"
+        )
+    path.write_text(text, encoding="utf-8")
+
+
+def _node_dict(ev: Evaluator) -> dict[str, Any]:
+    if isinstance(ev, _Combined):
+        if ev.op == "not":
+            return {"not": _node_dict(ev.parts[0])}
+        return {"all" if ev.op == "and" else "any": [_node_dict(p) for p in ev.parts]}
+    _check_ref(ev)
+    out: dict[str, Any] = {"evaluator": ev.ref, "args": ev.json_arguments()}
+    if ev.env_name:
+        out["env"] = ev.env_name
+    return out
+
+
+def _step_dict(step: ActionStep) -> dict[str, Any]:
+    _check_ref(step.action)
+    return {"env": step.env, "action": step.action.ref, "args": step.action.json_arguments()}
+
+
+def _check_ref(act: Action) -> None:
+    try:
+        target = resolve_ref(act.ref)
+    except ConfigError:
+        target = None
+    if target is None or target.func is not act.func:
+        raise ConfigError(
+            f"{act.label} cannot be saved: '{act.ref}' does not import back to it "
+            "(define actions and evaluators at module level)"
+        )
+
+
+def _first_error(exc: pydantic.ValidationError) -> str:
+    error = exc.errors()[0]
+    loc = ".".join(str(p) for p in error.get("loc", ()))
+    message = str(error.get("msg", "invalid"))
+    if message.startswith("Value error, "):
+        message = message[len("Value error, ") :]
+    return f"{loc}: {message}" if loc else message
