@@ -281,14 +281,15 @@ def _arguments_error(action_name: str, exc: pydantic.ValidationError) -> Invalid
     loc = error.get("loc") or ()
     parameter = str(loc[0]) if loc else None
     kind = error.get("type")
-    if kind == "missing":
+    nested = len(loc) > 1
+    if kind == "missing" and not nested:
         problem = "missing required argument"
-    elif kind == "extra_forbidden":
+    elif kind == "extra_forbidden" and not nested:
         problem = "unexpected argument (not a parameter of this action)"
     else:
         problem = str(error.get("msg", "invalid value")).lower()
-        if len(loc) > 1:
-            problem += f" (at {'.'.join(str(p) for p in loc[1:])})"
+    if nested:
+        problem += f" (at {'.'.join(str(p) for p in loc)})"
     return InvalidActionArguments(action_name, parameter, problem)
 
 

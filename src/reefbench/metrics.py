@@ -11,6 +11,8 @@ OmniBench §4.1 (shared/seeds/002 L167-183):
           node; depth 0 for sources would give them no weight).
     LC    logical consistency CS_agent / CS_max: CS counts adjacent subtasks (in completion
           order) of the same application; CS_max is the best over all topological orders.
+          The paper does not say what to do when not every subtask completed; we take
+          CS_max over the subtasks that did, which keeps LC in [0, 1].
 VeriGUI §5 (shared/seeds/003 L237, L245):
     AE    action efficiency: mean steps of *successful* episodes (lower is better).
     SR@k  success rate of episodes started after the first k subtasks' reference solutions.
@@ -238,7 +240,9 @@ def summarize(results: Sequence[EpisodeResult], tasks: Mapping[str, Task]) -> Su
         if task.metadata.subtasks:
             dag, order, apps = subtask_view(task, r)
             if order:
-                consistent.append(logical_consistency(dag, order, apps))
+                # CS_max over the subtasks the agent completed: the paper's definition when
+                # all completed, and never below CS_agent when some did not (or regressed).
+                consistent.append(logical_consistency(dag.subgraph(order), order, apps))
     return Summary(
         episodes=len(results),
         sr=_mean(srs),

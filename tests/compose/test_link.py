@@ -1,0 +1,65 @@
+"""Composition: type-checked links, joined evaluator graphs, concatenated solutions."""
+
+from __future__ import annotations
+
+import networkx as nx
+import pytest
+
+from reefbench import ConfigError, Episode, compose_task
+from reefbench.agents import NullAgent, OracleAgent
+from reefbench.suites.memory import POOL, make_environments
+
+
+def test_sinks_of_a_predecessor_link_to_sources_of_its_successor() -> None:
+    task = compose_task(
+        "c",
+        [
+            (POOL["copy_file@laptop"], {"source": "a", "target": "b"}),
+            (POOL["copy_file@laptop"], {"source": "b", "target": "c"}),
+        ],
+        [(0, 1)],
+    )
+    dag = task.evaluator_graph
+    assert nx.is_directed_acyclic_graph(dag)
+    assert ("s0.files_equal(first='a', second='b')", "s1.file_exists(path='c')") in task.edges
+    assert len(task.edges) == 3
+    assert [s.solution_span for s in task.metadata.subtasks] == [(0, 1), (1, 2)]
+
+
+def test_type_mismatch_is_rejected() -> None:
+    mismatched = POOL["create_file@laptop"].model_copy(update={"output_type": "email"})
+    with pytest.raises(ConfigError, match=r"type mismatch on link \(0, 1\).*outputs email"):
+        compose_task(
+            "bad",
+            [
+                (mismatched, {"path": "a", "content": "x"}),
+                (POOL["copy_file@laptop"], {"source": "a", "target": "b"}),
+            ],
+            [(0, 1)],
+        )
+
+
+def test_links_must_name_existing_subtasks_and_form_a_dag() -> None:
+    part = (POOL["copy_file@laptop"], {"source": "a", "target": "b"})
+    with pytest.raises(ConfigError, match="names subtask 3"):
+        compose_task("bad", [part], [(0, 3)])
+    with pytest.raises(ConfigError, match="cycle"):
+        compose_task("bad", [part, part], [(0, 1), (1, 0)])
+    with pytest.raises(ConfigError, match="at least one subtask"):
+        compose_task("bad", [])
+
+
+def test_composed_cross_device_task_is_solvable_and_not_trivial() -> None:
+    task = compose_task(
+        "cross",
+        [
+            (POOL["create_file@phone"], {"path": "n.txt", "content": "milk"}),
+            (POOL["append_line@phone"], {"path": "n.txt", "line": "eggs"}),
+            (POOL["create_file@laptop"], {"path": "m.txt", "content": "bread"}),
+        ],
+        [(0, 1)],
+    )
+    assert task.metadata.platform == "cross"
+    assert task.instruction.startswith('First, on the phone, create the file "n.txt"')
+    assert Episode(task, OracleAgent(), make_environments()).run().success
+    assert Episode(task, NullAgent(), make_environments()).run().completion_ratio == 0.0

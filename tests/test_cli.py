@@ -1,0 +1,129 @@
+"""The reef command, run as a real subprocess: outputs, exit codes, no tracebacks."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REEF = [sys.executable, "-m", "reefbench.cli"]
+
+
+def reef(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "COLUMNS": "200"}
+    return subprocess.run(
+        [*REEF, *args], capture_output=True, text=True, timeout=120, cwd=cwd, env=env
+    )
+
+
+def test_help_and_version() -> None:
+    help_text = reef("--help")
+    assert help_text.returncode == 0
+    for command in ("run", "doctor", "tasks", "version"):
+        assert command in help_text.stdout
+    version = reef("version")
+    assert version.returncode == 0 and version.stdout.startswith("reefbench 0.")
+
+
+def test_run_writes_results_and_prints_the_table(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    done = reef("run", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "SR%" in done.stdout and "oracle on memory" in done.stdout
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert len(rows) == 8 and all(r["termination"] == "success" for r in rows)
+
+
+def test_null_agent_run(tmp_path: Path) -> None:
+    done = reef("run", "--agent", "null", "--out", str(tmp_path / "null"))
+    assert done.returncode == 0
+    rows = (tmp_path / "null" / "results.jsonl").read_text().splitlines()
+    assert all(json.loads(r)["completion_ratio"] == 0.0 for r in rows)
+
+
+def test_tasks_validate_and_list(tmp_path: Path) -> None:
+    good = tmp_path / "good.json"
+    good.write_text(
+        json.dumps(
+            {
+                "schema_version": 1,
+                "id": "t",
+                "instruction": "i",
+                "nodes": {
+                    "a": {
+                        "evaluator": "reefbench.envs.memory:file_exists",
+                        "args": {"path": "p"},
+                        "env": "laptop",
+                    }
+                },
+            }
+        )
+    )
+    done = reef("tasks", "validate", str(good))
+    assert done.returncode == 0 and "1 task(s) valid" in done.stdout
+    composed = tmp_path / "composed.json"
+    composed.write_text(
+        json.dumps(
+            {
+                "schema_version": 1,
+                "id": "c",
+                "subtasks": [
+                    {"template": "create_file@phone", "attributes": {"path": "p", "content": "c"}}
+                ],
+            }
+        )
+    )
+    done = reef("tasks", "validate", str(composed), "--pool", "reefbench.suites.memory:POOL")
+    assert done.returncode == 0, done.stderr
+    listed = reef("tasks", "list")
+    assert listed.returncode == 0 and "mem-cross-code" in listed.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("run", "--agent", "gpt"), "--agent 'gpt': unknown agent"),
+        (("run", "--suite", "nope"), "unknown suite 'nope'"),
+        (("tasks", "validate", "/definitely/missing.json"), "cannot read"),
+        (("tasks", "validate", "x.json", "--pool", "nocolon"), "use the form"),
+        (("tasks", "validate", "x.json", "--pool", "json:nothing"), "cannot load it"),
+        (("tasks", "validate", "x.json", "--pool", "json:dumps"), "expected a dict"),
+        (("frobnicate",), "No such command"),
+        (("run", "--agent"), "requires an argument"),
+    ],
+)
+def test_user_mistakes_exit_2_with_one_line(args: tuple[str, ...], message: str) -> None:
+    done = reef(*args)
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr + done.stdout
+
+
+def test_bad_task_file_is_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(
+        json.dumps(
+            {
+                "schema_version": 1,
+                "id": "t",
+                "instruction": "i",
+                "nodes": {
+                    "a": {"evaluator": "reefbench.envs.memory:file_exists", "args": {"path": 1}}
+                },
+            }
+        )
+    )
+    done = reef("tasks", "validate", str(bad))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "nodes.a.args: file_exists: parameter 'path'" in lines[0]
+
+
+def test_doctor_lists_checks_with_fixes() -> None:
+    done = reef("doctor")
+    assert done.returncode == 0
+    assert "pydantic" in done.stdout and "Xvfb" in done.stdout

@@ -1,0 +1,293 @@
+"""Episodes: routing, graph checks after each action, termination and trajectories."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+
+from reefbench import (
+    ActionCall,
+    AgentOutput,
+    Episode,
+    Task,
+    TaskMetadata,
+    Turn,
+    Usage,
+    action,
+    evaluator,
+)
+from reefbench.agents import NullAgent, OracleAgent, ScriptedAgent
+from reefbench.envs import memory as m
+from reefbench.envs.root import answer_equals
+from reefbench.suites import memory as suite
+
+
+def envs() -> dict[str, m.MemoryEnvironment]:
+    return {"laptop": m.MemoryEnvironment("laptop"), "phone": m.MemoryEnvironment("phone")}
+
+
+def two_step_task(**fields: Any) -> Task:
+    return Task(
+        id="t",
+        instruction="write a then b",
+        nodes={"a": m.file_exists("a").on("laptop"), "b": m.file_exists("b").on("phone")},
+        edges=[("a", "b")],
+        reference_solution=[
+            ActionCall(env="laptop", name="write_file", arguments={"path": "a", "content": "1"}),
+            ActionCall(env="phone", name="write_file", arguments={"path": "b", "content": "2"}),
+        ],
+        **fields,
+    )
+
+
+def write(env: str, path: str) -> ActionCall:
+    return ActionCall(env=env, name="write_file", arguments={"path": path, "content": "x"})
+
+
+def test_success_ends_the_episode_as_soon_as_the_graph_completes() -> None:
+    result = Episode(two_step_task(), OracleAgent(), envs()).run()
+    assert result.termination == "success" and result.success
+    assert result.completion_ratio == 1.0 and result.actions == 2 and result.steps == 2
+    assert result.completed_at == {"a": 1, "b": 2}
+    assert not result.infrastructure_failure
+
+
+def test_false_completion() -> None:
+    result = Episode(two_step_task(), ScriptedAgent([[write("laptop", "a")]]), envs()).run()
+    assert result.termination == "false_completion"
+    assert result.completion_ratio == 0.5 and result.actions == 2
+
+
+def test_step_limit_counts_turns() -> None:
+    turns = [[write("laptop", "zzz")]] * 10
+    result = Episode(two_step_task(), ScriptedAgent(turns), envs(), step_limit=3).run()
+    assert result.termination == "step_limit" and result.steps == 3
+
+
+def test_task_level_sets_the_default_step_limit() -> None:
+    assert two_step_task().step_limit == 15
+    assert two_step_task(metadata=TaskMetadata(level="L3")).step_limit == 30
+    assert two_step_task(metadata=TaskMetadata(level="L4", step_limit=7)).step_limit == 7
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (ActionCall(env="tv", name="write_file"), "no environment 'tv'"),
+        (ActionCall(env="laptop", name="fly"), "has no action 'fly'"),
+        (ActionCall(env="laptop", name="write_file", arguments={"path": 1}), "parameter 'path'"),
+        (ActionCall(env="root", name="write_file"), "has no action 'write_file'"),
+    ],
+)
+def test_invalid_actions_end_the_episode_by_default(call: ActionCall, message: str) -> None:
+    result = Episode(two_step_task(), ScriptedAgent([[call]]), envs()).run()
+    assert result.termination == "invalid_action" and result.invalid_actions == 1
+    assert result.actions == 0
+    record = result.trajectory[0].calls[0]
+    assert record.status == "invalid" and message in (record.error or "")
+
+
+def test_empty_output_is_an_invalid_action() -> None:
+    class Silent:
+        name = "silent"
+
+        def reset(self, *args: Any) -> None:
+            pass
+
+        def act(self, turn: Turn) -> AgentOutput:
+            return AgentOutput(message="thinking...")
+
+    result = Episode(two_step_task(), Silent(), envs()).run()
+    assert result.termination == "invalid_action"
+    assert "no action" in (result.trajectory[0].calls[0].error or "")
+
+
+def test_invalid_tolerance_feeds_errors_back() -> None:
+    seen: list[list[str]] = []
+
+    class Learner:
+        name = "learner"
+
+        def reset(self, *args: Any) -> None:
+            self.turn = 0
+
+        def act(self, turn: Turn) -> AgentOutput:
+            seen.append([r.status for r in turn.previous])
+            self.turn += 1
+            if self.turn == 1:
+                return AgentOutput(calls=[ActionCall(env="laptop", name="fly")])
+            return AgentOutput(calls=[write("laptop", "a"), write("phone", "b")])
+
+    result = Episode(two_step_task(), Learner(), envs(), invalid_tolerance=1).run()
+    assert result.termination == "success" and result.invalid_actions == 1
+    assert seen == [[], ["invalid"]]
+
+
+def test_action_failures_are_fed_back_not_terminal() -> None:
+    read_missing = ActionCall(env="laptop", name="read_file", arguments={"path": "nope"})
+    agent = ScriptedAgent([[read_missing], [write("laptop", "a"), write("phone", "b")]])
+    result = Episode(two_step_task(), agent, envs()).run()
+    assert result.termination == "success"
+    first = result.trajectory[0].calls[0]
+    assert (first.status, first.error) == ("failed", "no file at nope")
+
+
+def test_agent_crash_is_infrastructure() -> None:
+    class Crashing(NullAgent):
+        def act(self, turn: Turn) -> AgentOutput:
+            raise ConnectionError("provider down")
+
+    result = Episode(two_step_task(), Crashing(), envs()).run()
+    assert result.termination == "agent_error" and result.infrastructure_failure
+    assert "ConnectionError: provider down" in (result.error or "")
+
+
+def test_environment_crash_is_infrastructure() -> None:
+    class Broken(m.MemoryEnvironment):
+        def on_reset(self) -> None:
+            raise OSError("display :99 died")
+
+    result = Episode(two_step_task(), OracleAgent(), {**envs(), "phone": Broken("phone")}).run()
+    assert result.termination == "env_error" and "display :99 died" in (result.error or "")
+
+
+@action
+def crash(env: Any) -> None:
+    """Crashes the way a broken environment does."""
+    raise MemoryError("out of memory")
+
+
+def test_unexpected_exception_in_an_action_is_an_env_error() -> None:
+    environments = envs()
+    environments["laptop"].add_action(crash)
+    agent = ScriptedAgent([[ActionCall(env="laptop", name="crash")]])
+    result = Episode(two_step_task(), agent, environments).run()
+    assert result.termination == "env_error" and "MemoryError" in (result.error or "")
+
+
+@evaluator
+def explodes(env: Any) -> bool:
+    """Raises."""
+    raise KeyError("registry")
+
+
+def test_evaluator_crash_is_infrastructure() -> None:
+    task = Task(id="e", instruction="i", nodes={"x": explodes().on("laptop")})
+    result = Episode(task, NullAgent(), envs()).run()
+    assert result.termination == "evaluator_error" and "KeyError" in (result.error or "")
+
+
+def test_abort_stops_at_the_next_boundary() -> None:
+    started = threading.Event()
+    release = threading.Event()
+
+    class Slow(NullAgent):
+        def act(self, turn: Turn) -> AgentOutput:
+            started.set()
+            release.wait(timeout=30)
+            return AgentOutput(calls=[write("laptop", "a")])
+
+    episode = Episode(two_step_task(), Slow(), envs())
+    outcome: list[Any] = []
+    worker = threading.Thread(target=lambda: outcome.append(episode.run()))
+    worker.start()
+    assert started.wait(timeout=30)
+    episode.abort()
+    release.set()
+    worker.join(timeout=30)
+    assert outcome and outcome[0].termination == "aborted" and outcome[0].actions == 0
+
+
+def test_submit_and_answer_checkpoint() -> None:
+    task = Task(id="q", instruction="what?", nodes={"ans": answer_equals("42")})
+    right = ScriptedAgent([[ActionCall(env="root", name="submit", arguments={"answer": " 42 "})]])
+    wrong = ScriptedAgent([[ActionCall(env="root", name="submit", arguments={"answer": "41"})]])
+    ok = Episode(task, right, {}).run()
+    assert ok.termination == "success" and ok.answer == " 42 "
+    bad = Episode(task, wrong, {}).run()
+    assert bad.termination == "false_completion" and bad.answer == "41"
+
+
+def test_call_user_answers_from_task_data() -> None:
+    task = Task(
+        id="u",
+        instruction="log in",
+        nodes={"pw": m.file_equals("pw", "s3cret").on("laptop")},
+        user_data={"password": "s3cret"},
+    )
+    ask = ActionCall(env="root", name="call_user", arguments={"kind": "password"})
+    ask_other = ActionCall(env="root", name="call_user", arguments={"kind": "pin"})
+    seen: list[Any] = []
+
+    class Asker(NullAgent):
+        def act(self, turn: Turn) -> AgentOutput:
+            seen.extend(r.result for r in turn.previous)
+            if turn.step == 1:
+                return AgentOutput(calls=[ask, ask_other])
+            password = seen[0]
+            content = {"path": "pw", "content": password}
+            return AgentOutput(
+                calls=[ActionCall(env="laptop", name="write_file", arguments=content)]
+            )
+
+    result = Episode(task, Asker(), {"laptop": m.MemoryEnvironment("laptop")}).run()
+    assert result.termination == "success" and result.user_calls == ["password", "pin"]
+    assert "cannot help with 'pin'" in seen[1] and "password" in seen[1]
+
+
+def test_trajectory_records_observations_usage_and_checks() -> None:
+    class Talkative(OracleAgent):
+        def act(self, turn: Turn) -> AgentOutput:
+            out = super().act(turn)
+            return out.model_copy(
+                update={"usage": Usage(prompt_tokens=100, completion_tokens=10, cached_tokens=40)}
+            )
+
+    result = Episode(two_step_task(), Talkative(), envs()).run()
+    first = result.trajectory[0]
+    assert first.observations["laptop"] == {"list_files": "(no files)"}
+    assert first.calls[0].completed == ["a"] and first.calls[0].checks[0].node == "a"
+    assert result.usage == Usage(prompt_tokens=200, completion_tokens=20, cached_tokens=80)
+    assert result.usage.total_tokens == 220
+
+
+def test_setup_runs_before_the_agent_and_reset_restores_environments() -> None:
+    environments = envs()
+    environments["laptop"].files["stale"] = "left over"
+    task = suite.load()[1]  # mem-cross-code: setup writes the SMS on the phone
+    result = Episode(task, OracleAgent(), environments).run()
+    assert result.success and "stale" not in environments["laptop"].files
+
+
+def test_missing_environment_and_reserved_root_are_rejected() -> None:
+    with pytest.raises(ValueError, match="needs environments"):
+        Episode(two_step_task(), NullAgent(), {"laptop": m.MemoryEnvironment("laptop")})
+    with pytest.raises(ValueError, match="reserved"):
+        Episode(two_step_task(), NullAgent(), {**envs(), "root": m.MemoryEnvironment()})
+
+
+def test_start_at_plays_the_first_subtasks() -> None:
+    task = next(t for t in suite.load() if t.id == "mem-long-chain")
+    result = Episode(task, NullAgent(), suite.make_environments(), start_at=2).run()
+    first_two = task.metadata.subtasks[0].nodes + task.metadata.subtasks[1].nodes
+    assert result.start_at == 2 and set(first_two) <= set(result.completed_nodes)
+    with pytest.raises(ValueError, match="start_at=9"):
+        Episode(task, NullAgent(), suite.make_environments(), start_at=9).run()
+
+
+def test_persistent_regression_turns_success_into_false_completion() -> None:
+    task = Task(
+        id="p",
+        instruction="save f, then create g",
+        nodes={"kept": m.file_equals("f", "v").on("laptop"), "g": m.file_exists("g").on("laptop")},
+        edges=[("kept", "g")],
+    )
+    save = ActionCall(env="laptop", name="write_file", arguments={"path": "f", "content": "v"})
+    undo = ActionCall(env="laptop", name="write_file", arguments={"path": "f", "content": "?"})
+    agent = ScriptedAgent([[save], [undo, write("laptop", "g")]])
+    result = Episode(task, agent, {"laptop": m.MemoryEnvironment("laptop")}).run()
+    assert result.termination == "false_completion" and result.regressed == ["kept"]
+    assert result.completed_nodes == ["kept", "g"] and result.credited_nodes == ["g"]
+    assert result.completion_ratio == 0.5

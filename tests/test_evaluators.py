@@ -1,0 +1,106 @@
+"""Evaluators: result normalisation, environment routing and combinators."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from reefbench import ConfigError, EvalResult, Evaluator, evaluator
+
+
+@evaluator
+def holds(flag: bool) -> bool:
+    """True when the flag is set."""
+    return flag
+
+
+@evaluator
+def partial(amount: float) -> EvalResult:
+    """Report partial progress."""
+    return EvalResult(success=amount >= 1.0, message=f"{amount:.0%}", progress=amount)
+
+
+@evaluator
+def env_name(expected: str, env: Any) -> bool:
+    """The environment is the expected one."""
+    return bool(env == expected)
+
+
+@evaluator
+def broken() -> int:
+    """Returns the wrong type."""
+    return 3
+
+
+def test_bool_and_evalresult_are_normalised() -> None:
+    assert holds(True).evaluate() == EvalResult(success=True)
+    assert holds(False).evaluate().fraction == 0.0
+    result = partial(0.25).evaluate()
+    assert (result.success, result.progress, result.fraction) == (False, 0.25, 0.25)
+
+
+def test_wrong_return_type_is_an_error() -> None:
+    with pytest.raises(TypeError, match="return bool or EvalResult"):
+        broken().evaluate()
+
+
+def test_progress_is_bounded() -> None:
+    with pytest.raises(ValueError):
+        EvalResult(success=True, progress=1.5)
+
+
+def test_check_picks_the_named_environment() -> None:
+    envs = {"desktop": "desktop", "phone": "phone"}
+    assert env_name("phone").on("phone").check(envs).success
+    assert not env_name("phone").on("desktop").check(envs).success
+
+
+def test_check_uses_the_only_environment_when_unrouted() -> None:
+    assert env_name("solo").check({"x": "solo"}).success
+
+
+def test_ambiguous_or_missing_environment_is_a_config_error() -> None:
+    with pytest.raises(ConfigError, match="names none"):
+        env_name("a").check({"a": "a", "b": "b"})
+    with pytest.raises(ConfigError, match="does not have"):
+        env_name("a").on("tv").check({"a": "a"})
+
+
+def test_combinators_compute_success_progress_and_labels() -> None:
+    both = holds(True) & partial(0.5)
+    either = holds(False) | partial(0.5)
+    negated = ~holds(False)
+    assert isinstance(both, Evaluator)
+    r = both.check({})
+    assert (r.success, r.progress) == (False, 0.75)
+    r = either.check({})
+    assert (r.success, r.progress) == (False, 0.5)
+    assert negated.check({}).success
+    assert both.label == "(holds(flag=True) & partial(amount=0.5))"
+    assert negated.label == "~holds(flag=False)"
+    assert (holds(True) | holds(False)).check({}).success
+
+
+def test_combined_parts_keep_their_own_environments() -> None:
+    envs = {"desktop": "desktop", "phone": "phone"}
+    mixed = env_name("desktop").on("desktop") & env_name("phone").on("phone")
+    assert mixed.check(envs).success
+    routed = (env_name("phone") & env_name("phone")).on("phone")
+    assert routed.check(envs).success
+
+
+def test_persistence_propagates_through_combinators() -> None:
+    @evaluator(persistent=True)
+    def kept() -> bool:
+        """Persistent."""
+        return True
+
+    assert kept.persistent
+    assert (kept() & holds(True)).persistent
+    assert not (holds(True) & holds(True)).persistent
+
+
+def test_combined_evaluators_take_no_arguments() -> None:
+    with pytest.raises(ConfigError, match="takes no arguments"):
+        (holds(True) & holds(True))(1)

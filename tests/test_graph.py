@@ -1,0 +1,206 @@
+"""The graph evaluator: states, incremental checks, cascades, errors, final check."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import networkx as nx
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from reefbench import EvalResult, GraphError, GraphEvaluator, evaluator
+
+CALLS: list[str] = []
+
+
+@evaluator
+def flag(name: str, env: Any) -> bool:
+    """True while the world's flag is set."""
+    CALLS.append(name)
+    return bool(env.get(name, False))
+
+
+@evaluator(persistent=True)
+def kept(name: str, env: Any) -> bool:
+    """Persistent flag."""
+    return bool(env.get(name, False))
+
+
+@evaluator
+def explodes(env: Any) -> bool:
+    """Always raises."""
+    raise RuntimeError("disk on fire")
+
+
+def chain(*names: str) -> GraphEvaluator:
+    nodes = {n: flag(n) for n in names}
+    return GraphEvaluator(nodes, list(itertools.pairwise(names)))
+
+
+def test_initial_states() -> None:
+    g = GraphEvaluator({"a": flag("a"), "b": flag("b"), "c": flag("c")}, [("a", "c"), ("b", "c")])
+    assert g.states() == {"a": "active", "b": "active", "c": "waiting"}
+    assert g.completion_ratio == 0.0 and not g.is_complete
+
+
+def test_only_active_nodes_are_checked() -> None:
+    g = chain("a", "b", "c")
+    CALLS.clear()
+    g.step({"w": {}})
+    assert CALLS == ["a"]
+
+
+def test_completion_cascades_within_one_step() -> None:
+    g = chain("a", "b", "c")
+    report = g.step({"w": {"a": True, "b": True}})
+    assert report.completed == ["a", "b"]
+    assert g.states() == {"a": "completed", "b": "completed", "c": "active"}
+    assert g.completed_at == {"a": 1, "b": 1}
+    g.step({"w": {"a": True, "b": True, "c": True}})
+    assert g.is_complete and g.completion_ratio == 1.0
+    assert g.completed_order == ["a", "b", "c"] and g.completed_at["c"] == 2
+
+
+def test_join_waits_for_all_predecessors() -> None:
+    g = GraphEvaluator({"a": flag("a"), "b": flag("b"), "j": flag("j")}, [("a", "j"), ("b", "j")])
+    g.step({"w": {"a": True, "j": True}})
+    assert g.state("j") == "waiting"
+    g.step({"w": {"a": True, "b": True, "j": True}})
+    assert g.state("j") == "completed"
+
+
+def test_completed_nodes_are_not_rechecked() -> None:
+    g = chain("a", "b")
+    g.step({"w": {"a": True}})
+    CALLS.clear()
+    g.step({"w": {}})
+    assert CALLS == ["b"] and g.state("a") == "completed"
+
+
+def test_evaluator_errors_are_recorded_not_raised() -> None:
+    g = GraphEvaluator({"boom": explodes(), "a": flag("a")})
+    report = g.step({"w": {"a": True}})
+    assert [c.node for c in report.errors] == ["boom"]
+    assert "RuntimeError: disk on fire" in (report.errors[0].error or "")
+    assert g.state("boom") == "active" and g.state("a") == "completed"
+
+
+def test_final_check_reports_regressed_persistent_nodes() -> None:
+    g = GraphEvaluator({"p": kept("p"), "t": flag("t")})
+    g.step({"w": {"p": True, "t": True}})
+    assert g.is_complete
+    assert g.final_check({"w": {"t": False, "p": False}}) == ["p"]
+    assert g.regressed == ["p"] and not g.is_complete and g.completion_ratio == 0.5
+    assert g.final_check({"w": {}}) == [], "a regression is reported once"
+
+
+def test_final_check_keeps_holding_persistent_nodes() -> None:
+    g = GraphEvaluator({"p": kept("p")})
+    g.step({"w": {"p": True}})
+    assert g.final_check({"w": {"p": True}}) == [] and g.is_complete
+
+
+def test_step_report_carries_messages_and_progress() -> None:
+    @evaluator
+    def half() -> EvalResult:
+        """Half done."""
+        return EvalResult(success=False, message="half way", progress=0.5)
+
+    check = GraphEvaluator({"h": half()}).step({}).checks[0]
+    assert (check.node, check.success, check.message, check.progress) == (
+        "h",
+        False,
+        "half way",
+        0.5,
+    )
+
+
+def test_cycles_are_rejected_naming_the_cycle() -> None:
+    with pytest.raises(GraphError, match="cycle: a -> b -> a"):
+        GraphEvaluator({"a": flag("a"), "b": flag("b")}, [("a", "b"), ("b", "a")])
+
+
+def test_empty_graph_and_unknown_nodes_are_rejected() -> None:
+    with pytest.raises(GraphError, match="empty"):
+        GraphEvaluator({})
+    with pytest.raises(GraphError, match="unknown node 'z'"):
+        GraphEvaluator({"a": flag("a")}, [("a", "z")])
+    with pytest.raises(GraphError, match="not an Evaluator"):
+        GraphEvaluator({"a": "nope"})  # type: ignore[dict-item]
+
+
+def test_networkx_graph_of_evaluator_objects() -> None:
+    first, second = flag("x"), flag("y")
+    dag: nx.DiGraph[Any] = nx.DiGraph()
+    dag.add_edge(first, second)
+    g = GraphEvaluator(dag)
+    assert g.ids == ["flag(name='x')", "flag(name='y')"]
+    g.step({"w": {"x": True}})
+    assert g.state(first) == "completed" and g.state(second) == "active"
+
+
+def test_networkx_graph_with_evaluator_attributes_and_duplicate_labels() -> None:
+    dag: nx.DiGraph[Any] = nx.DiGraph()
+    dag.add_node("one", evaluator=flag("same"))
+    dag.add_node("two", evaluator=flag("same"))
+    assert GraphEvaluator(dag).ids == ["one", "two"]
+    twins: nx.DiGraph[Any] = nx.DiGraph()
+    twins.add_nodes_from([flag("same"), flag("same")])
+    assert GraphEvaluator(twins).ids == ["flag(name='same')", "flag(name='same')#2"]
+    bad: nx.DiGraph[Any] = nx.DiGraph()
+    bad.add_node("plain")
+    with pytest.raises(GraphError, match="neither an Evaluator"):
+        GraphEvaluator(bad)
+
+
+def test_reset_forgets_progress() -> None:
+    g = chain("a", "b")
+    g.step({"w": {"a": True, "b": True}})
+    g.reset()
+    assert g.states() == {"a": "active", "b": "waiting"} and g.completed_order == []
+
+
+# ------------------------------------------------------------------ properties
+@st.composite
+def dag_and_worlds(draw: st.DrawFn) -> tuple[int, list[tuple[int, int]], list[set[int]]]:
+    n = draw(st.integers(1, 10))
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    edges = draw(st.lists(st.sampled_from(pairs), unique=True)) if pairs else []
+    worlds = draw(st.lists(st.sets(st.integers(0, n - 1)), min_size=1, max_size=8))
+    return n, edges, worlds
+
+
+@settings(max_examples=200, deadline=None)
+@given(dag_and_worlds())
+def test_invariants(case: tuple[int, list[tuple[int, int]], list[set[int]]]) -> None:
+    n, edges, worlds = case
+    names = [f"n{i}" for i in range(n)]
+    g = GraphEvaluator(
+        {name: flag(name) for name in names}, [(names[i], names[j]) for i, j in edges]
+    )
+    done: list[str] = []
+    for world in worlds:
+        env = {"w": {names[i]: True for i in world}}
+        g.step(env)
+        order = g.completed_order
+        # Completions never decrease: the old order is a prefix of the new one.
+        assert order[: len(done)] == done
+        done = order
+        # The order is a linear extension of the DAG.
+        position = {node: k for k, node in enumerate(order)}
+        for i, j in edges:
+            if names[j] in position:
+                assert names[i] in position and position[names[i]] < position[names[j]]
+        # States agree with the definition.
+        for k, name in enumerate(names):
+            preds_done = all(names[i] in position for i, j in edges if j == k)
+            expected = "completed" if name in position else ("active" if preds_done else "waiting")
+            assert g.state(name) == expected
+        # CR == 1 iff complete.
+        assert (g.completion_ratio == 1.0) == g.is_complete
+        # Stepping again without a state change changes nothing.
+        before = (g.states(), g.completed_order)
+        assert g.step(env).completed == []
+        assert (g.states(), g.completed_order) == before

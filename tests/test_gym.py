@@ -1,0 +1,67 @@
+"""Gymnasium adapter: reset/step over a real episode, reward = completion-ratio gain."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium")
+
+from reefbench.gym import TaskEnv  # noqa: E402
+from reefbench.suites import memory  # noqa: E402
+
+
+def by_id(task_id: str) -> TaskEnv:
+    task = next(t for t in memory.load() if t.id == task_id)
+    return TaskEnv(task, memory.make_environments)
+
+
+def call(env: str, name: str, **arguments: str) -> str:
+    return json.dumps({"env": env, "name": name, "arguments": arguments})
+
+
+def test_reference_solution_earns_a_total_reward_of_one() -> None:
+    env = by_id("mem-fan-out-join")
+    observation, info = env.reset(seed=0)
+    assert json.loads(observation)["laptop"]["list_files"] == "(no files)" and info["step"] == 1
+    total, terminated = 0.0, False
+    for solution_call in env.task.reference_solution:
+        args = {k: str(v) for k, v in solution_call.arguments.items()}
+        _, reward, terminated, truncated, info = env.step(
+            call(solution_call.env, solution_call.name, **args)
+        )
+        total += reward
+        assert not truncated
+    assert terminated and info["success"] and total == pytest.approx(1.0)
+
+
+def test_invalid_text_action_terminates() -> None:
+    env = by_id("mem-write-note")
+    env.reset()
+    _, reward, terminated, _, info = env.step("this is not json")
+    assert terminated and reward == 0.0 and info["termination"] == "invalid_action"
+    with pytest.raises(Exception, match="episode has ended"):
+        env.step(call("root", "wait"))
+
+
+def test_step_limit_truncates_and_reset_starts_over() -> None:
+    env = by_id("mem-write-note")
+    env.reset()
+    truncated = False
+    for _ in range(env.task.step_limit):
+        _, _, terminated, truncated, info = env.step(call("root", "wait"))
+        if terminated or truncated:
+            break
+    assert truncated and info["termination"] == "step_limit"
+    observation, _ = env.reset()
+    assert json.loads(observation)["laptop"]["list_files"] == "(no files)"
+    env.close()
+
+
+def test_close_mid_episode_stops_the_worker() -> None:
+    env = by_id("mem-long-chain")
+    env.reset()
+    env.step(call("laptop", "write_file", path="log.txt", content="start"))
+    env.close()
+    assert env._thread is not None and not env._thread.is_alive()
