@@ -593,13 +593,17 @@ def subtask_task() -> Task:
 
 
 def test_summarize_logical_consistency_by_hand() -> None:
+    # metrics.py: when not every subtask completed, CS_max is taken over the subtasks that
+    # did (the DAG induced by them); with all of them this is the paper's definition.
     tasks = {"t3": subtask_task()}
     # Completion order n0a, n3, n0b, n4, n1, n2. A subtask finishes with its last node:
-    # s3 @1, s0 @2 (n0b), s4 @3, s1 @4, s2 @5 -> s3 s0 s4 s1 s2 = Y X X Y X -> CS 1 -> LC 1/2.
+    # s3 @1, s0 @2 (n0b), s4 @3, s1 @4, s2 @5 -> s3 s0 s4 s1 s2 = Y X X Y X -> CS 1.
+    # All five completed: CS_max = 2 (see TRAP) -> LC 1/2.
     # (Finishing s0 at its first node would give s0 s3 s4 s1 s2 = X Y X Y X -> LC 0.)
     half = result("t3", completed=["n0a", "n3", "n0b", "n4", "n1", "n2"], total=6)
     assert summarize([half], tasks).lc == pytest.approx(0.5)
-    # n4, n0a, n0b, n1, n3 -> s4 @0, s0 @2, s1 @3, s3 @4 -> X X Y Y -> CS 2 -> LC 2/2 = 1
+    # n4, n0a, n0b, n1, n3 -> s4 @0, s0 @2, s1 @3, s3 @4 -> X X Y Y -> CS 2;
+    # CS_max over {s0 -> s1, s3, s4}: 4 nodes, 2 apps -> >= 2 runs -> 2 -> LC 2/2 = 1
     full = result("t3", completed=["n4", "n0a", "n0b", "n1", "n3"], total=6)
     assert summarize([full], tasks).lc == pytest.approx(1.0)
     # only n0a: no subtask finished -> no order, the episode is left out of LC
@@ -609,10 +613,20 @@ def test_summarize_logical_consistency_by_hand() -> None:
     assert summarize([half, full, none], tasks).lc == pytest.approx(0.75)
 
 
+def test_summarize_logical_consistency_over_the_completed_subtasks() -> None:
+    # n0a, n0b, n4, n1, n2 -> s0 @1, s4 @2, s1 @3, s2 @4 -> X X Y X -> CS 1.
+    # Completed {s0 -> s1 -> s2, s4}: s1 (Y) sits between s0 and s2 -> >= 3 runs ->
+    # CS_max = 4 - 3 = 1 -> LC 1/1 = 1. (The full DAG's CS_max 2 would give 1/2.)
+    r = result("t3", completed=["n0a", "n0b", "n4", "n1", "n2"], total=6)
+    assert summarize([r], {"t3": subtask_task()}).lc == pytest.approx(1.0)
+
+
 def test_summarize_logical_consistency_ignores_regressed_subtasks() -> None:
-    # As `full` above, but n3 regressed at the final check: s3 is not credited, so the order
-    # is s4 s0 s1 = X X Y -> CS 1 -> LC 1/2 (crediting s3 would give X X Y Y -> LC 1).
-    r = result("t3", completed=["n4", "n0a", "n0b", "n1", "n3"], regressed=["n3"], total=6)
+    # n0a, n0b, n1, n3, n4, n2 with n2 regressed at the final check: s2 is not credited.
+    # Credited order s0 @1, s1 @2, s3 @3, s4 @4 = X Y Y X -> CS 1;
+    # CS_max over {s0 -> s1, s3, s4} = 2 (s4 s0 | s1 s3) -> LC 1/2.
+    # (Crediting s2: s0 s1 s3 s4 s2 = X Y Y X X -> CS 2, CS_max 2 -> LC 1.)
+    r = result("t3", completed=["n0a", "n0b", "n1", "n3", "n4", "n2"], regressed=["n2"], total=6)
     assert summarize([r], {"t3": subtask_task()}).lc == pytest.approx(0.5)
 
 
