@@ -24,7 +24,9 @@ What each metric includes:
     ``GraphEvaluator.step`` over the active node, and the call record; plus, spread over
     the steps, the once-per-episode work inside ``run()`` (environment and agent reset,
     final check, building the ``EpisodeResult``). Building the ``Episode`` (which builds
-    the graph evaluator with networkx) is per-episode setup and is not timed.
+    the graph evaluator with networkx) is per-episode setup and is not timed. The garbage
+    collector stays on (on both sides), so this also pays for its passes over the episode's
+    trajectory, which here grows to thousands of turns.
     crab (``peer_value``): ``GraphEvaluator.step(envs)``, which runs each evaluator to be
     checked through ``Environment.take_action`` of crab's root environment. That is the
     whole of crab's per-action evaluation; crab's agent loop adds its own bookkeeping on

@@ -291,3 +291,11 @@ def test_persistent_regression_turns_success_into_false_completion() -> None:
     assert result.termination == "false_completion" and result.regressed == ["kept"]
     assert result.completed_nodes == ["kept", "g"] and result.credited_nodes == ["g"]
     assert result.completion_ratio == 0.5
+
+
+def test_results_round_trip_through_json() -> None:
+    result = Episode(two_step_task(), OracleAgent(), envs()).run()
+    text = result.model_dump_json()
+    loaded = type(result).model_validate_json(text)
+    assert loaded == result
+    assert loaded.trajectory[1].calls[0].checks[0].node == "b"

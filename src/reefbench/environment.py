@@ -10,21 +10,21 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
-
-from pydantic import BaseModel, Field
 
 from reefbench.actions import Action
 from reefbench.errors import ActionFailed, InvalidAction
 
 
-class ActionRecord(BaseModel):
+@dataclass(slots=True)
+class ActionRecord:
     """One action an environment executed (its log feeds trajectory evaluators)."""
 
     action: str
-    arguments: dict[str, Any] = Field(default_factory=dict)
-    result: Any = None
-    error: str | None = None
+    arguments: dict[str, Any]
+    result: Any
+    error: str | None
     started: float
     seconds: float
 
@@ -147,12 +147,7 @@ class Environment:
     ) -> None:
         self.action_log.append(
             ActionRecord(
-                action=name,
-                arguments=arguments,
-                result=loggable(result),
-                error=error,
-                started=started,
-                seconds=time.perf_counter() - t0,
+                name, arguments, loggable(result), error, started, time.perf_counter() - t0
             )
         )
 

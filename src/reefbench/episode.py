@@ -14,11 +14,20 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from reefbench.agents.base import ActionCall, Agent, AgentOutput, CallResult, Turn, Usage
+from reefbench.agents.base import (
+    NO_USAGE,
+    ActionCall,
+    Agent,
+    AgentOutput,
+    CallResult,
+    Turn,
+    Usage,
+)
 from reefbench.environment import Environment, loggable
 from reefbench.envs.root import ROOT, RootEnvironment
 from reefbench.errors import ActionFailed, InvalidAction
@@ -40,28 +49,33 @@ INFRASTRUCTURE: frozenset[str] = frozenset(
 )
 
 
-class CallRecord(BaseModel):
+# Trajectory records are plain slotted dataclasses: they are built several times per agent
+# action, and pydantic validation there cost more than the graph check itself. Pydantic
+# still serialises and loads them as fields of EpisodeResult.
+@dataclass(slots=True)
+class CallRecord:
     """One action call, what it returned, and what the graph evaluator did after it."""
 
     env: str
     name: str
-    arguments: dict[str, Any] = Field(default_factory=dict)
+    arguments: dict[str, Any]
     status: Literal["ok", "failed", "invalid"]
     result: Any = None
     error: str | None = None
-    checks: list[NodeCheck] = Field(default_factory=list)
-    completed: list[str] = Field(default_factory=list)
+    checks: list[NodeCheck] = field(default_factory=list)
+    completed: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
 
-class TurnRecord(BaseModel):
+@dataclass(slots=True)
+class TurnRecord:
     """One step of the trajectory."""
 
     step: int
-    observations: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    observations: dict[str, dict[str, Any]] = field(default_factory=dict)
     message: str = ""
-    calls: list[CallRecord] = Field(default_factory=list)
-    usage: Usage = Field(default_factory=Usage)
+    calls: list[CallRecord] = field(default_factory=list)
+    usage: Usage = NO_USAGE
     agent_seconds: float = 0.0
     observe_seconds: float = 0.0
 
@@ -158,7 +172,8 @@ class Episode:
         self._abort = threading.Event()
         self._invalid = 0
         self._actions = 0
-        self._usage = Usage()
+        self._tokens = [0, 0, 0]  # prompt, completion, cached
+        self._cost = 0.0
         self._trajectory: list[TurnRecord] = []
 
     def abort(self) -> None:
@@ -194,7 +209,12 @@ class Episode:
             actions=self._actions,
             invalid_actions=self._invalid,
             user_calls=list(self.root.user_calls),
-            usage=self._usage,
+            usage=Usage(
+                prompt_tokens=self._tokens[0],
+                completion_tokens=self._tokens[1],
+                cached_tokens=self._tokens[2],
+                cost_usd=self._cost,
+            ),
             answer=self.root.answer,
             error=error,
             start_at=self.start_at,
@@ -297,7 +317,12 @@ class Episode:
         record.agent_seconds = time.perf_counter() - t0
         record.message = output.message
         record.usage = output.usage
-        self._usage = self._usage + output.usage
+        usage = output.usage
+        if usage is not NO_USAGE:
+            self._tokens[0] += usage.prompt_tokens
+            self._tokens[1] += usage.completion_tokens
+            self._tokens[2] += usage.cached_tokens
+            self._cost += usage.cost_usd
         return output
 
     def _execute(self, call: ActionCall) -> tuple[CallResult, CallRecord]:

@@ -43,7 +43,7 @@ _TRUE = EvalResult(success=True)
 _FALSE = EvalResult(success=False)
 
 
-def as_result(value: Any, label: str) -> EvalResult:
+def as_result(value: Any, source: Action) -> EvalResult:
     """Normalise an evaluator's return value; anything but bool/EvalResult is a bug in it."""
     if value is True:
         return _TRUE
@@ -51,7 +51,9 @@ def as_result(value: Any, label: str) -> EvalResult:
         return _FALSE
     if isinstance(value, EvalResult):
         return value
-    raise TypeError(f"evaluator {label} returned {type(value).__name__}; return bool or EvalResult")
+    raise TypeError(
+        f"evaluator {source.label} returned {type(value).__name__}; return bool or EvalResult"
+    )
 
 
 class Evaluator(Action):
@@ -76,7 +78,7 @@ class Evaluator(Action):
 
     def evaluate(self, env: Any = None, **kwargs: Any) -> EvalResult:
         """Run the check in ``env`` and normalise its result."""
-        return as_result(self.run(env, **kwargs), self.label)
+        return as_result(self.run(env, **kwargs), self)
 
     def check(self, envs: Mapping[str, Any]) -> EvalResult:
         """Run the check in the environment it is routed to, picked from ``envs``."""

@@ -11,10 +11,10 @@ size of the graph.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import networkx as nx
-from pydantic import BaseModel
 
 from reefbench.errors import GraphError
 from reefbench.evaluators import Evaluator
@@ -24,7 +24,8 @@ _WAITING, _ACTIVE, _COMPLETED = 0, 1, 2
 _STATE_NAMES: tuple[NodeState, ...] = ("waiting", "active", "completed")
 
 
-class NodeCheck(BaseModel):
+@dataclass(slots=True)
+class NodeCheck:
     """One evaluator run on one node."""
 
     node: str
@@ -34,7 +35,8 @@ class NodeCheck(BaseModel):
     error: str | None = None  # the evaluator raised: an evaluator fault, not the agent's
 
 
-class StepReport(BaseModel):
+@dataclass(slots=True)
+class StepReport:
     """What one :meth:`GraphEvaluator.step` did: the checks run and the nodes completed."""
 
     step: int
@@ -147,7 +149,7 @@ class GraphEvaluator:
                     completed.append(self.ids[i])
                     activated.extend(self._complete(i))
             frontier = activated
-        return StepReport(step=self._step, checks=checks, completed=completed)
+        return StepReport(self._step, checks, completed)
 
     def final_check(self, envs: Mapping[str, Any]) -> list[str]:
         """Re-check completed persistent nodes; return (and remember) those that regressed."""
@@ -165,10 +167,8 @@ class GraphEvaluator:
         try:
             result = self._evaluators[i].check(envs)
         except Exception as exc:  # evaluator bugs are recorded, never raised into the episode
-            return NodeCheck(node=node, success=False, error=f"{type(exc).__name__}: {exc}")
-        return NodeCheck(
-            node=node, success=result.success, message=result.message, progress=result.progress
-        )
+            return NodeCheck(node, False, error=f"{type(exc).__name__}: {exc}")
+        return NodeCheck(node, result.success, result.message, result.progress)
 
     def _complete(self, i: int) -> list[int]:
         del self._active[i]

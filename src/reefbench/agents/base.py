@@ -8,9 +8,10 @@ environment, an action and JSON arguments; the episode validates and routes them
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from reefbench.actions import Action
 
@@ -28,6 +29,8 @@ class ActionCall(BaseModel):
 
 class Usage(BaseModel):
     """Model tokens used; ``cached_tokens`` is the part of ``prompt_tokens`` served from cache."""
+
+    model_config = ConfigDict(frozen=True)
 
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -47,18 +50,22 @@ class Usage(BaseModel):
         )
 
 
+NO_USAGE = Usage()  # shared default: agents without a model report no tokens
+
+
 class AgentOutput(BaseModel):
     """An agent's answer for one turn."""
 
     message: str = ""
     calls: list[ActionCall] = Field(default_factory=list)
-    usage: Usage = Field(default_factory=Usage)
+    usage: Usage = NO_USAGE
 
 
 CallStatus = Literal["ok", "failed", "invalid"]
 
 
-class CallResult(BaseModel):
+@dataclass(slots=True)
+class CallResult:
     """What happened to one :class:`ActionCall`; fed back to the agent next turn."""
 
     call: ActionCall
@@ -67,12 +74,13 @@ class CallResult(BaseModel):
     error: str | None = None
 
 
-class Turn(BaseModel):
+@dataclass(slots=True)
+class Turn:
     """Everything an agent sees at the start of a turn."""
 
     step: int
     observations: dict[str, dict[str, Any]]
-    previous: list[CallResult] = Field(default_factory=list)
+    previous: list[CallResult] = field(default_factory=list)
 
 
 @runtime_checkable
