@@ -1,0 +1,5 @@
+"""``python -m reefbench.cli``."""
+
+from reefbench.cli import main
+
+main()
