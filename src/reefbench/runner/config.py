@@ -1,0 +1,109 @@
+"""Run configuration: what to run (suite, tasks, agent, seeds) and how (workers, retries).
+
+A run is configured by flags or by a TOML, YAML or JSON file with the same fields. The
+fields that change results are hashed into ``config_hash``, stored with the package
+versions in the run's ``run.json``, so every score can be tied to how it was produced and a
+resumed run can be checked to be the same run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import platform
+import sys
+import tomllib
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import pydantic
+from pydantic import BaseModel, ConfigDict, Field
+
+from reefbench.errors import ConfigError
+
+
+class AgentSpec(BaseModel):
+    """Which agent plays: a built-in name, or a model with a policy."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = "oracle"
+    model: str | None = None
+    policy: str = "single"
+    options: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return f"{self.model} ({self.policy})" if self.model else self.name
+
+
+class RunConfig(BaseModel):
+    """Everything a run needs; ``workers``, ``ray_address`` and ``out`` do not change results."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    suite: str = "memory"
+    tasks: list[str] = Field(default_factory=list, description="task id globs; empty = all")
+    agent: AgentSpec = Field(default_factory=AgentSpec)
+    seeds: list[int] = Field(default_factory=lambda: [0], min_length=1)
+    start_at: list[int] = Field(default_factory=lambda: [0], min_length=1)
+    invalid_tolerance: int = Field(default=0, ge=0)
+    step_limit: int | None = Field(default=None, ge=1)
+    max_infra_retries: int = Field(default=2, ge=0)
+    workers: int = Field(default=1, ge=1, le=256)
+    ray_address: str | None = None
+
+    def config_hash(self) -> str:
+        relevant = self.model_dump(exclude={"workers", "ray_address"})
+        text = json.dumps(relevant, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def load_config(path: Path) -> RunConfig:
+    """Read a run configuration file; errors name the file and the field."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        if path.suffix == ".toml":
+            data: Any = tomllib.loads(text)
+        elif path.suffix in (".yaml", ".yml"):
+            import yaml
+
+            try:
+                data = yaml.safe_load(text)
+            except yaml.YAMLError as exc:
+                raise ConfigError(f"{path}: not valid YAML: {exc}".replace("\n", " ")) from None
+        elif path.suffix == ".json":
+            data = json.loads(text)
+        else:
+            raise ConfigError(f"{path}: use a .toml, .yaml or .json file")
+    except (tomllib.TOMLDecodeError, ValueError) as exc:
+        raise ConfigError(f"{path}: not valid {path.suffix[1:].upper()}: {exc}") from None
+    try:
+        return RunConfig.model_validate(data)
+    except pydantic.ValidationError as exc:
+        error = exc.errors()[0]
+        where = ".".join(str(p) for p in error.get("loc", ()))
+        raise ConfigError(f"{path}: {where}: {error.get('msg')}") from None
+
+
+def versions() -> dict[str, str]:
+    """Versions of Python and of the packages that shape results."""
+    found = {"python": sys.version.split()[0], "platform": platform.platform()}
+    for package in (
+        "reefbench",
+        "pydantic",
+        "networkx",
+        "openai",
+        "anthropic",
+        "google-genai",
+        "playwright",
+    ):
+        try:
+            found[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            continue
+    return found

@@ -1,0 +1,223 @@
+"""Runs the planned episodes of a run with N concurrent workers and a crash-safe store.
+
+Each worker thread owns its own environment instances (started once, reset by every
+episode) and runs one episode at a time; episodes spend their time waiting on models and
+on environment processes, so threads give real concurrency. Only the main thread writes the
+store. Infrastructure failures (agent_error, env_error, evaluator_error) are retried up
+to ``max_infra_retries`` times, the worker replacing its environments after an env_error;
+the last attempt is stored as ``failed`` and reported apart from agent failures.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import queue
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from reefbench.agents.base import Agent
+from reefbench.environment import Environment
+from reefbench.episode import Episode, EpisodeResult, summarise_observation
+from reefbench.errors import ConfigError
+from reefbench.runner.config import RunConfig
+from reefbench.runner.store import EpisodeKey, ResultsStore
+from reefbench.task import Task
+
+AgentFactory = Callable[[EpisodeKey], Agent]
+EnvironmentFactory = Callable[[], Mapping[str, Environment]]
+RETRYABLE = frozenset({"agent_error", "env_error", "evaluator_error"})
+
+
+def select_tasks(tasks: list[Task], patterns: list[str]) -> list[Task]:
+    """Tasks whose id matches any glob (all tasks when there is no pattern)."""
+    if not patterns:
+        return tasks
+    chosen = [t for t in tasks if any(fnmatch.fnmatchcase(t.id, p) for p in patterns)]
+    if not chosen:
+        raise ConfigError(f"no task matches {', '.join(patterns)}")
+    return chosen
+
+
+def plan(tasks: list[Task], config: RunConfig) -> list[EpisodeKey]:
+    """Every (task, seed, start_at) the run must play; SR@k starts only where they exist."""
+    keys = []
+    for task in tasks:
+        for seed in config.seeds:
+            for k in config.start_at:
+                if k == 0 or k < len(task.metadata.subtasks):
+                    keys.append(EpisodeKey(task.id, seed, k))
+    return keys
+
+
+@dataclass
+class Progress:
+    """What the runner reports after each stored episode."""
+
+    total: int
+    done: int = 0
+    retried: int = 0
+    results: list[EpisodeResult] = field(default_factory=list)
+
+
+class FileObservations:
+    """Writes binary observations (screenshots) next to the trajectory; keeps text inline."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def __call__(self, step: int, env: str, name: str, value: Any) -> Any:
+        if isinstance(value, bytes | bytearray):
+            self.folder.mkdir(parents=True, exist_ok=True)
+            suffix = ".png" if bytes(value[:4]) == b"\x89PNG" else ".bin"
+            path = self.folder / f"step{step:03d}-{env}-{name}{suffix}"
+            path.write_bytes(value)
+            return path.name
+        return summarise_observation(step, env, name, value)
+
+
+class _Worker(threading.Thread):
+    def __init__(self, runner: Runner, index: int) -> None:
+        super().__init__(name=f"reef-worker-{index}", daemon=True)
+        self.runner = runner
+        self.envs: Mapping[str, Environment] | None = None
+        self.current: Episode | None = None
+
+    def run(self) -> None:
+        runner = self.runner
+        try:
+            while not runner.stopping.is_set():
+                try:
+                    key = runner.work.get(timeout=0.1)
+                except queue.Empty:
+                    if runner.finished.is_set():
+                        return
+                    continue
+                result = self._play(key)
+                runner.done.put((key, result))
+        finally:
+            self._close_envs()
+
+    def _play(self, key: EpisodeKey) -> EpisodeResult:
+        runner = self.runner
+        task = runner.tasks[key.task_id]
+        try:
+            if self.envs is None:
+                self.envs = runner.make_environments()
+            agent = runner.make_agent(key)
+        except Exception as exc:  # environment start-up or agent construction failed
+            self._close_envs()
+            return _infrastructure_result(task, "env_error", f"{type(exc).__name__}: {exc}")
+        self.current = Episode(
+            task,
+            agent,
+            self.envs,
+            invalid_tolerance=runner.config.invalid_tolerance,
+            step_limit=runner.config.step_limit,
+            start_at=key.start_at,
+            observation_sink=FileObservations(runner.store.episode_dir(key.key)),
+        )
+        if runner.stopping.is_set():
+            self.current.abort()
+        result = self.current.run()
+        self.current = None
+        if result.termination == "env_error":
+            self._close_envs()  # a broken environment is replaced, not reused
+        return result
+
+    def _close_envs(self) -> None:
+        if self.envs is not None:
+            for env in self.envs.values():
+                try:
+                    env.stop()
+                except Exception:  # stopping a crashed environment may fail; keep going
+                    continue
+            self.envs = None
+
+
+def _infrastructure_result(task: Task, termination: Any, error: str) -> EpisodeResult:
+    return EpisodeResult(
+        task_id=task.id,
+        agent="-",
+        termination=termination,
+        success=False,
+        completion_ratio=0.0,
+        completed_nodes=[],
+        total_nodes=len(task.nodes),
+        error=error,
+    )
+
+
+class Runner:
+    """Plans, runs, retries and stores the episodes of one run."""
+
+    def __init__(
+        self,
+        config: RunConfig,
+        tasks: list[Task],
+        make_agent: AgentFactory,
+        make_environments: EnvironmentFactory,
+        store: ResultsStore,
+    ) -> None:
+        self.config = config
+        self.tasks = {t.id: t for t in select_tasks(tasks, config.tasks)}
+        self.make_agent = make_agent
+        self.make_environments = make_environments
+        self.store = store
+        self.work: queue.Queue[EpisodeKey] = queue.Queue()
+        self.done: queue.Queue[tuple[EpisodeKey, EpisodeResult]] = queue.Queue()
+        self.stopping = threading.Event()
+        self.finished = threading.Event()
+        self._workers: list[_Worker] = []
+
+    def run(self, on_progress: Callable[[Progress], None] | None = None) -> Progress:
+        """Run everything not yet done; returns when all are stored or after :meth:`stop`."""
+        self.store.plan(plan(list(self.tasks.values()), self.config))
+        todo = [k for k in self.store.todo() if k.task_id in self.tasks]
+        progress = Progress(total=len(todo))
+        for key in todo:
+            self.work.put(key)
+        attempts = {key: 0 for key in todo}
+        outstanding = len(todo)
+        self._workers = [_Worker(self, i) for i in range(min(self.config.workers, len(todo)))]
+        for worker in self._workers:
+            worker.start()
+        try:
+            while outstanding:
+                key, result = self.done.get()
+                attempts[key] += 1
+                if result.termination == "aborted":
+                    outstanding -= 1  # stays pending: a resumed run plays it again
+                    continue
+                retry = (
+                    result.termination in RETRYABLE
+                    and attempts[key] <= self.config.max_infra_retries
+                    and not self.stopping.is_set()
+                )
+                if retry:
+                    self.store.mark_retry(key, result.error or result.termination)
+                    progress.retried += 1
+                    self.work.put(key)
+                    continue
+                self.store.record(key, result, final=result.termination not in RETRYABLE)
+                outstanding -= 1
+                progress.done += 1
+                progress.results.append(result)
+                if on_progress is not None:
+                    on_progress(progress)
+        finally:
+            self.finished.set()
+            self.stop()
+        return progress
+
+    def stop(self) -> None:
+        """Stop handing out work, abort running episodes and wait for the workers."""
+        self.stopping.set()
+        for worker in self._workers:
+            episode = worker.current
+            if episode is not None:
+                episode.abort()
+        for worker in self._workers:
+            worker.join()

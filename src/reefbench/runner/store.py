@@ -1,0 +1,210 @@
+"""The results store: an SQLite index (WAL) plus one JSON file per finished episode.
+
+A run directory holds ``run.json`` (the configuration, versions and their hash),
+``results.sqlite`` (one row per planned episode: pending, done or failed) and a
+folder per episode, ``episodes/<key>/``, with ``result.json`` (the
+:class:`~reefbench.episode.EpisodeResult` without its trajectory), ``trajectory.jsonl``
+(one line per step) and the observation files (screenshots) the trajectory points to.
+Only the runner's main thread writes the index. An episode's files are written and
+fsynced *before* its row is marked done in one transaction, so a run killed at any instant
+resumes without repeating a finished episode and without losing one: a row that is not
+``done`` is simply planned again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from reefbench.episode import EpisodeResult
+from reefbench.errors import ConfigError
+
+Status = Literal["pending", "done", "failed"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS episodes (
+    key TEXT PRIMARY KEY,
+    task_id TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    start_at INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    termination TEXT,
+    success INTEGER,
+    completion_ratio REAL,
+    steps INTEGER,
+    actions INTEGER,
+    tokens INTEGER,
+    seconds REAL,
+    error TEXT,
+    updated REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS episodes_status ON episodes(status);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class EpisodeKey:
+    """Identifies one planned episode of a run."""
+
+    task_id: str
+    seed: int = 0
+    start_at: int = 0
+
+    @property
+    def key(self) -> str:
+        suffix = f"@k{self.start_at}" if self.start_at else ""
+        return f"{self.task_id}#s{self.seed}{suffix}"
+
+
+class ResultsStore:
+    """The run directory's SQLite index and episode files."""
+
+    def __init__(self, run_dir: Path) -> None:
+        self.run_dir = run_dir
+        self.episodes_dir = run_dir / "episodes"
+        self.episodes_dir.mkdir(parents=True, exist_ok=True)
+        self.db_path = run_dir / "results.sqlite"
+        self._db = sqlite3.connect(self.db_path, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        self._db.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._db
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    # --------------------------------------------------------------- planning
+    def plan(self, keys: Iterable[EpisodeKey]) -> None:
+        """Add episodes that are not in the store yet (planning again is harmless)."""
+        now = time.time()
+        with self._transaction() as db:
+            db.executemany(
+                "INSERT OR IGNORE INTO episodes (key, task_id, seed, start_at, status, updated)"
+                " VALUES (?, ?, ?, ?, 'pending', ?)",
+                [(k.key, k.task_id, k.seed, k.start_at, now) for k in keys],
+            )
+
+    def todo(self) -> list[EpisodeKey]:
+        """Episodes still to run (a killed run leaves its unfinished ones pending)."""
+        rows = self._db.execute(
+            "SELECT task_id, seed, start_at FROM episodes WHERE status = 'pending' ORDER BY rowid"
+        ).fetchall()
+        return [EpisodeKey(t, s, k) for t, s, k in rows]
+
+    def mark_retry(self, key: EpisodeKey, error: str) -> None:
+        """Count a failed attempt of an episode that goes back in the queue."""
+        with self._transaction() as db:
+            db.execute(
+                "UPDATE episodes SET status='pending', attempts=attempts+1, error=?, updated=?"
+                " WHERE key=?",
+                (error, time.time(), key.key),
+            )
+
+    # ---------------------------------------------------------------- results
+    def episode_dir(self, key: str) -> Path:
+        return self.episodes_dir / _safe(key)
+
+    def record(self, key: EpisodeKey, result: EpisodeResult, *, final: bool = True) -> None:
+        """Store a finished episode: files first (fsynced), then the row, atomically."""
+        folder = self.episode_dir(key.key)
+        folder.mkdir(parents=True, exist_ok=True)
+        turns = "".join(
+            json.dumps(turn, ensure_ascii=False) + "\n"
+            for turn in result.model_dump(mode="json", include={"trajectory"})["trajectory"]
+        )
+        _write_durably(folder / "trajectory.jsonl", turns)
+        _write_durably(folder / "result.json", result.model_dump_json(exclude={"trajectory"}))
+        status: Status = "done" if final else "failed"
+        with self._transaction() as db:
+            db.execute(
+                "UPDATE episodes SET status=?, attempts=attempts+1, termination=?, success=?,"
+                " completion_ratio=?, steps=?, actions=?, tokens=?, seconds=?, error=?, updated=?"
+                " WHERE key=?",
+                (
+                    status,
+                    result.termination,
+                    int(result.success),
+                    result.completion_ratio,
+                    result.steps,
+                    result.actions,
+                    result.usage.total_tokens,
+                    result.seconds,
+                    result.error,
+                    time.time(),
+                    key.key,
+                ),
+            )
+
+    def counts(self) -> dict[str, int]:
+        rows = self._db.execute("SELECT status, COUNT(*) FROM episodes GROUP BY status")
+        return {status: n for status, n in rows}
+
+    def results(self, *, trajectory: bool = False) -> list[EpisodeResult]:
+        """Every stored episode result (done, and failed after its last retry)."""
+        keys = self._db.execute(
+            "SELECT key FROM episodes WHERE status IN ('done', 'failed') ORDER BY rowid"
+        ).fetchall()
+        return [self.load(key, trajectory=trajectory) for (key,) in keys]
+
+    def load(self, key: str, *, trajectory: bool = True) -> EpisodeResult:
+        folder = self.episode_dir(key)
+        data = json.loads((folder / "result.json").read_text(encoding="utf-8"))
+        if trajectory:
+            lines = (folder / "trajectory.jsonl").read_text(encoding="utf-8").splitlines()
+            data["trajectory"] = [json.loads(line) for line in lines if line]
+        return EpisodeResult.model_validate(data)
+
+    def rows(self) -> list[dict[str, Any]]:
+        cursor = self._db.execute("SELECT * FROM episodes ORDER BY rowid")
+        names = [d[0] for d in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+    def integrity_ok(self) -> bool:
+        return bool(self._db.execute("PRAGMA integrity_check").fetchone()[0] == "ok")
+
+
+def _write_durably(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w", encoding="utf-8") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+
+
+def _safe(key: str) -> str:
+    """File name for an episode key (task ids may contain '/')."""
+    return "".join(c if c.isalnum() or c in "-_.#@" else "_" for c in key)
+
+
+def write_run_manifest(run_dir: Path, manifest: dict[str, Any]) -> None:
+    """Write run.json; refuse to resume a directory that holds a different run."""
+    path = run_dir / "run.json"
+    if path.exists():
+        existing = json.loads(path.read_text(encoding="utf-8"))
+        if existing.get("config_hash") != manifest.get("config_hash"):
+            raise ConfigError(
+                f"{run_dir} holds a run with another configuration "
+                f"(hash {existing.get('config_hash')}, this one {manifest.get('config_hash')}); "
+                "use a new --out directory"
+            )
+        return
+    run_dir.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")

@@ -1,0 +1,55 @@
+"""Run configuration files and hashing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reefbench import ConfigError
+from reefbench.runner.config import RunConfig, load_config
+from reefbench.runner.store import write_run_manifest
+
+
+def test_toml_and_json(tmp_path: Path) -> None:
+    toml = tmp_path / "run.toml"
+    toml.write_text('suite = "memory"\nseeds = [1, 2]\n[agent]\nname = "null"\n')
+    config = load_config(toml)
+    assert config.seeds == [1, 2] and config.agent.name == "null"
+    json_file = tmp_path / "run.json"
+    json_file.write_text('{"workers": 4}')
+    assert load_config(json_file).workers == 4
+    yaml_file = tmp_path / "run.yaml"
+    yaml_file.write_text("agent:\n  name: oracle\nstart_at: [0, 2]\n")
+    assert load_config(yaml_file).start_at == [0, 2]
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        ("a.toml", "seeds = [", "not valid TOML"),
+        ("b.toml", "sedes = [1]", "sedes: Extra inputs are not permitted"),
+        ("c.toml", "workers = 0", "workers: Input should be greater than or equal to 1"),
+        ("d.ini", "", "use a .toml, .yaml or .json file"),
+        ("e.yaml", "seeds: [1", "not valid YAML"),
+    ],
+)
+def test_errors_name_file_and_field(tmp_path: Path, name: str, text: str, message: str) -> None:
+    path = tmp_path / name
+    path.write_text(text)
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert str(info.value).startswith(str(path)) and message in str(info.value)
+
+
+def test_hash_ignores_parallelism_only() -> None:
+    base = RunConfig()
+    assert base.config_hash() == RunConfig(workers=8, ray_address="auto").config_hash()
+    assert base.config_hash() != RunConfig(seeds=[1]).config_hash()
+
+
+def test_manifest_refuses_another_run(tmp_path: Path) -> None:
+    write_run_manifest(tmp_path, {"config_hash": "a"})
+    write_run_manifest(tmp_path, {"config_hash": "a"})
+    with pytest.raises(ConfigError, match="another configuration"):
+        write_run_manifest(tmp_path, {"config_hash": "b"})

@@ -1,0 +1,164 @@
+"""The runner: parallel workers, store, retries of infrastructure failures, resume."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+
+from reefbench.agents import NullAgent, OracleAgent
+from reefbench.envs.memory import MemoryEnvironment
+from reefbench.runner.config import RunConfig
+from reefbench.runner.engine import Runner, plan, select_tasks
+from reefbench.runner.store import ResultsStore
+from reefbench.suites import memory
+
+TASKS = memory.load()
+
+
+def run(
+    tmp: Path, config: RunConfig, make_environments=memory.make_environments, agent=OracleAgent
+):  # type: ignore[no-untyped-def]
+    store = ResultsStore(tmp)
+    try:
+        progress = Runner(config, TASKS, lambda key: agent(), make_environments, store).run()
+        return progress, store.rows(), store.results(trajectory=True)
+    finally:
+        store.close()
+
+
+def test_parallel_run_stores_every_episode_once(tmp_path: Path) -> None:
+    progress, rows, results = run(tmp_path, RunConfig(workers=3, seeds=[0, 1]))
+    assert progress.done == progress.total == 16
+    assert len(rows) == 16 and {r["status"] for r in rows} == {"done"}
+    assert all(r.success for r in results)
+    assert sorted(r.task_id for r in results) == sorted([t.id for t in TASKS] * 2)
+    assert all(r.trajectory for r in results), "trajectories are stored"
+
+
+def test_rerunning_a_finished_run_does_nothing(tmp_path: Path) -> None:
+    run(tmp_path, RunConfig())
+    progress, rows, _ = run(tmp_path, RunConfig())
+    assert progress.total == 0 and len(rows) == 8
+
+
+def test_sr_at_k_plans_only_existing_starts() -> None:
+    keys = plan(TASKS, RunConfig(start_at=[0, 2, 4]))
+    long_chain = [k.start_at for k in keys if k.task_id == "mem-long-chain"]
+    assert long_chain == [0, 2, 4]
+    assert [k.start_at for k in keys if k.task_id == "mem-write-note"] == [0]
+
+
+def test_task_globs() -> None:
+    assert [t.id for t in select_tasks(TASKS, ["mem-c*"])] == [
+        "mem-cross-code",
+        "mem-call-user-wifi",
+        "mem-chain-copy",
+    ]
+    with pytest.raises(Exception, match="no task matches"):
+        select_tasks(TASKS, ["zzz*"])
+
+
+class CrashOnce(MemoryEnvironment):
+    crashed: ClassVar[list[str]] = []
+
+    def on_reset(self) -> None:
+        if self.name == "phone" and not CrashOnce.crashed:
+            CrashOnce.crashed.append("x")
+            raise OSError("chromium crashed")
+        super().on_reset()
+
+
+def test_infrastructure_failures_are_retried(tmp_path: Path) -> None:
+    CrashOnce.crashed.clear()
+    factory = lambda: {n: CrashOnce(n) for n in ("laptop", "phone")}  # noqa: E731
+    progress, rows, results = run(tmp_path, RunConfig(tasks=["mem-cross-code"]), factory)
+    assert progress.retried == 1 and CrashOnce.crashed == ["x"]
+    assert rows[0]["status"] == "done" and rows[0]["attempts"] == 2
+    assert results[0].success
+
+
+class AlwaysBroken(MemoryEnvironment):
+    def on_reset(self) -> None:
+        raise OSError("Xvfb would not start")
+
+
+def test_persistent_infrastructure_failure_is_reported_apart(tmp_path: Path) -> None:
+    factory = lambda: {n: AlwaysBroken(n) for n in ("laptop", "phone")}  # noqa: E731
+    config = RunConfig(tasks=["mem-write-note"], max_infra_retries=2)
+    progress, rows, results = run(tmp_path, config, factory)
+    assert rows[0]["status"] == "failed" and rows[0]["attempts"] == 3
+    assert results[0].termination == "env_error" and results[0].infrastructure_failure
+    assert progress.retried == 2
+
+
+def test_agent_failures_are_not_retried(tmp_path: Path) -> None:
+    _, rows, results = run(tmp_path, RunConfig(tasks=["mem-write-note"]), agent=NullAgent)
+    assert rows[0]["attempts"] == 1 and results[0].termination == "false_completion"
+
+
+KILLABLE = textwrap.dedent(
+    """
+    import sys, time
+    from pathlib import Path
+    from reefbench.agents import OracleAgent
+    from reefbench.agents.base import AgentOutput
+    from reefbench.runner.config import RunConfig
+    from reefbench.runner.engine import Runner
+    from reefbench.runner.store import ResultsStore
+    from reefbench.suites import memory
+
+    class SlowOracle(OracleAgent):
+        def act(self, turn):
+            time.sleep(0.05)  # simulated model latency, not synchronisation
+            return super().act(turn)
+
+    store = ResultsStore(Path(sys.argv[1]))
+    config = RunConfig(seeds=list(range(6)), workers=2)
+    Runner(config, memory.load(), lambda key: SlowOracle(), memory.make_environments, store).run()
+    """
+)
+
+
+def test_sigkill_mid_run_then_resume_runs_every_episode_exactly_once(tmp_path: Path) -> None:
+    script = tmp_path / "killable.py"
+    script.write_text(KILLABLE)
+    run_dir = tmp_path / "run"
+    process = subprocess.Popen([sys.executable, str(script), str(run_dir)])
+    try:
+        deadline = time.monotonic() + 60
+        done = 0
+        while time.monotonic() < deadline and process.poll() is None:
+            if (run_dir / "results.sqlite").exists():
+                with sqlite3.connect(run_dir / "results.sqlite") as db:
+                    try:
+                        done = db.execute(
+                            "SELECT COUNT(*) FROM episodes WHERE status='done'"
+                        ).fetchone()[0]
+                    except sqlite3.OperationalError:
+                        done = 0
+                if done >= 5:
+                    break
+        assert process.poll() is None, "the run finished before it could be killed"
+        os.kill(process.pid, signal.SIGKILL)
+    finally:
+        process.wait(timeout=30)
+    with sqlite3.connect(run_dir / "results.sqlite") as db:
+        done_before = db.execute("SELECT COUNT(*) FROM episodes WHERE status='done'").fetchone()[0]
+    assert 5 <= done_before < 48
+    progress, rows, results = run(run_dir, RunConfig(seeds=list(range(6)), workers=2))
+    assert progress.total == 48 - done_before, "the resume plays exactly the unfinished ones"
+    assert len(rows) == 48 and {r["status"] for r in rows} == {"done"}
+    assert all(r["attempts"] == 1 for r in rows), "no finished episode was played twice"
+    assert len(results) == 48 and all(r.success for r in results)
+    store = ResultsStore(run_dir)
+    assert store.integrity_ok()
+    store.close()
