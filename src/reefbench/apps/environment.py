@@ -1,0 +1,194 @@
+"""The services as a reefbench environment: seeded by setup actions, read by evaluators.
+
+A :class:`ServicesEnvironment` owns a :class:`~reefbench.apps.server.ServicesServer` (or
+attaches to one already running, given its URL and token) and talks to it only through the
+token-protected internal API, so setup actions and evaluators work the same whether the
+server runs in this process or elsewhere. Its action space is empty: agents use the apps
+through a phone or desktop browser; this environment is where tasks seed and check the
+account those devices share.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Iterable
+from typing import Any
+
+from reefbench.actions import Action
+from reefbench.apps.server import DEFAULT_PASSWORD, DEFAULT_USERNAME, ServicesServer
+from reefbench.environment import Environment
+from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure
+
+DESCRIPTION = (
+    "The user's cloud account (mail, calendar, contacts, tasks, notes, files, messages, "
+    "maps, clock), shared by the phone and the computer. Open it in a browser on either "
+    "device; what one device changes, the other sees."
+)
+
+
+class ServicesClient:
+    """Calls the internal API of a running services server (JSON over loopback HTTP)."""
+
+    def __init__(self, url: str, token: str, timeout: float = 10.0) -> None:
+        self.url = url.rstrip("/")
+        self.token = token
+        self.timeout = timeout
+
+    def request(self, method: str, path: str, payload: Any = None) -> Any:
+        data = None if payload is None else json.dumps(payload).encode("utf-8")
+        req = urllib.request.Request(self.url + path, data=data, method=method)
+        req.add_header("Authorization", f"Bearer {self.token}")
+        if data is not None:
+            req.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout) as response:
+                return json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as exc:
+            detail = _detail(exc)
+            if exc.code in (401, 403):
+                raise EnvironmentFailure(f"services rejected the token: {detail}") from None
+            if exc.code in (404, 422):
+                raise ActionFailed(detail) from None
+            raise EnvironmentFailure(f"services answered {exc.code} to {path}: {detail}") from None
+        except OSError as exc:
+            raise EnvironmentFailure(f"cannot reach the services at {self.url}: {exc}") from None
+
+    def call(self, operation: str, **arguments: Any) -> Any:
+        """Run one named write operation (add_contact, set_now, ...); returns its result."""
+        return self.request("POST", f"/internal/ops/{operation}", arguments)["result"]
+
+    def rows(self, table: str) -> list[dict[str, Any]]:
+        """Every row of a table; blobs come back as bytes."""
+        rows: list[dict[str, Any]] = self.request("GET", f"/internal/tables/{table}")
+        for row in rows:
+            for key, value in row.items():
+                if isinstance(value, dict) and set(value) == {"base64"}:
+                    row[key] = base64.b64decode(value["base64"])
+        return rows
+
+    def settings(self) -> dict[str, str]:
+        return {row["key"]: row["value"] for row in self.rows("settings")}
+
+    def reset(self) -> None:
+        self.request("POST", "/internal/reset", {})
+
+    def snapshot(self) -> None:
+        self.request("POST", "/internal/snapshot", {})
+
+    def health(self) -> bool:
+        try:
+            return bool(self.request("GET", "/internal/health").get("ok"))
+        except EnvironmentFailure:
+            return False
+
+    def session_cookie(self) -> dict[str, str]:
+        """A signed-in session cookie {name, value, url} for a browser (e.g. Playwright)."""
+        cookie: dict[str, str] = self.request("POST", "/internal/session", {})
+        return {**cookie, "url": self.url}
+
+
+def _detail(exc: urllib.error.HTTPError) -> str:
+    try:
+        return str(json.loads(exc.read()).get("detail", exc.reason))
+    except (ValueError, AttributeError):
+        return str(exc.reason)
+
+
+class ServicesEnvironment(Environment):
+    """The shared account, as an environment tasks seed (setup actions) and check (evaluators).
+
+    Args:
+        name: Environment name used by tasks (``"services"``).
+        description: Shown to agents.
+        seed: Bound setup actions run once after start; their result is the state every
+            :meth:`reset` returns to (tasks add their own data with setup actions).
+        url: Attach to a server already running at this URL (needs ``token``) instead of
+            starting one.
+        token: The internal API token of that server.
+        host: Interface of the owned server (loopback by default).
+        port: Port of the owned server (0: any free port).
+        username: Account login name (of the owned server).
+        password: Account password (of the owned server).
+    """
+
+    def __init__(
+        self,
+        name: str = "services",
+        description: str = DESCRIPTION,
+        seed: Iterable[Action] = (),
+        url: str | None = None,
+        token: str | None = None,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        username: str = DEFAULT_USERNAME,
+        password: str = DEFAULT_PASSWORD,
+    ) -> None:
+        super().__init__(name, description)
+        if (url is None) != (token is None):
+            raise ConfigError("ServicesEnvironment: give both url= and token= to attach, or none")
+        self.seed = list(seed)
+        self.server = None if url else ServicesServer(host, port, None, username, password)
+        self._url, self._token = url, token
+        self.username, self.password = username, password
+        self._client: ServicesClient | None = None
+
+    @property
+    def client(self) -> ServicesClient:
+        if self._client is None:
+            raise EnvironmentFailure(f"environment '{self.name}' is not started")
+        return self._client
+
+    @property
+    def url(self) -> str:
+        """Base URL of the apps (/, /mail, /calendar, ...)."""
+        return self.client.url
+
+    @property
+    def credentials(self) -> dict[str, str]:
+        """Login of the account (what CALL_USER answers when a task starts signed out)."""
+        return {"username": self.username, "password": self.password}
+
+    def call(self, operation: str, **arguments: Any) -> Any:
+        return self.client.call(operation, **arguments)
+
+    def rows(self, table: str) -> list[dict[str, Any]]:
+        return self.client.rows(table)
+
+    def on_start(self) -> None:
+        if self.server is not None:
+            self.server.start()
+            self._client = ServicesClient(self.server.url, self.server.token)
+        else:
+            assert self._url is not None and self._token is not None
+            self._client = ServicesClient(self._url, self._token)
+        for step in self.seed:
+            step.run(self)
+        self._client.snapshot()
+
+    def on_reset(self) -> None:
+        self.client.reset()
+
+    def on_stop(self) -> None:
+        if self.server is not None:
+            self.server.stop()
+        self._client = None
+
+    def on_health(self) -> bool:
+        return self._client is not None and self._client.health()
+
+
+def services_of(env: Any) -> ServicesEnvironment:
+    """The services environment an action runs against: ``env`` itself, or ``env.services``.
+
+    Devices that own the account (a phone environment, say) expose it as ``.services`` so
+    the same setup actions and evaluators work when routed to them.
+    """
+    if isinstance(env, ServicesEnvironment):
+        return env
+    inner = getattr(env, "services", None)
+    if isinstance(inner, ServicesEnvironment):
+        return inner
+    raise TypeError(f"this action needs a ServicesEnvironment, got {type(env).__name__}")

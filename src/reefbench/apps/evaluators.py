@@ -1,0 +1,416 @@
+"""Evaluators over the shared account: read the true state through the internal API.
+
+Each returns an :class:`~reefbench.evaluators.EvalResult` in OmniBench's style: the message
+says what was found or what is missing, and ``progress`` is the share of the checkpoint's
+criteria met by the closest candidate (a mail to the right person with the wrong subject is
+half way). Text criteria match case-insensitively as substrings, with runs of whitespace
+collapsed; dates, times and phone numbers match exactly (phone numbers by their digits).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from reefbench.apps.environment import services_of
+from reefbench.evaluators import EvalResult, evaluator
+
+Row = dict[str, Any]
+Criterion = tuple[str, Callable[[Row], bool]]
+
+
+def _norm(text: Any) -> str:
+    return " ".join(str(text or "").split()).casefold()
+
+
+def _has(haystack: Any, needle: str) -> bool:
+    return _norm(needle) in _norm(haystack)
+
+
+def _digits(text: Any) -> str:
+    return "".join(ch for ch in str(text or "") if ch.isdigit())
+
+
+def _judge(what: str, rows: Sequence[Row], criteria: Sequence[Criterion]) -> EvalResult:
+    """Score every row against the criteria (the first one says which rows are candidates)."""
+    if not criteria:
+        raise ValueError("an evaluator needs at least one criterion")
+    best: tuple[int, list[str]] | None = None
+    for row in rows:
+        met = [name for name, test in criteria if test(row)]
+        if criteria[0][0] not in met:
+            continue
+        if best is None or len(met) > best[0]:
+            best = (len(met), [name for name, _ in criteria if name not in met])
+        if not best[1]:
+            return EvalResult(success=True, message=f"found {what}", progress=1.0)
+    if best is None:
+        return EvalResult(success=False, message=f"no {what}: {criteria[0][0]}", progress=0.0)
+    return EvalResult(
+        success=False,
+        message=f"closest {what} misses: {'; '.join(best[1])}",
+        progress=best[0] / len(criteria),
+    )
+
+
+@evaluator
+def mail_sent(
+    to: str, env: Any, subject: str = "", body: str = "", attachment: str = ""
+) -> EvalResult:
+    """A mail was sent to an address, with the given subject, body text and attachment.
+
+    Args:
+        to: Recipient address (To or Cc).
+        subject: Text the subject must contain (empty: any).
+        body: Text the body must contain (empty: any).
+        attachment: Name of a file that must be attached (empty: any).
+    """
+    account = services_of(env)
+    attached: dict[int, list[str]] = {}
+    for att in account.rows("attachments"):
+        attached.setdefault(att["mail_id"], []).append(att["name"])
+    sent = [m for m in account.rows("mail") if m["folder"] == "sent"]
+    criteria: list[Criterion] = [
+        (f"sent to {to}", lambda m: _has(f"{m['recipients']},{m['cc']}", to)),
+    ]
+    if subject:
+        criteria.append((f"subject contains {subject!r}", lambda m: _has(m["subject"], subject)))
+    if body:
+        criteria.append((f"body contains {body!r}", lambda m: _has(m["body"], body)))
+    if attachment:
+        criteria.append(
+            (
+                f"attachment {attachment!r}",
+                lambda m: any(_norm(n) == _norm(attachment) for n in attached.get(m["id"], [])),
+            )
+        )
+    return _judge("sent mail", sent, criteria)
+
+
+@evaluator
+def event_exists(
+    title: str, env: Any, date: str = "", time: str = "", place: str = ""
+) -> EvalResult:
+    """A calendar event with this title exists, on the date, at the start time, at the place.
+
+    Args:
+        title: Text the event title must contain.
+        date: "YYYY-MM-DD" (empty: any day).
+        time: Start time "HH:MM" (empty: any; "all day" for all-day events).
+        place: Text the place must contain (empty: any).
+    """
+    criteria: list[Criterion] = [(f"title contains {title!r}", lambda e: _has(e["title"], title))]
+    if date:
+        criteria.append((f"on {date}", lambda e: e["date"] == date))
+    if time:
+        wanted = time.strip().casefold()
+        criteria.append(
+            (
+                f"at {time}",
+                lambda e: bool(e["all_day"]) if wanted == "all day" else _hhmm(e, wanted),
+            )
+        )
+    if place:
+        criteria.append((f"place contains {place!r}", lambda e: _has(e["place"], place)))
+    return _judge("event", services_of(env).rows("events"), criteria)
+
+
+def _hhmm(event: Row, wanted: str) -> bool:
+    parts = wanted.split(":")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        return False
+    return bool(event["start_time"] == f"{int(parts[0]):02d}:{int(parts[1]):02d}")
+
+
+@evaluator
+def contact_has(name: str, env: Any, field: str = "", value: str = "") -> EvalResult:
+    """A contact with this name exists and (optionally) a field holds a value.
+
+    Args:
+        name: The contact's full name (case-insensitive, exact).
+        field: phone, email, address, company, birthday or notes (empty: just exists).
+        value: Text the field must contain (phone numbers compare by digits).
+    """
+    criteria: list[Criterion] = [
+        (f"contact named {name!r}", lambda c: _norm(c["name"]) == _norm(name))
+    ]
+    if field:
+        if field not in ("phone", "email", "address", "company", "birthday", "notes"):
+            return EvalResult(success=False, message=f"contacts have no field {field!r}")
+        if field == "phone":
+            criteria.append((f"phone {value}", lambda c: _digits(c["phone"]) == _digits(value)))
+        else:
+            criteria.append((f"{field} contains {value!r}", lambda c: _has(c[field], value)))
+    return _judge("contact", services_of(env).rows("contacts"), criteria)
+
+
+def _task_rows(env: Any) -> list[Row]:
+    account = services_of(env)
+    names = {row["id"]: row["name"] for row in account.rows("task_lists")}
+    return [{**t, "list": names.get(t["list_id"], "")} for t in account.rows("tasks")]
+
+
+@evaluator
+def task_exists(title: str, env: Any, list_name: str = "", due: str = "") -> EvalResult:
+    """A task with this title is in the list (any list if empty), due on the date.
+
+    Args:
+        title: Text the task title must contain.
+        list_name: Name of the task list (empty: any).
+        due: Due date "YYYY-MM-DD" (empty: any).
+    """
+    criteria: list[Criterion] = [(f"task {title!r}", lambda t: _has(t["title"], title))]
+    if list_name:
+        criteria.append((f"in list {list_name!r}", lambda t: _norm(t["list"]) == _norm(list_name)))
+    if due:
+        criteria.append((f"due {due}", lambda t: t["due"] == due))
+    return _judge("task", _task_rows(env), criteria)
+
+
+@evaluator
+def task_completed(title: str, env: Any, list_name: str = "", completed: bool = True) -> EvalResult:
+    """A task with this title is marked complete (or, with completed=False, not complete).
+
+    Args:
+        title: Text the task title must contain.
+        list_name: Name of the task list (empty: any).
+        completed: The state the task must be in.
+    """
+    criteria: list[Criterion] = [(f"task {title!r}", lambda t: _has(t["title"], title))]
+    if list_name:
+        criteria.append((f"in list {list_name!r}", lambda t: _norm(t["list"]) == _norm(list_name)))
+    state = "complete" if completed else "not complete"
+    criteria.append((state, lambda t: bool(t["completed"]) == completed))
+    return _judge("task", _task_rows(env), criteria)
+
+
+@evaluator
+def note_contains(text: str, env: Any, title: str = "") -> EvalResult:
+    """A note (not archived) contains the text in its title, body or checklist items.
+
+    Args:
+        text: Text the note must contain.
+        title: Text the note's title must contain (empty: any note).
+    """
+    account = services_of(env)
+    items: dict[int, list[str]] = {}
+    for item in account.rows("note_items"):
+        items.setdefault(item["note_id"], []).append(item["text"])
+    notes = [
+        {**n, "all": " \n".join([n["title"], n["body"], *items.get(n["id"], [])])}
+        for n in account.rows("notes")
+        if not n["archived"]
+    ]
+    criteria: list[Criterion] = []
+    if title:
+        criteria.append((f"note titled {title!r}", lambda n: _has(n["title"], title)))
+    criteria.append((f"contains {text!r}", lambda n: _has(n["all"], text)))
+    return _judge("note", notes, criteria)
+
+
+def _file_rows(env: Any) -> list[Row]:
+    rows = services_of(env).rows("files")
+    by_id = {r["id"]: r for r in rows}
+
+    def path(row: Row) -> str:
+        parts = [row["name"]]
+        while row["parent_id"] is not None:
+            row = by_id[row["parent_id"]]
+            parts.append(row["name"])
+        return "/".join(reversed(parts))
+
+    return [{**r, "path": path(r)} for r in rows]
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, bytes):
+        return content.decode("utf-8", errors="replace")
+    return str(content or "")
+
+
+@evaluator
+def file_in_folder(name: str, env: Any, folder: str = "", content: str = "") -> EvalResult:
+    """A file with this name is in the folder and contains the text.
+
+    Args:
+        name: File name, e.g. "plan.txt" (case-insensitive).
+        folder: Folder path such as "Documents/Trips"; empty means the top level of Files.
+        content: Text the file must contain (empty: any content).
+    """
+    wanted = folder.strip("/")
+    criteria: list[Criterion] = [
+        (f"file {name!r}", lambda f: not f["is_folder"] and _norm(f["name"]) == _norm(name)),
+        (
+            f"in folder {wanted or 'My Drive'!r}",
+            lambda f: _norm(f["path"].rpartition("/")[0]) == _norm(wanted),
+        ),
+    ]
+    if content:
+        criteria.append((f"contains {content!r}", lambda f: _has(_text(f["content"]), content)))
+    return _judge("file", _file_rows(env), criteria)
+
+
+@evaluator
+def folder_exists(path: str, env: Any) -> EvalResult:
+    """A folder exists at this path in Files.
+
+    Args:
+        path: Folder path such as "Documents/Trips" (case-insensitive).
+    """
+    criteria: list[Criterion] = [
+        (f"folder {path!r}", lambda f: bool(f["is_folder"]) and _norm(f["path"]) == _norm(path))
+    ]
+    return _judge("folder", _file_rows(env), criteria)
+
+
+@evaluator
+def file_shared(path: str, env: Any) -> EvalResult:
+    """The file at this path has a share link.
+
+    Args:
+        path: File path such as "Documents/plan.txt" (case-insensitive).
+    """
+    criteria: list[Criterion] = [
+        (f"file {path!r}", lambda f: _norm(f["path"]) == _norm(path.strip("/"))),
+        ("shared by link", lambda f: bool(f["share_token"])),
+    ]
+    return _judge("file", _file_rows(env), criteria)
+
+
+@evaluator
+def message_sent(to: str, env: Any, text: str = "") -> EvalResult:
+    """A text message was sent to a contact (by name) or phone number, containing the text.
+
+    Args:
+        to: Contact name or phone number.
+        text: Text the message must contain (empty: any).
+    """
+    account = services_of(env)
+    numbers = {_digits(to)} - {""}
+    for contact in account.rows("contacts"):
+        if _norm(contact["name"]) == _norm(to) and _digits(contact["phone"]):
+            numbers.add(_digits(contact["phone"]))
+
+    def to_peer(m: Row) -> bool:
+        return (
+            _digits(m["peer"]) in numbers if _digits(m["peer"]) else _norm(m["peer"]) == _norm(to)
+        )
+
+    sent = [m for m in account.rows("messages") if m["direction"] == "out"]
+    criteria: list[Criterion] = [(f"message to {to}", to_peer)]
+    if text:
+        criteria.append((f"text contains {text!r}", lambda m: _has(m["body"], text)))
+    return _judge("sent message", sent, criteria)
+
+
+@evaluator
+def alarm_set(time: str, env: Any, label: str = "", enabled: bool = True) -> EvalResult:
+    """An alarm is set for this time (and label), switched on (or off).
+
+    Args:
+        time: "HH:MM", 24-hour.
+        label: Text the label must contain (empty: any).
+        enabled: Whether the alarm must be on.
+    """
+    criteria: list[Criterion] = [
+        (f"alarm at {time}", lambda a: _hhmm({"start_time": a["time"]}, time))
+    ]
+    if label:
+        criteria.append((f"label contains {label!r}", lambda a: _has(a["label"], label)))
+    criteria.append(("on" if enabled else "off", lambda a: bool(a["enabled"]) == enabled))
+    return _judge("alarm", services_of(env).rows("alarms"), criteria)
+
+
+@evaluator
+def timer_set(seconds: int, env: Any, label: str = "") -> EvalResult:
+    """A timer of this duration exists.
+
+    Args:
+        seconds: Duration in seconds (5 minutes = 300).
+        label: Text the label must contain (empty: any).
+    """
+    criteria: list[Criterion] = [(f"timer of {seconds} s", lambda t: t["seconds"] == seconds)]
+    if label:
+        criteria.append((f"label contains {label!r}", lambda t: _has(t["label"], label)))
+    return _judge("timer", services_of(env).rows("timers"), criteria)
+
+
+@evaluator
+def world_clock_added(city: str, env: Any) -> EvalResult:
+    """The world clock shows this city.
+
+    Args:
+        city: City name, e.g. "Tokyo".
+    """
+    criteria: list[Criterion] = [
+        (f"city {city!r}", lambda c: _norm(c["city"].split(",")[0]) == _norm(city))
+    ]
+    return _judge("world clock", services_of(env).rows("world_clocks"), criteria)
+
+
+@evaluator
+def setting_equals(key: str, value: str, env: Any) -> EvalResult:
+    """An account setting has this value.
+
+    Args:
+        key: Setting name, e.g. "theme".
+        value: Expected value (case-insensitive).
+    """
+    settings = services_of(env).client.settings()
+    if key not in settings:
+        return EvalResult(success=False, message=f"there is no setting {key!r}", progress=0.0)
+    actual = settings[key]
+    ok = _norm(actual) == _norm(value)
+    return EvalResult(
+        success=ok,
+        message=f"{key} is {actual!r}" + ("" if ok else f", expected {value!r}"),
+        progress=1.0 if ok else 0.0,
+    )
+
+
+@evaluator
+def directions_requested(origin: str, destination: str, env: Any, mode: str = "") -> EvalResult:
+    """Maps showed directions from the origin to the destination.
+
+    Args:
+        origin: Text the start location must contain (as typed or as resolved).
+        destination: Text the destination must contain.
+        mode: driving, cycling or walking (empty: any).
+    """
+    rows = [r for r in services_of(env).rows("map_history") if r["kind"] == "directions"]
+    typed = [(r, *[*r["query"].split(" -> ", 1), ""][:2]) for r in rows]
+    candidates = [{**r, "typed_origin": o, "typed_destination": d} for r, o, d in typed]
+    criteria: list[Criterion] = [
+        (
+            f"from {origin!r}",
+            lambda r: _has(r["origin"], origin) or _has(r["typed_origin"], origin),
+        ),
+        (
+            f"to {destination!r}",
+            lambda r: (
+                _has(r["destination"], destination) or _has(r["typed_destination"], destination)
+            ),
+        ),
+    ]
+    if mode:
+        criteria.append((f"by {mode}", lambda r: r["mode"] == mode))
+    return _judge("directions", candidates, criteria)
+
+
+SERVICE_EVALUATORS = [
+    mail_sent,
+    event_exists,
+    contact_has,
+    task_exists,
+    task_completed,
+    note_contains,
+    file_in_folder,
+    folder_exists,
+    file_shared,
+    message_sent,
+    alarm_set,
+    timer_set,
+    world_clock_added,
+    setting_equals,
+    directions_requested,
+]

@@ -1,0 +1,122 @@
+"""The internal state API: what setup actions and evaluators use, never the agent's UI.
+
+Every route needs ``Authorization: Bearer <token>``: no token gives 401, a wrong one 403.
+Writes are named operations from a fixed registry (``add_contact``, ``set_now``, ...) with
+JSON keyword arguments; nothing is evaluated or unpickled. Reads dump whole tables, which
+evaluators filter in Python.
+"""
+
+from __future__ import annotations
+
+import base64
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.responses import JSONResponse
+
+from reefbench.apps import (
+    calendar,
+    clock,
+    contacts,
+    files,
+    mail,
+    maps,
+    messages,
+    notes,
+    settings,
+    tasks,
+)
+from reefbench.apps.store import TABLES, StoreError
+from reefbench.apps.web import services
+
+OPERATIONS: dict[str, Callable[..., Any]] = {
+    **settings.OPERATIONS,
+    **contacts.OPERATIONS,
+    **mail.OPERATIONS,
+    **calendar.OPERATIONS,
+    **tasks.OPERATIONS,
+    **notes.OPERATIONS,
+    **files.OPERATIONS,
+    **messages.OPERATIONS,
+    **maps.OPERATIONS,
+    **clock.OPERATIONS,
+}
+
+
+async def require_token(request: Request) -> None:
+    header = request.headers.get("authorization", "")
+    if not header:
+        raise HTTPException(401, "the internal API needs 'Authorization: Bearer <token>'")
+    scheme, _, token = header.partition(" ")
+    expected = services(request).token
+    if scheme.lower() != "bearer" or not secrets.compare_digest(token.encode(), expected.encode()):
+        raise HTTPException(403, "wrong token for the internal API")
+
+
+router = APIRouter(prefix="/internal", dependencies=[Depends(require_token)])
+
+
+@router.get("/health")
+async def health() -> dict[str, bool]:
+    return {"ok": True}
+
+
+@router.post("/reset")
+async def reset(request: Request) -> dict[str, bool]:
+    services(request).store.reset()
+    return {"ok": True}
+
+
+@router.post("/snapshot")
+async def snapshot(request: Request) -> dict[str, bool]:
+    services(request).store.snapshot()
+    return {"ok": True}
+
+
+@router.get("/tables/{table}")
+async def table(request: Request, table: str) -> JSONResponse:
+    if table not in TABLES:
+        raise HTTPException(404, f"unknown table {table!r}; known: {', '.join(TABLES)}")
+    rows = services(request).store.dump(table)
+    return JSONResponse([{k: _jsonable(v) for k, v in row.items()} for row in rows])
+
+
+@router.post("/ops/{name}")
+async def operation(request: Request, name: str) -> JSONResponse:
+    op = OPERATIONS.get(name)
+    if op is None:
+        raise HTTPException(404, f"unknown operation {name!r}; known: {', '.join(OPERATIONS)}")
+    arguments = await request.json()
+    if not isinstance(arguments, dict):
+        raise HTTPException(422, f"{name}: send the arguments as a JSON object")
+    try:
+        with services(request).store.write() as db:
+            result = op(db, **arguments)
+    except StoreError as exc:
+        raise HTTPException(422, f"{name}: {exc}") from None
+    except TypeError as exc:  # unknown or missing keyword arguments
+        raise HTTPException(422, f"{name}: {exc}") from None
+    return JSONResponse({"result": result})
+
+
+@router.post("/session")
+async def session(request: Request) -> dict[str, str]:
+    """A logged-in session cookie, for devices that start a task already signed in."""
+    from reefbench.apps.web import SESSION_COOKIE
+
+    return {"name": SESSION_COOKIE, "value": services(request).new_session()}
+
+
+@router.delete("/sessions")
+async def sign_out_everywhere(request: Request) -> dict[str, bool]:
+    services(request).sessions.clear()
+    return {"ok": True}
+
+
+def _jsonable(value: Any) -> Any:
+    # Blobs (file and attachment contents) travel as {"base64": ...}, never ambiguous text.
+    if isinstance(value, bytes):
+        return {"base64": base64.b64encode(value).decode("ascii")}
+    return value

@@ -1,0 +1,44 @@
+"""``reef services serve``: run the local cloud services by hand (for a look or a demo)."""
+
+from __future__ import annotations
+
+import threading
+
+import typer
+
+from reefbench.cli.app import app, console
+from reefbench.errors import ConfigError
+
+services_app = typer.Typer(
+    help="The local cloud services (mail, calendar, contacts, ...).", no_args_is_help=True
+)
+app.add_typer(services_app, name="services")
+
+
+@services_app.command("serve")
+def serve(
+    host: str = typer.Option("127.0.0.1", help="Interface to bind (loopback by default)."),
+    port: int = typer.Option(0, help="Port; 0 picks a free one."),
+    username: str = typer.Option("alex", help="Login name of the account."),
+    password: str = typer.Option("reef-password", help="Login password of the account."),
+) -> None:
+    """Serve the apps until Ctrl-C; prints the URL, the login and the internal API token."""
+    try:
+        from reefbench.apps import ServicesServer
+    except ImportError as exc:  # pragma: no cover - depends on the installed extras
+        raise ConfigError(
+            f"the services need the 'services' extra ({exc.name} is missing): "
+            "pip install 'reefbench[services]'"
+        ) from None
+    if not 0 <= port <= 65535:
+        raise ConfigError(f"--port {port} is not a port number (0-65535)")
+    server = ServicesServer(host, port, username=username, password=password)
+    server.start()
+    console.print(f"services at {server.url}  (login: {username} / {password})")
+    console.print(f"internal API token: {server.token}")
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
