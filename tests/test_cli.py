@@ -7,8 +7,11 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from reefbench.runner.store import ResultsStore
 
 REEF = [sys.executable, "-m", "reefbench.cli"]
 
@@ -18,6 +21,14 @@ def reef(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str
     return subprocess.run(
         [*REEF, *args], capture_output=True, text=True, timeout=120, cwd=cwd, env=env
     )
+
+
+def stored(run_dir: Path) -> list[Any]:
+    store = ResultsStore(run_dir)
+    try:
+        return store.results()
+    finally:
+        store.close()
 
 
 def test_help_and_version() -> None:
@@ -34,15 +45,16 @@ def test_run_writes_results_and_prints_the_table(tmp_path: Path) -> None:
     done = reef("run", "--out", str(out))
     assert done.returncode == 0, done.stderr
     assert "SR%" in done.stdout and "oracle on memory" in done.stdout
-    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
-    assert len(rows) == 8 and all(r["termination"] == "success" for r in rows)
+    rows = stored(out)
+    assert len(rows) == 8 and all(r.termination == "success" for r in rows)
+    assert (out / "report" / "report.html").is_file()
 
 
 def test_null_agent_run(tmp_path: Path) -> None:
     done = reef("run", "--agent", "null", "--out", str(tmp_path / "null"))
     assert done.returncode == 0
-    rows = (tmp_path / "null" / "results.jsonl").read_text().splitlines()
-    assert all(json.loads(r)["completion_ratio"] == 0.0 for r in rows)
+    rows = stored(tmp_path / "null")
+    assert len(rows) == 8 and all(r.completion_ratio == 0.0 for r in rows)
 
 
 def test_tasks_validate_and_list(tmp_path: Path) -> None:
@@ -86,7 +98,7 @@ def test_tasks_validate_and_list(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("run", "--agent", "gpt"), "--agent 'gpt': unknown agent"),
+        (("run", "--agent", "gpt"), "unknown agent 'gpt'"),
         (("run", "--suite", "nope"), "unknown suite 'nope'"),
         (("tasks", "validate", "/definitely/missing.json"), "cannot read"),
         (("tasks", "validate", "x.json", "--pool", "nocolon"), "use the form"),

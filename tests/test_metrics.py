@@ -686,3 +686,22 @@ def test_breakdown_by_list_field_and_callable() -> None:
     by_size = breakdown(four_results(), make_tasks(), lambda task: len(task.nodes))
     assert list(by_size) == ["3"]
     assert by_size["3"].episodes == 4
+
+
+@pytest.mark.parametrize(
+    ("sr", "cr", "level"),
+    [
+        (0.5, 0.9, 1),  # any success -> level 1
+        (0.01, 0.0, 1),
+        (0.0, 0.21, 2),  # CR above 20 %
+        (0.0, 0.20, 3),  # boundaries fall into the harder level
+        (0.0, 0.06, 3),
+        (0.0, 0.05, 4),
+        (0.0, 0.001, 4),
+        (0.0, 0.0, 5),  # nobody made progress
+    ],
+)
+def test_verigui_difficulty_levels(sr: float, cr: float, level: int) -> None:
+    from reefbench.metrics import difficulty_level
+
+    assert difficulty_level(sr, cr) == level

@@ -6,6 +6,7 @@ import importlib.util
 import shutil
 import sys
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,14 @@ _TOOLS = [
     ("xdotool", "xdotool", "desktop environment"),
     ("tesseract", "tesseract-ocr", "OCR observations"),
     ("bwrap", "bubblewrap", "desktop sandbox"),
+    ("openbox", "openbox", "desktop environment (window manager)"),
+    ("rofi", "rofi", "desktop environment (search_app launcher)"),
+    ("xfce4-terminal", "xfce4-terminal", "desktop environment (terminal)"),
+    ("mousepad", "mousepad", "desktop environment (text editor)"),
+    ("thunar", "thunar", "desktop environment (file manager)"),
+    ("xprop", "x11-utils", "desktop environment"),
+    ("dbus-daemon", "dbus", "desktop environment (session bus)"),
+    ("xclip", "xclip", "desktop clipboard evaluator"),
     ("chromium", "chromium", "browser and phone environments"),
     ("adb", "adb", "Android devices"),
 ]
@@ -35,6 +44,7 @@ _MODULES = [
     ("rich", "reefbench", True),
     ("docstring_parser", "reefbench", True),
     ("gymnasium", "reefbench[gym]", False),
+    ("playwright", "reefbench[browser]", False),
 ]
 
 
@@ -73,4 +83,27 @@ def run_checks() -> list[Check]:
                 False,
             )
         )
+    devices = adb_devices_check()
+    if devices is not None:
+        checks.append(devices)
     return checks
+
+
+def adb_devices_check(run: Any = None) -> Check | None:
+    """The Android devices and emulators attached (``adb devices -l``, with a timeout);
+    ``None`` when adb is not installed (its own check says so). ``run`` replaces the
+    subprocess call in tests."""
+    exe = shutil.which("adb")
+    if exe is None:
+        return None
+    from reefbench.envs.android.transport import list_devices
+    from reefbench.errors import ReefError
+
+    fix = "connect a phone with USB debugging on, or start an emulator (see envs/android/README.md)"
+    try:
+        devices = list_devices(exe, timeout=10.0, run=run)
+    except ReefError as exc:
+        return Check("adb devices", False, str(exc), "Android environment", fix, False)
+    ready = [d for d in devices if d.state == "device"]
+    detail = ", ".join(d.label for d in devices) or "no device attached"
+    return Check("adb devices", bool(ready), detail, "Android environment", fix, False)

@@ -11,10 +11,13 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reefbench.actions import Action
 from reefbench.errors import ActionFailed, InvalidAction
+
+if TYPE_CHECKING:
+    from reefbench.evaluators import EvalResult, Evaluator
 
 
 @dataclass(slots=True)
@@ -121,6 +124,18 @@ class Environment:
     def observe(self) -> dict[str, Any]:
         """Run every observation action; returns observation name -> value."""
         return {name: obs.run(self) for name, obs in self.observation_space.items()}
+
+    def execute(self, action: Action) -> Any:
+        """Run a bound action that is not the agent's (setup, teardown) in this environment.
+
+        Not logged and not restricted to the action space. A remote environment sends the
+        action's import reference and JSON arguments instead of running it here.
+        """
+        return action.run(self)
+
+    def evaluate(self, evaluator: Evaluator) -> EvalResult:
+        """Check a bound evaluator against this environment's state (remote: server-side)."""
+        return evaluator.evaluate(self)
 
     # ---------------------------------------------------------------- hooks
     def on_start(self) -> None:

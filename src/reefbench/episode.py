@@ -20,7 +20,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from reefbench.agents.base import (
+    NO_ACTION,
     NO_USAGE,
+    UNPARSABLE,
     ActionCall,
     Agent,
     AgentOutput,
@@ -142,6 +144,9 @@ class Episode:
             before the agent starts.
         observation_sink: Turns an observation into what the trajectory stores (the runner
             writes screenshots to files and stores their paths).
+        user: Answers ``call_user(kind)`` live (a person at the terminal) instead of the
+            task's ``user_data``; when omitted, an agent with an ``answer_user`` method
+            (the human agent) plays the user.
     """
 
     def __init__(
@@ -154,6 +159,7 @@ class Episode:
         step_limit: int | None = None,
         start_at: int = 0,
         observation_sink: ObservationSink = summarise_observation,
+        user: Callable[[str], str | None] | None = None,
     ) -> None:
         if ROOT in envs:
             raise ValueError(f"'{ROOT}' is reserved for the root environment")
@@ -162,7 +168,7 @@ class Episode:
             raise ValueError(f"task {task.id} needs environments {missing} that were not given")
         self.task = task
         self.agent = agent
-        self.root = RootEnvironment(task.user_data)
+        self.root = RootEnvironment(task.user_data, user or getattr(agent, "answer_user", None))
         self.envs: dict[str, Environment] = {**envs, ROOT: self.root}
         self.invalid_tolerance = invalid_tolerance
         self.step_limit = step_limit or task.step_limit
@@ -233,7 +239,7 @@ class Episode:
                 raise _Stop("env_error", f"reset of '{name}' failed: {_describe(exc)}") from exc
         for step in self.task.setup:
             try:
-                step.action.run(self.envs[step.env])
+                self.envs[step.env].execute(step.action)
             except Exception as exc:
                 raise _Stop(
                     "env_error", f"setup {step.action.label} failed: {_describe(exc)}"
@@ -275,7 +281,16 @@ class Episode:
             turn = Turn(step=step, observations=self._observe(record), previous=previous)
             output = self._ask_agent(turn, record)
             previous = []
-            calls = output.calls or [ActionCall(env=ROOT, name="<no action>")]
+            if output.invalid is not None:
+                result, call_record = _unparsable(output.invalid)
+                record.calls.append(call_record)
+                previous.append(result)
+                self._invalid += 1
+                if self._invalid > self.invalid_tolerance:
+                    return "invalid_action"
+            calls = output.calls
+            if not calls and output.invalid is None:
+                calls = [ActionCall(env=ROOT, name=NO_ACTION)]
             for call in calls:
                 result, call_record = self._execute(call)
                 record.calls.append(call_record)
@@ -334,7 +349,7 @@ class Episode:
         error: str | None = None
         env = self.envs.get(call.env)
         try:
-            if call.name == "<no action>":
+            if call.name == NO_ACTION:
                 raise InvalidAction("no action: reply with at least one action call")
             if env is None:
                 raise InvalidAction(
@@ -375,9 +390,15 @@ class Episode:
     def _teardown(self) -> None:
         for step in self.task.teardown:
             try:
-                step.action.run(self.envs[step.env])
+                self.envs[step.env].execute(step.action)
             except Exception:  # teardown problems never change the outcome
                 continue
+
+
+def _unparsable(error: str) -> tuple[CallResult, CallRecord]:
+    call = ActionCall(env=ROOT, name=UNPARSABLE)
+    record = CallRecord(env=ROOT, name=UNPARSABLE, arguments={}, status="invalid", error=error)
+    return CallResult(call=call, status="invalid", error=error), record
 
 
 def _describe(exc: BaseException) -> str:

@@ -177,6 +177,22 @@ def success_rate_at_k(results: Sequence[EpisodeResult]) -> dict[int, float]:
     return {k: success_rate(v) for k, v in sorted(groups.items())}
 
 
+def difficulty_level(sr: float, cr: float) -> int:
+    """VeriGUI's difficulty level 1-5 of a task from its mean SR and CR over agents.
+
+    Level 1: SR > 0; 2: CR > 20 %; 3: 5 % < CR ≤ 20 %; 4: 0 < CR ≤ 5 %; 5: CR = 0 (the paper
+    does not say whether the 5 % and 20 % boundaries are inclusive; we put them in the
+    harder level).
+    """
+    if sr > 0:
+        return 1
+    if cr > 0.20:
+        return 2
+    if cr > 0.05:
+        return 3
+    return 4 if cr > 0 else 5
+
+
 def termination_shares(results: Sequence[EpisodeResult]) -> dict[str, float]:
     """Share of all episodes ending with each termination reason."""
     if not results:

@@ -1,16 +1,40 @@
-"""Agents: the protocol and the built-in agents that need no model."""
+"""Agents: the protocol, the built-in agents that need no model, and the agent systems
+(single, multi-agent by functionality, multi-agent by environment) over model providers.
+
+Provider SDKs are imported only when a provider is created (:mod:`.providers`).
+"""
 
 from reefbench.agents.base import ActionCall, Agent, AgentOutput, CallResult, Turn, Usage
+from reefbench.agents.builtin import HumanAgent, RandomAgent, ReplayAgent
+from reefbench.agents.policies import (
+    POLICIES,
+    ByEnvironmentAgent,
+    ByFunctionAgent,
+    ModelSettings,
+    SingleAgent,
+    policy_factory,
+)
+from reefbench.agents.prompts import Prompts
 from reefbench.agents.scripted import NullAgent, OracleAgent, ScriptedAgent
 
 __all__ = [
+    "POLICIES",
     "ActionCall",
     "Agent",
     "AgentOutput",
+    "ByEnvironmentAgent",
+    "ByFunctionAgent",
     "CallResult",
+    "HumanAgent",
+    "ModelSettings",
     "NullAgent",
     "OracleAgent",
+    "Prompts",
+    "RandomAgent",
+    "ReplayAgent",
     "ScriptedAgent",
+    "SingleAgent",
     "Turn",
     "Usage",
+    "policy_factory",
 ]

@@ -54,14 +54,24 @@ NO_USAGE = Usage()  # shared default: agents without a model report no tokens
 
 
 class AgentOutput(BaseModel):
-    """An agent's answer for one turn."""
+    """An agent's answer for one turn.
+
+    ``invalid`` reports model output the agent could not turn into calls (bad JSON, a
+    malformed tool call): the episode records it as an invalid action, counts it against
+    its tolerance and shows the text to the agent next turn. Parsable ``calls`` of the same
+    turn still run afterwards if the episode goes on.
+    """
 
     message: str = ""
     calls: list[ActionCall] = Field(default_factory=list)
     usage: Usage = NO_USAGE
+    invalid: str | None = None
 
 
 CallStatus = Literal["ok", "failed", "invalid"]
+# Call names of the invalid records an episode writes for a turn without a usable call.
+NO_ACTION = "<no action>"
+UNPARSABLE = "<unparsable output>"
 
 
 @dataclass(slots=True)

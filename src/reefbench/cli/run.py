@@ -1,50 +1,235 @@
-"""``reef run``: run a suite with an agent and print the metrics table."""
+"""``reef run``: run a suite with a built-in agent or a model; store, report, resume.
+
+``--agent`` picks a built-in agent (oracle, null, random, replay, human); ``--model``
+points an agent system (``--policy``) at a model, e.g. ``--model openai/gpt-4o`` or
+``--model openai-compatible/qwen2.5-vl@http://127.0.0.1:8000/v1``. A run can also be
+described by a TOML/YAML/JSON file (``--config``); flags given as well override it.
+Results go to a run directory (``--out``); ``--resume`` continues a run that was stopped.
+"""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from reefbench.cli.app import app, console
 from reefbench.errors import ReefError
 
-AGENTS = ("oracle", "null")
-
 
 @app.command()
 def run(
-    suite: Annotated[str, typer.Option(help="Built-in suite to run.")] = "memory",
-    agent: Annotated[str, typer.Option(help=f"Built-in agent: {', '.join(AGENTS)}.")] = "oracle",
-    out: Annotated[
-        Path | None, typer.Option(help="Results directory (default runs/<time>).")
+    suite: Annotated[str | None, typer.Option(help="Built-in suite (default memory).")] = None,
+    agent: Annotated[
+        str | None,
+        typer.Option(help="Built-in agent: oracle, null, random, replay, human (default oracle)."),
     ] = None,
+    model: Annotated[
+        str | None,
+        typer.Option(
+            help="Model as provider/model: openai/..., anthropic/..., google/..., "
+            "openai-compatible/<name>@<base_url>. Keys come from OPENAI_API_KEY, "
+            "ANTHROPIC_API_KEY, GEMINI_API_KEY (or GOOGLE_API_KEY), "
+            "OPENAI_COMPATIBLE_API_KEY."
+        ),
+    ] = None,
+    policy: Annotated[
+        str | None, typer.Option(help="Agent system for --model: single, by-func, by-env.")
+    ] = None,
+    tool_mode: Annotated[
+        str | None,
+        typer.Option(
+            help="native tool calls, json in text, or auto (json for openai-compatible servers)."
+        ),
+    ] = None,
+    history: Annotated[int | None, typer.Option(help="Earlier turns per request (2).")] = None,
+    max_tokens: Annotated[int | None, typer.Option(help="Completion tokens per request.")] = None,
+    timeout: Annotated[float | None, typer.Option(help="Seconds per model request.")] = None,
+    retries: Annotated[
+        int | None, typer.Option(help="Attempts per request on 429/5xx/timeouts.")
+    ] = None,
+    retry_base: Annotated[
+        float | None, typer.Option(help="Seconds of the first backoff; doubles per attempt.")
+    ] = None,
+    max_image_side: Annotated[
+        int | None, typer.Option(help="Downscale screenshots to this longer side (pixels).")
+    ] = None,
+    prompts: Annotated[
+        Path | None, typer.Option(help="Directory of prompt templates overriding the defaults.")
+    ] = None,
+    seed: Annotated[
+        list[int] | None, typer.Option(help="Seed (repeatable: one episode per task and seed).")
+    ] = None,
+    replay: Annotated[
+        Path | None, typer.Option(help="Run directory to replay with --agent replay.")
+    ] = None,
+    task: Annotated[
+        list[str] | None, typer.Option(help="Task id or glob (repeatable; default all).")
+    ] = None,
+    start_at: Annotated[
+        list[int] | None,
+        typer.Option(help="SR@k: also start after the first k subtasks (repeatable)."),
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option(help="Concurrent episodes on this machine.")
+    ] = None,
+    ray: Annotated[
+        str | None, typer.Option(help="Distribute over a Ray cluster ('local' starts one).")
+    ] = None,
+    invalid_tolerance: Annotated[
+        int | None, typer.Option(help="Invalid actions forgiven before an episode ends (0).")
+    ] = None,
+    step_limit: Annotated[
+        int | None, typer.Option(help="Override every task's step limit.")
+    ] = None,
+    max_infra_retries: Annotated[
+        int | None, typer.Option(help="Retries of an episode after an infrastructure failure.")
+    ] = None,
+    config: Annotated[
+        Path | None, typer.Option(help="Run configuration file (.toml, .yaml or .json).")
+    ] = None,
+    out: Annotated[Path | None, typer.Option(help="Run directory (default runs/<time>).")] = None,
+    resume: Annotated[
+        bool, typer.Option(help="Continue the run in --out where it stopped.")
+    ] = False,
+    report: Annotated[bool, typer.Option(help="Write the HTML report at the end.")] = True,
 ) -> None:
-    """Run a suite with an agent and print the metrics table."""
-    from reefbench.agents import NullAgent, OracleAgent
-    from reefbench.episode import EpisodeResult
+    """Run a suite with an agent, store every episode, print the metrics and write a report."""
+    from reefbench.runner.agents import check_spec
+    from reefbench.runner.config import RunConfig, load_config
+
+    if resume:
+        if out is None or not (out / "run.json").is_file():
+            raise ReefError("--resume needs --out pointing at an existing run directory")
+        manifest = json.loads((out / "run.json").read_text(encoding="utf-8"))
+        chosen = RunConfig.model_validate(manifest["config"])
+        if workers is not None or ray is not None:
+            chosen = chosen.model_copy(update=_drop_none({"workers": workers, "ray_address": ray}))
+    else:
+        base = load_config(config) if config else RunConfig()
+        chosen = _merge(
+            base,
+            run={
+                "suite": suite,
+                "tasks": task,
+                "seeds": seed,
+                "start_at": start_at,
+                "workers": workers,
+                "ray_address": ray,
+                "invalid_tolerance": invalid_tolerance,
+                "step_limit": step_limit,
+                "max_infra_retries": max_infra_retries,
+            },
+            agent={"name": agent, "model": model, "policy": policy},
+            options={
+                "tool_mode": tool_mode,
+                "history": history,
+                "max_tokens": max_tokens,
+                "timeout": timeout,
+                "retries": retries,
+                "retry_base": retry_base,
+                "max_image_side": max_image_side,
+                "prompts": str(prompts) if prompts else None,
+                "replay": str(replay) if replay else None,
+            },
+        )
+        if agent is not None and model is not None:
+            raise ReefError(
+                "--agent and --model exclude each other: pick a built-in agent or a model"
+            )
+        out = out or Path("runs") / datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        if (out / "run.json").exists():
+            raise ReefError(
+                f"{out} already holds a run: pass --resume to continue it, or a new --out"
+            )
+    check_spec(chosen.agent)
+    _execute(chosen, out, report)
+
+
+def _drop_none(values: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in values.items() if v is not None}
+
+
+def _merge(
+    base: Any, *, run: dict[str, Any], agent: dict[str, Any], options: dict[str, Any]
+) -> Any:
+    """Flags given on the command line override the configuration file."""
+    import pydantic
+
+    from reefbench.runner.config import RunConfig
+
+    data = base.model_dump()
+    data.update(_drop_none(run))
+    given_agent = _drop_none(agent)
+    if "model" in given_agent:
+        data["agent"] = {"name": "model", "options": {}}
+    elif "name" in given_agent:
+        data["agent"] = {"name": given_agent["name"], "options": {}}
+    data["agent"].update(given_agent)
+    data["agent"]["options"] = {**data["agent"].get("options", {}), **_drop_none(options)}
+    try:
+        return RunConfig.model_validate(data)
+    except pydantic.ValidationError as exc:
+        error = exc.errors()[0]
+        where = ".".join(str(p) for p in error.get("loc", ()))
+        raise ReefError(f"run configuration: {where}: {error.get('msg')}") from None
+
+
+def _execute(config: Any, out: Path, write_report: bool) -> None:
     from reefbench.metrics import summarize
     from reefbench.report import summary_table
-    from reefbench.runner import run_suite
+    from reefbench.runner.agents import agent_from_spec, describe
+    from reefbench.runner.engine import select_tasks
+    from reefbench.runner.launch import launch
+    from reefbench.runner.progress import LiveProgress
     from reefbench.suites import get_suite
 
-    agents = {"oracle": OracleAgent, "null": NullAgent}
-    if agent not in agents:
-        raise ReefError(f"--agent {agent!r}: unknown agent; choose one of {', '.join(AGENTS)}")
-    chosen = get_suite(suite)
-    tasks = chosen.load()
-    out_dir = out or Path("runs") / datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    label = f"{describe(config.agent)} on {config.suite}"
+    tasks = {t.id: t for t in get_suite(config.suite).load()}
+    select_tasks(list(tasks.values()), config.tasks)  # a typo fails before the run starts
+    console.print(f"run directory: {out}", highlight=False)
+    shown = 0
 
-    def show(r: EpisodeResult) -> None:
-        mark = "[green]✓[/]" if r.success else "[red]✗[/]"
-        console.print(
-            f"{mark} {r.task_id:<28} {r.termination:<17} "
-            f"CR={r.completion_ratio:.2f} actions={r.actions}"
-        )
+    with LiveProgress(console, total=0, label=label) as live:
 
-    results = run_suite(chosen, agents[agent], tasks=tasks, out_dir=out_dir, on_result=show)
-    summary = summarize(results, {t.id: t for t in tasks})
-    console.print(summary_table({f"{agent} on {suite}": summary}, title="reefbench results"))
-    console.print(f"results: {out_dir / 'results.jsonl'}")
+        def on_progress(progress: Any) -> None:
+            nonlocal shown
+            live.update(progress)
+            for r in progress.results[shown:]:
+                mark = "[green]✓[/]" if r.success else "[red]✗[/]"
+                detail = f"  {r.error}" if r.infrastructure_failure and r.error else ""
+                console.print(
+                    f"{mark} {r.task_id:<28} {r.termination:<17} "
+                    f"CR={r.completion_ratio:.2f} actions={r.actions}{detail}",
+                    highlight=False,
+                )
+            shown = len(progress.results)
+
+        try:
+            launch(
+                config,
+                out,
+                lambda key: agent_from_spec(config.agent, key),
+                on_progress=on_progress,
+                on_plan=live.set_total,
+            )
+        except KeyboardInterrupt:
+            console.print(
+                f"[yellow]stopped[/]: finished episodes are stored; continue with "
+                f"reef run --resume --out {out}",
+                highlight=False,
+            )
+            raise typer.Exit(130) from None
+
+    from reefbench.report.loading import load_run
+
+    loaded = load_run(out)
+    summary = summarize(loaded.results, tasks)
+    console.print(summary_table({label: summary}, title="reefbench results"))
+    if write_report:
+        from reefbench.report.html import write_report as write
+
+        console.print(f"report: {write([loaded], out / 'report')}", highlight=False)

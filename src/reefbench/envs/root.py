@@ -3,7 +3,7 @@ actions plus OS-MAP's CALL_USER), available in every task."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from reefbench.actions import action
@@ -16,7 +16,11 @@ ROOT = "root"
 class RootEnvironment(Environment):
     """Holds the episode-level state the root actions change: done flag, answer, user calls."""
 
-    def __init__(self, user_data: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        user_data: Mapping[str, str] | None = None,
+        user: Callable[[str], str | None] | None = None,
+    ) -> None:
         super().__init__(
             ROOT,
             "Actions that do not belong to a device: finish the task, submit an answer, "
@@ -24,6 +28,8 @@ class RootEnvironment(Environment):
             action_space=[complete, submit, wait, call_user],
         )
         self.user_data = dict(user_data or {})
+        # A live user (a person at the terminal) answers instead of the task's user data.
+        self.user = user
         self.finished = False
         self.answer: str | None = None
         self.user_calls: list[str] = []
@@ -74,8 +80,10 @@ def call_user(kind: str, env: Any) -> str:
     """
     root = _root(env)
     root.user_calls.append(kind)
-    value = root.user_data.get(kind)
+    value = root.user(kind) if root.user is not None else root.user_data.get(kind)
     if value is None:
+        if root.user is not None:
+            return f"The user cannot help with '{kind}'."
         known = ", ".join(sorted(root.user_data)) or "nothing"
         return f"The user cannot help with '{kind}' (they can provide: {known})."
     return value

@@ -1,5 +1,6 @@
-"""Running episodes and storing their results."""
+"""Running episodes at scale: configuration, store, engine, Ray, exports."""
 
-from reefbench.runner.local import run_suite
+from reefbench.runner.config import AgentSpec, RunConfig, load_config
+from reefbench.runner.launch import launch
 
-__all__ = ["run_suite"]
+__all__ = ["AgentSpec", "RunConfig", "launch", "load_config"]

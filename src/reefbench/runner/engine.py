@@ -137,6 +137,28 @@ class _Worker(threading.Thread):
             self.envs = None
 
 
+class _RayWorker(_Worker):
+    """Plays episodes through one Ray actor; the environments live in the actor."""
+
+    def __init__(self, runner: Runner, index: int, pool: Any) -> None:
+        super().__init__(runner, index)
+        self.index = index
+        self.pool = pool
+
+    def _play(self, key: EpisodeKey) -> EpisodeResult:
+        task = self.runner.tasks[key.task_id]
+        try:
+            result: EpisodeResult = self.pool.play(
+                self.index, key, self.runner.store.episode_dir(key.key)
+            )
+            return result
+        except Exception as exc:  # a dead actor or node: infrastructure, retried
+            return _infrastructure_result(task, "env_error", f"ray: {type(exc).__name__}: {exc}")
+
+    def _close_envs(self) -> None:
+        return None  # the actor owns them; the pool closes it
+
+
 def _infrastructure_result(task: Task, termination: Any, error: str) -> EpisodeResult:
     return EpisodeResult(
         task_id=task.id,
@@ -172,16 +194,34 @@ class Runner:
         self.finished = threading.Event()
         self._workers: list[_Worker] = []
 
-    def run(self, on_progress: Callable[[Progress], None] | None = None) -> Progress:
-        """Run everything not yet done; returns when all are stored or after :meth:`stop`."""
+    def run(
+        self,
+        on_progress: Callable[[Progress], None] | None = None,
+        on_plan: Callable[[int], None] | None = None,
+    ) -> Progress:
+        """Run everything not yet done; returns when all are stored or after :meth:`stop`.
+
+        ``on_plan`` hears how many episodes remain before the first starts; ``on_progress``
+        hears every stored episode.
+        """
         self.store.plan(plan(list(self.tasks.values()), self.config))
         todo = [k for k in self.store.todo() if k.task_id in self.tasks]
         progress = Progress(total=len(todo))
+        if on_plan is not None:
+            on_plan(len(todo))
         for key in todo:
             self.work.put(key)
         attempts = {key: 0 for key in todo}
         outstanding = len(todo)
-        self._workers = [_Worker(self, i) for i in range(min(self.config.workers, len(todo)))]
+        count = min(self.config.workers, len(todo))
+        pool = None
+        if self.config.ray_address is not None and count:
+            from reefbench.runner.ray_executor import RayPool
+
+            pool = RayPool(self.config, count)
+            self._workers = [_RayWorker(self, i, pool) for i in range(count)]
+        else:
+            self._workers = [_Worker(self, i) for i in range(count)]
         for worker in self._workers:
             worker.start()
         try:
@@ -210,6 +250,8 @@ class Runner:
         finally:
             self.finished.set()
             self.stop()
+            if pool is not None:
+                pool.close()
         return progress
 
     def stop(self) -> None:

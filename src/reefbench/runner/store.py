@@ -119,7 +119,12 @@ class ResultsStore:
 
     # ---------------------------------------------------------------- results
     def episode_dir(self, key: str) -> Path:
-        return self.episodes_dir / _safe(key)
+        return self.episode_folder(self.run_dir, key)
+
+    @staticmethod
+    def episode_folder(run_dir: Path, key: str) -> Path:
+        """Where an episode's files live (keys are made safe as file names)."""
+        return run_dir / "episodes" / _safe(key)
 
     def record(self, key: EpisodeKey, result: EpisodeResult, *, final: bool = True) -> None:
         """Store a finished episode: files first (fsynced), then the row, atomically."""

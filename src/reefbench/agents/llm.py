@@ -1,0 +1,334 @@
+"""Model-backed roles: a conversation with a history window, observations as content
+parts, real action results fed back, and model output parsed into action calls.
+
+A *role* is one model with one system prompt. The single agent is one acting role; the
+multi-agent policies (:mod:`reefbench.agents.policies`) compose planning and acting roles.
+
+Feedback is honest: every call's real status, result and error go back to the model that
+made it. In native tool-calling mode each tool call is answered on its own id (as every
+provider requires); in JSON mode the results are listed as text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from reefbench.agents.base import NO_ACTION, UNPARSABLE, ActionCall, CallResult, Usage
+from reefbench.agents.images import downscale, image_mime
+from reefbench.agents.providers.base import (
+    ImagePart,
+    Message,
+    Part,
+    Provider,
+    ProviderReply,
+    TextPart,
+    ToolCall,
+    ToolResultPart,
+    ToolSpec,
+)
+from reefbench.agents.tools import SKIP, Toolbox
+
+Mode = Literal["native", "json"]
+MODES: tuple[Mode, ...] = ("native", "json")
+DEFAULT_HISTORY = 2  # CRAB keeps two turns of history
+MAX_RESULT_CHARS = 4000
+
+
+# ------------------------------------------------------------------ conversation
+class Conversation:
+    """A system prompt, the last ``history`` exchanges, and the provider to ask.
+
+    Args:
+        provider: The model.
+        system: System prompt.
+        tools: Tools offered natively (empty for planners and JSON mode).
+        history: How many earlier exchanges (user message + reply) each request repeats.
+        history_images: Keep screenshots of earlier exchanges; ``False`` replaces them with
+            a short note to save tokens.
+    """
+
+    def __init__(
+        self,
+        provider: Provider,
+        system: str,
+        tools: Sequence[ToolSpec] = (),
+        *,
+        history: int = DEFAULT_HISTORY,
+        history_images: bool = True,
+    ) -> None:
+        if history < 0:
+            raise ValueError("history must be >= 0")
+        self.provider = provider
+        self.system = system
+        self.tools = list(tools)
+        self.history = history
+        self.history_images = history_images
+        self.exchanges: list[tuple[Message, Message]] = []
+
+    def ask(self, parts: list[Part]) -> ProviderReply:
+        user = Message("user", parts)
+        messages = [*self.window(), user]
+        messages[0] = _detach_results(messages[0])
+        reply = self.provider.complete(self.system, messages, self.tools)
+        self.exchanges.append((user, reply.as_message()))
+        del self.exchanges[: -max(self.history, 1)]
+        return reply
+
+    def window(self) -> list[Message]:
+        kept = self.exchanges[-self.history :] if self.history else []
+        out: list[Message] = []
+        for user, assistant in kept:
+            out += [user if self.history_images else _without_images(user), assistant]
+        return out
+
+
+def _detach_results(message: Message) -> Message:
+    """Tool results whose call fell out of the window become plain text (APIs reject
+    results that answer no call in the request)."""
+    if message.role != "user" or not any(isinstance(p, ToolResultPart) for p in message.parts):
+        return message
+    lines = [
+        f"Result of your earlier call {p.name}: {p.content}"
+        for p in message.parts
+        if isinstance(p, ToolResultPart)
+    ]
+    rest = [p for p in message.parts if not isinstance(p, ToolResultPart)]
+    return Message("user", [TextPart("\n".join(lines)), *rest])
+
+
+def _without_images(message: Message) -> Message:
+    parts: list[Part] = [
+        TextPart("(earlier screenshot omitted)") if isinstance(p, ImagePart) else p
+        for p in message.parts
+    ]
+    return Message(message.role, parts, message.native)
+
+
+# ------------------------------------------------------------------ observations
+def observation_parts(
+    observations: Mapping[str, Mapping[str, Any]], *, max_image_side: int | None = None
+) -> list[Part]:
+    """Observations as content: text as text, image bytes as images with their MIME type."""
+    parts: list[Part] = []
+    for env, values in observations.items():
+        for name, value in values.items():
+            label = f"[{env}] {name}"
+            if isinstance(value, bytes | bytearray):
+                data = bytes(value)
+                mime = image_mime(data)
+                if mime is None:
+                    parts.append(TextPart(f"{label}: <{len(data)} bytes of binary data>"))
+                    continue
+                if max_image_side is not None:
+                    data, mime = downscale(data, mime, max_image_side)
+                parts += [TextPart(f"{label}:"), ImagePart(data, mime)]
+            elif isinstance(value, str):
+                parts.append(TextPart(f"{label}:\n{value}"))
+            else:
+                parts.append(TextPart(f"{label}:\n{json.dumps(value, default=_jsonable)}"))
+    return parts
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, bytes | bytearray):
+        return f"<{len(value)} bytes>"
+    return str(value)
+
+
+def describe_result(result: CallResult) -> str:
+    """One line (or a few) saying what a call did: ``laptop.read_file(...) -> ok: ...``."""
+    call = result.call
+    if call.name in (NO_ACTION, UNPARSABLE):
+        return f"your reply was not accepted: {result.error}"
+    arguments = ", ".join(f"{k}={v!r}" for k, v in call.arguments.items())
+    head = f"{call.env}.{call.name}({arguments})"
+    if result.status == "ok":
+        body = "" if result.result is None else str(result.result)
+        return f"{head} -> ok" + (f": {_clip(body)}" if body else "")
+    return f"{head} -> {result.status}: {_clip(result.error or '')}"
+
+
+def results_text(results: Sequence[CallResult], header: str = "Results of the last step:") -> str:
+    if not results:
+        return ""
+    return "\n".join([header, *(f"{i}. {describe_result(r)}" for i, r in enumerate(results, 1))])
+
+
+def _clip(text: str) -> str:
+    if len(text) <= MAX_RESULT_CHARS:
+        return text
+    return text[:MAX_RESULT_CHARS] + f"... ({len(text) - MAX_RESULT_CHARS} more characters)"
+
+
+def episode_results(previous: Sequence[CallResult]) -> list[CallResult]:
+    """The results of calls an agent sent (without the episode's records of bad turns)."""
+    return [r for r in previous if r.call.name not in (NO_ACTION, UNPARSABLE)]
+
+
+# ------------------------------------------------------------------ parsing model output
+_CODE_BLOCK = re.compile(r"```(?:json|JSON)?[ \t]*\n?(.*?)```", re.DOTALL)
+
+
+def parse_json_actions(text: str) -> tuple[list[dict[str, Any]], list[str]]:
+    """JSON-in-text actions: every fenced code block (or the whole reply if it is one
+    JSON object) holding ``{"name": ..., "arguments": {...}}``; returns actions and errors."""
+    blocks = _CODE_BLOCK.findall(text)
+    if not blocks:
+        stripped = text.strip()
+        if not stripped.startswith("{"):
+            return [], []
+        blocks = [stripped]
+    actions: list[dict[str, Any]] = []
+    errors: list[str] = []
+    for number, block in enumerate(blocks, 1):
+        try:
+            value = json.loads(block)
+        except json.JSONDecodeError as exc:
+            errors.append(f"code block {number} is not valid JSON ({exc})")
+            continue
+        if (
+            not isinstance(value, dict)
+            or not isinstance(value.get("name"), str)
+            or not isinstance(value.get("arguments", {}), dict)
+        ):
+            errors.append(
+                f'code block {number} must be {{"name": "<tool name>", "arguments": {{...}}}}'
+            )
+            continue
+        actions.append({"name": value["name"], "arguments": dict(value.get("arguments", {}))})
+    return actions, errors
+
+
+# ------------------------------------------------------------------ acting role
+@dataclass(slots=True)
+class _Pending:
+    """A tool call of the last reply and how its result will be found next turn."""
+
+    call: ToolCall
+    local: str | None = None  # answered by the agent itself (skip, parse error)
+    is_error: bool = False
+
+
+@dataclass(slots=True)
+class RoleOutput:
+    text: str
+    calls: list[ActionCall] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    skipped: bool = False
+    usage: Usage = field(default_factory=Usage)
+
+
+class ActingRole:
+    """A model that answers with action calls, natively or as JSON in text.
+
+    Each turn: the results of its previous calls (``feed``) plus whatever content the
+    policy adds, one request, and the reply parsed into action calls. Problems with a call
+    (unknown tool, malformed arguments) are collected as errors, which the policy reports
+    as invalid output; the model is told about them on the call's own id next turn.
+    """
+
+    def __init__(
+        self,
+        provider: Provider,
+        system: str,
+        toolbox: Toolbox,
+        *,
+        mode: Mode = "native",
+        history: int = DEFAULT_HISTORY,
+        history_images: bool = True,
+    ) -> None:
+        self.toolbox = toolbox
+        self.mode = mode
+        tools = toolbox.specs if mode == "native" else ()
+        self.conversation = Conversation(
+            provider, system, tools, history=history, history_images=history_images
+        )
+        self._pending: list[_Pending] = []
+        self._loose: list[str] = []  # problems of the last reply tied to no call
+
+    @property
+    def expects(self) -> int:
+        """How many results of the episode this role waits for (its calls last turn)."""
+        return sum(1 for p in self._pending if p.local is None)
+
+    def feed(self, results: Sequence[CallResult], notes: Sequence[str] = ()) -> list[Part]:
+        """Content answering the previous turn: results of this role's calls, in order."""
+        queue = list(results)
+        parts: list[Part] = []
+        lines: list[str] = []
+        for number, pending in enumerate(self._pending, 1):
+            call = pending.call
+            if pending.local is not None:
+                content, is_error = pending.local, pending.is_error
+            elif queue:
+                result = queue.pop(0)
+                content = describe_result(result)
+                is_error = result.status != "ok"
+            else:
+                content, is_error = "not executed: the step ended before this call", True
+            if self.mode == "native":
+                parts.append(ToolResultPart(call.id, call.name, content, is_error))
+            else:
+                lines.append(f"{number}. {call.name}: {content}")
+        self._pending = []
+        if lines:
+            parts.append(TextPart("Results of your previous actions:\n" + "\n".join(lines)))
+        if self._loose:
+            problems = "\n".join(f"- {e}" for e in self._loose)
+            parts.append(TextPart(f"Your previous reply could not be fully read:\n{problems}"))
+            self._loose = []
+        parts += [TextPart(note) for note in notes]
+        return parts
+
+    def act(self, parts: list[Part]) -> RoleOutput:
+        reply = self.conversation.ask(parts)
+        out = RoleOutput(text=reply.text, usage=reply.usage)
+        if self.mode == "native":
+            calls = reply.tool_calls
+        else:
+            actions, errors = parse_json_actions(reply.text)
+            out.errors += errors
+            self._loose += errors
+            calls = [
+                ToolCall(f"json-{i}", a["name"], a["arguments"]) for i, a in enumerate(actions)
+            ]
+        for call in calls:
+            if call.error is not None:
+                problem = f"tool call {call.name or '?'} could not be read: {call.error}"
+                out.errors.append(problem)
+                self._pending.append(_Pending(call, local=problem, is_error=True))
+            elif call.name in self.toolbox.extra:
+                out.skipped = out.skipped or call.name == SKIP
+                self._pending.append(_Pending(call, local=f"{call.name}: done"))
+            else:
+                decoded = self.toolbox.decode(call.name, call.arguments)
+                if isinstance(decoded, str):
+                    out.errors.append(decoded)
+                    self._pending.append(_Pending(call, local=decoded, is_error=True))
+                else:
+                    out.calls.append(decoded)
+                    self._pending.append(_Pending(call))
+        return out
+
+
+class PlanningRole:
+    """A model that answers in prose (a planner): no tools, just the conversation."""
+
+    def __init__(
+        self,
+        provider: Provider,
+        system: str,
+        *,
+        history: int = DEFAULT_HISTORY,
+        history_images: bool = True,
+    ) -> None:
+        self.conversation = Conversation(
+            provider, system, history=history, history_images=history_images
+        )
+
+    def act(self, parts: list[Part]) -> ProviderReply:
+        return self.conversation.ask(parts)

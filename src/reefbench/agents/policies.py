@@ -1,0 +1,299 @@
+"""Agent systems over a model (CRAB §6.1, App. B): single agent, multi-agent by
+functionality, multi-agent by environment.
+
+Each system is itself an :class:`~reefbench.agents.Agent` (``reset``/``act``) composed of
+model roles; the tokens of all roles are summed into the turn's usage, and output of any
+role that cannot be read becomes the turn's ``invalid`` report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeVar
+
+from reefbench.actions import Action
+from reefbench.agents.base import NO_ACTION, AgentOutput, CallResult, Turn, Usage
+from reefbench.agents.llm import (
+    DEFAULT_HISTORY,
+    ActingRole,
+    Mode,
+    PlanningRole,
+    episode_results,
+    observation_parts,
+    results_text,
+)
+from reefbench.agents.prompts import Prompts
+from reefbench.agents.providers.base import Part, Provider, TextPart
+from reefbench.agents.tools import SKIP_TOOL, Toolbox
+from reefbench.envs.root import ROOT
+from reefbench.errors import ConfigError
+
+if TYPE_CHECKING:
+    from reefbench.task import Task
+
+POLICIES = ("single", "by-func", "by-env")
+_RoleT = TypeVar("_RoleT")
+
+
+@dataclass(frozen=True)
+class ModelSettings:
+    """How a policy talks to its model.
+
+    Attributes:
+        mode: ``native`` tool calling, or ``json`` actions in text (models without tools).
+        history: Earlier exchanges repeated in each request (CRAB: 2).
+        history_images: Keep screenshots in those earlier exchanges.
+        max_image_side: Downscale screenshots so their longer side fits (needs Pillow).
+        prompts: The prompt templates (defaults: package data).
+    """
+
+    mode: Mode = "native"
+    history: int = DEFAULT_HISTORY
+    history_images: bool = True
+    max_image_side: int | None = None
+    prompts: Prompts = field(default_factory=Prompts.default)
+
+    @property
+    def json_mode(self) -> bool:
+        return self.mode == "json"
+
+
+def environments_text(descriptions: Mapping[str, str]) -> str:
+    return "\n".join(f"- {name}: {' '.join(text.split())}" for name, text in descriptions.items())
+
+
+def _no_action_notes(previous: Sequence[CallResult]) -> list[str]:
+    return [
+        f"Your previous reply was not accepted: {r.error}"
+        for r in previous
+        if r.call.name == NO_ACTION
+    ]
+
+
+def _invalid(errors: Sequence[str]) -> str | None:
+    return "; ".join(errors) if errors else None
+
+
+def _step(turn: Turn) -> TextPart:
+    return TextPart(f"Step {turn.step}. Current observations:")
+
+
+class SingleAgent:
+    """One model sees everything and calls actions in every environment."""
+
+    def __init__(
+        self, provider: Provider, settings: ModelSettings | None = None, name: str | None = None
+    ) -> None:
+        self.provider = provider
+        self.settings = settings or ModelSettings()
+        self.name = name or f"{provider.name} single"
+        self._role: ActingRole | None = None
+
+    def reset(
+        self,
+        task: Task,
+        action_spaces: Mapping[str, list[Action]],
+        descriptions: Mapping[str, str],
+    ) -> None:
+        s = self.settings
+        toolbox = Toolbox(action_spaces)
+        system = s.prompts.render(
+            "single",
+            s.json_mode,
+            task_description=task.instruction,
+            env_description=environments_text(descriptions),
+            action_descriptions=toolbox.describe(),
+        )
+        self._role = ActingRole(
+            self.provider,
+            system,
+            toolbox,
+            mode=s.mode,
+            history=s.history,
+            history_images=s.history_images,
+        )
+
+    def act(self, turn: Turn) -> AgentOutput:
+        role = _ready(self._role)
+        parts = role.feed(episode_results(turn.previous), _no_action_notes(turn.previous))
+        parts += [_step(turn), *self._observe(turn)]
+        out = role.act(parts)
+        return AgentOutput(
+            message=out.text, calls=out.calls, usage=out.usage, invalid=_invalid(out.errors)
+        )
+
+    def _observe(self, turn: Turn) -> list[Part]:
+        return observation_parts(turn.observations, max_image_side=self.settings.max_image_side)
+
+
+class ByFunctionAgent:
+    """A planner that sees the observations and writes instructions, and a tool agent
+    that turns them into calls without seeing the environments (CRAB's Multi-Func)."""
+
+    def __init__(
+        self, provider: Provider, settings: ModelSettings | None = None, name: str | None = None
+    ) -> None:
+        self.provider = provider
+        self.settings = settings or ModelSettings()
+        self.name = name or f"{provider.name} by-func"
+        self._planner: PlanningRole | None = None
+        self._tool: ActingRole | None = None
+
+    def reset(
+        self,
+        task: Task,
+        action_spaces: Mapping[str, list[Action]],
+        descriptions: Mapping[str, str],
+    ) -> None:
+        s = self.settings
+        toolbox = Toolbox(action_spaces)
+        actions = toolbox.describe()
+        planner = s.prompts.render(
+            "planner_by_func",
+            task_description=task.instruction,
+            env_description=environments_text(descriptions),
+            action_descriptions=actions,
+        )
+        tool = s.prompts.render("tool_agent", s.json_mode, action_descriptions=actions)
+        self._planner = PlanningRole(
+            self.provider, planner, history=s.history, history_images=s.history_images
+        )
+        self._tool = ActingRole(self.provider, tool, toolbox, mode=s.mode, history=s.history)
+
+    def act(self, turn: Turn) -> AgentOutput:
+        planner, tool = _ready(self._planner), _ready(self._tool)
+        parts: list[Part] = []
+        if turn.previous:
+            parts.append(TextPart(results_text(turn.previous)))
+        parts += [
+            _step(turn),
+            *observation_parts(turn.observations, max_image_side=self.settings.max_image_side),
+        ]
+        plan = planner.act(parts)
+        instruction = tool.feed(episode_results(turn.previous), _no_action_notes(turn.previous))
+        instruction.append(TextPart(f"Instruction:\n{plan.text}"))
+        out = tool.act(instruction)
+        return AgentOutput(
+            message=f"[planner] {plan.text}\n[tool agent] {out.text}".strip(),
+            calls=out.calls,
+            usage=plan.usage + out.usage,
+            invalid=_invalid([f"tool agent: {e}" for e in out.errors]),
+        )
+
+
+class ByEnvironmentAgent:
+    """A lead planner, one sub-agent per environment (its own actions and observations)
+    and a root agent that finishes the task (CRAB's Multi-Env).
+
+    Every sub-agent reads the lead's whole instruction and either acts in its environment
+    or calls ``skip``; a sub-agent that answers with neither is taken to skip as well.
+    Calls run in environment order with the root agent's last, so a step's device actions
+    happen before the root agent completes the task.
+    """
+
+    def __init__(
+        self, provider: Provider, settings: ModelSettings | None = None, name: str | None = None
+    ) -> None:
+        self.provider = provider
+        self.settings = settings or ModelSettings()
+        self.name = name or f"{provider.name} by-env"
+        self._planner: PlanningRole | None = None
+        self._roles: dict[str, ActingRole] = {}
+
+    def reset(
+        self,
+        task: Task,
+        action_spaces: Mapping[str, list[Action]],
+        descriptions: Mapping[str, str],
+    ) -> None:
+        s = self.settings
+        self._planner = PlanningRole(
+            self.provider,
+            s.prompts.render(
+                "planner_by_env",
+                task_description=task.instruction,
+                env_description=environments_text(descriptions),
+            ),
+            history=s.history,
+            history_images=s.history_images,
+        )
+        self._roles = {}
+        devices = [e for e, actions in action_spaces.items() if e != ROOT and actions]
+        for env in [*devices, ROOT] if ROOT in action_spaces else devices:
+            toolbox = Toolbox({env: action_spaces[env]}, qualify=False, extra=[SKIP_TOOL])
+            values = {
+                "task_description": task.instruction,
+                "action_descriptions": toolbox.describe(),
+            }
+            if env == ROOT:
+                system = s.prompts.render("root_agent", s.json_mode, **values)
+            else:
+                values |= {"environment": env, "env_description": descriptions.get(env, "")}
+                system = s.prompts.render("sub_agent", s.json_mode, **values)
+            self._roles[env] = ActingRole(
+                self.provider,
+                system,
+                toolbox,
+                mode=s.mode,
+                history=s.history,
+                history_images=s.history_images,
+            )
+
+    def act(self, turn: Turn) -> AgentOutput:
+        planner = _ready(self._planner)
+        side = self.settings.max_image_side
+        parts: list[Part] = []
+        if turn.previous:
+            parts.append(TextPart(results_text(turn.previous, "Results of your team's last step:")))
+        parts += [_step(turn), *observation_parts(turn.observations, max_image_side=side)]
+        plan = planner.act(parts)
+        output = AgentOutput(message=f"[lead] {plan.text}", usage=plan.usage)
+        usage: Usage = plan.usage
+        errors: list[str] = []
+        messages = [f"[lead] {plan.text}"]
+        queue = episode_results(turn.previous)
+        for env, role in self._roles.items():
+            mine, queue = queue[: role.expects], queue[role.expects :]
+            content = role.feed(mine)
+            content.append(TextPart(f"Instruction from the lead agent:\n{plan.text}"))
+            if env in turn.observations:
+                content.append(TextPart(f"Current state of {env}:"))
+                content += observation_parts({env: turn.observations[env]}, max_image_side=side)
+            out = role.act(content)
+            usage = usage + out.usage
+            output.calls += out.calls
+            errors += [f"{env} agent: {e}" for e in out.errors]
+            if out.calls or out.errors:
+                called = ", ".join(c.name for c in out.calls)
+                messages.append(f"[{env}] {out.text or called}")
+            else:
+                messages.append(f"[{env}] skip")
+        output.message = "\n".join(messages)
+        output.usage = usage
+        output.invalid = _invalid(errors)
+        return output
+
+
+def _ready(role: _RoleT | None) -> _RoleT:
+    if role is None:
+        raise RuntimeError("act() called before reset(): the episode resets agents first")
+    return role
+
+
+AgentFactory = Callable[[], SingleAgent | ByFunctionAgent | ByEnvironmentAgent]
+
+
+def policy_factory(
+    policy: str, provider: Provider, settings: ModelSettings | None = None
+) -> AgentFactory:
+    """A factory of fresh agents of ``policy`` (``single``, ``by-func``, ``by-env``)."""
+    classes: dict[str, type[SingleAgent | ByFunctionAgent | ByEnvironmentAgent]] = {
+        "single": SingleAgent,
+        "by-func": ByFunctionAgent,
+        "by-env": ByEnvironmentAgent,
+    }
+    if policy not in classes:
+        raise ConfigError(f"unknown policy {policy!r}: choose one of {', '.join(POLICIES)}")
+    cls = classes[policy]
+    return lambda: cls(provider, settings)

@@ -1,0 +1,181 @@
+"""Accessibility-tree reader (runs under Debian's /usr/bin/python3, which has Atspi).
+
+Stdlib + gi only; it must not import reefbench. Started once per desktop instance and
+queried over a pipe, so an observation does not pay interpreter start-up. Requests and
+replies are JSON lines:
+
+    {"id": 1, "op": "tree"}  -> {"id": 1, "ok": true, "windows": [...]}
+    {"id": 2, "op": "ping"}  -> {"id": 2, "ok": true}
+
+A window is ``{"app", "pid", "title", "box", "active", "nodes"}``; a node is ``{"role",
+"name", "box": [x, y, w, h], "states": [...], "depth", "text"?}``. Only nodes that are
+showing are walked (a collapsed menu's items and hidden pages cost nothing), and the walk
+stops at ``max_nodes`` per window so a huge list cannot stall an observation.
+"""
+
+import json
+import sys
+import time
+from typing import Any
+
+import gi  # type: ignore[import-not-found]
+
+gi.require_version("Atspi", "2.0")
+from gi.repository import Atspi  # type: ignore[import-not-found]  # noqa: E402
+
+S = Atspi.StateType
+_STATES = {
+    "focused": S.FOCUSED,
+    "focusable": S.FOCUSABLE,
+    "selected": S.SELECTED,
+    "checked": S.CHECKED,
+    "expanded": S.EXPANDED,
+    "editable": S.EDITABLE,
+    "sensitive": S.SENSITIVE,
+    "active": S.ACTIVE,
+    "pressed": S.PRESSED,
+}
+_TEXT_ROLES = {"text", "entry", "terminal", "password text", "label", "paragraph", "heading"}
+_TEXT_CAP = 2000
+_WINDOW_ROLES = {"frame", "window", "dialog", "alert", "file chooser"}
+
+
+def _box(acc: Any) -> list[int] | None:
+    try:
+        e = acc.get_extents(Atspi.CoordType.SCREEN)
+    except Exception:
+        return None
+    return [e.x, e.y, e.width, e.height]
+
+
+def _states(state_set: Any) -> list[str]:
+    return [name for name, st in _STATES.items() if state_set.contains(st)]
+
+
+def _text(acc: Any, role: str) -> str | None:
+    if role not in _TEXT_ROLES:
+        return None
+    try:
+        iface = acc.get_text_iface()
+        if iface is None:
+            return None
+        count = Atspi.Text.get_character_count(iface)
+        if role == "terminal":
+            # The visible screen of a terminal is its last lines.
+            start = max(0, count - _TEXT_CAP)
+            return str(Atspi.Text.get_text(iface, start, count))
+        return str(Atspi.Text.get_text(iface, 0, min(count, _TEXT_CAP)))
+    except Exception:
+        return None
+
+
+def _walk(
+    acc: Any, depth: int, out: list[dict[str, Any]], max_nodes: int, max_children: int
+) -> None:
+    if len(out) >= max_nodes:
+        return
+    try:
+        role = acc.get_role_name()
+        states = acc.get_state_set()
+    except Exception:
+        return
+    showing = states.contains(S.SHOWING) and states.contains(S.VISIBLE)
+    if depth > 0 and not showing:
+        return
+    node = {
+        "role": role,
+        "name": acc.get_name() or "",
+        "box": _box(acc),
+        "states": _states(states),
+        "depth": depth,
+    }
+    text = _text(acc, role)
+    if text:
+        node["text"] = text
+    out.append(node)
+    try:
+        count = acc.get_child_count()
+    except Exception:
+        return
+    if states.contains(S.MANAGES_DESCENDANTS) and count > max_children:
+        count = max_children
+    for i in range(min(count, max_children)):
+        try:
+            child = acc.get_child_at_index(i)
+        except Exception:
+            continue
+        if child is not None:
+            _walk(child, depth + 1, out, max_nodes, max_children)
+
+
+def tree(max_nodes: int = 1500, max_children: int = 400) -> list[dict[str, Any]]:
+    desktop = Atspi.get_desktop(0)
+    windows = []
+    for i in range(desktop.get_child_count()):
+        app = desktop.get_child_at_index(i)
+        if app is None:
+            continue
+        try:
+            app_name = app.get_name() or ""
+            pid = app.get_process_id()
+            count = app.get_child_count()
+        except Exception:
+            continue
+        for j in range(count):
+            try:
+                win = app.get_child_at_index(j)
+                if win is None:
+                    continue
+                states = win.get_state_set()
+                if not (states.contains(S.SHOWING) or states.contains(S.VISIBLE)):
+                    continue
+            except Exception:
+                continue
+            nodes: list[dict[str, Any]] = []
+            _walk(win, 0, nodes, max_nodes, max_children)
+            if not nodes:
+                continue
+            windows.append(
+                {
+                    "app": app_name,
+                    "pid": pid,
+                    "title": nodes[0]["name"],
+                    "role": nodes[0]["role"],
+                    "box": nodes[0]["box"],
+                    "active": "active" in nodes[0]["states"],
+                    "nodes": nodes,
+                }
+            )
+    return windows
+
+
+def main() -> None:
+    Atspi.set_timeout(800, 5000)
+    out = sys.stdout
+    out.write(json.dumps({"ready": True}) + "\n")
+    out.flush()
+    for line in sys.stdin:
+        try:
+            request = json.loads(line)
+        except ValueError:
+            continue
+        reply = {"id": request.get("id")}
+        started = time.perf_counter()
+        try:
+            op = request.get("op")
+            if op == "tree":
+                reply["windows"] = tree(
+                    int(request.get("max_nodes") or 1500), int(request.get("max_children") or 400)
+                )
+            elif op != "ping":
+                raise ValueError(f"unknown op {op!r}")
+            reply["ok"] = True
+        except Exception as exc:
+            reply.update(ok=False, error=f"{type(exc).__name__}: {exc}")
+        reply["seconds"] = time.perf_counter() - started
+        out.write(json.dumps(reply) + "\n")
+        out.flush()
+
+
+if __name__ == "__main__":
+    main()

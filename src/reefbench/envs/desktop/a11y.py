@@ -1,0 +1,126 @@
+"""The accessibility tree of a desktop, read through AT-SPI by a helper process.
+
+pyatspi/Atspi exist only for Debian's ``/usr/bin/python3`` (package python3-pyatspi), not
+for pip, so :mod:`._a11y_reader` runs under that interpreter as a long-lived helper on the
+host and answers over a pipe. It connects to the sandbox's session and accessibility buses
+through their sockets in the instance's runtime directory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from reefbench.envs.desktop.jsonlines import JsonLineProcess
+from reefbench.envs.desktop.sandbox import as_sandbox_user
+
+_READER = Path(__file__).with_name("_a11y_reader.py")
+Box = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class UINode:
+    """One accessible element: role, name, screen box, states, text (for text roles)."""
+
+    role: str
+    name: str
+    box: Box | None
+    states: frozenset[str]
+    depth: int
+    text: str | None = None
+
+    @property
+    def center(self) -> tuple[int, int] | None:
+        if self.box is None:
+            return None
+        x, y, w, h = self.box
+        return x + w // 2, y + h // 2
+
+
+@dataclass(frozen=True, slots=True)
+class UIWindow:
+    """A top-level window of an application and its showing elements (tree order)."""
+
+    app: str
+    pid: int
+    title: str
+    role: str
+    box: Box | None
+    active: bool
+    nodes: tuple[UINode, ...] = field(default_factory=tuple)
+
+    def text(self) -> str:
+        """All names and texts of the window, one per line (for text checks)."""
+        parts = []
+        for node in self.nodes:
+            if node.name:
+                parts.append(node.name)
+            if node.text:
+                parts.append(node.text)
+        return "\n".join(parts)
+
+
+def _box(raw: Any) -> Box | None:
+    if not raw or len(raw) != 4:
+        return None
+    x, y, w, h = (int(v) for v in raw)
+    return (x, y, w, h) if w > 0 and h > 0 else None
+
+
+def parse_windows(raw: list[dict[str, Any]]) -> list[UIWindow]:
+    """Build typed windows from the reader's JSON."""
+    windows = []
+    for win in raw:
+        nodes = tuple(
+            UINode(
+                role=n.get("role", ""),
+                # Menu items pad their names with spaces before the accelerator column.
+                name=" ".join(str(n.get("name", "")).split()),
+                box=_box(n.get("box")),
+                states=frozenset(n.get("states", ())),
+                depth=int(n.get("depth", 0)),
+                text=n.get("text"),
+            )
+            for n in win.get("nodes", ())
+        )
+        windows.append(
+            UIWindow(
+                app=win.get("app", ""),
+                pid=int(win.get("pid") or 0),
+                title=win.get("title", ""),
+                role=win.get("role", ""),
+                box=_box(win.get("box")),
+                active=bool(win.get("active")),
+                nodes=nodes,
+            )
+        )
+    return windows
+
+
+class A11yReader:
+    """The per-instance AT-SPI reader process."""
+
+    def __init__(self, env: dict[str, str], log: Path, python: str = "/usr/bin/python3") -> None:
+        self._helper = JsonLineProcess(
+            as_sandbox_user([python, "-u", str(_READER)]),
+            env=env,
+            log=log,
+            what="accessibility reader",
+            ready_timeout=15.0,
+        )
+
+    @property
+    def pid(self) -> int:
+        return self._helper.pid
+
+    def windows(self, max_nodes: int = 1500, timeout: float = 10.0) -> list[UIWindow]:
+        """Every showing top-level window with its showing elements."""
+        reply = self._helper.request("tree", timeout=timeout, max_nodes=max_nodes)
+        return parse_windows(reply.get("windows", []))
+
+    def alive(self) -> bool:
+        return self._helper.running()
+
+    def close(self) -> None:
+        self._helper.close()

@@ -1,0 +1,333 @@
+"""The desktop's action space (CRAB's Ubuntu actions + OS-MAP's computer_13 coordinates).
+
+Docstrings are the prompts models read. Element ids (``elem``) come from the numbered
+boxes of the latest observation; coordinates are pixels of the screenshot the agent sees.
+Every action waits until the screen is stable before it returns.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from pydantic import Field
+
+from reefbench.actions import action
+from reefbench.envs.desktop.apps import APPS, LAUNCHER
+from reefbench.errors import ActionFailed
+
+if TYPE_CHECKING:
+    from reefbench.envs.desktop.environment import DesktopEnvironment
+
+Button = Literal["left", "middle", "right"]
+_BUTTONS = {"left": 1, "middle": 2, "right": 3}
+Coordinate = Annotated[int, Field(ge=0, le=10000)]
+
+
+def _desk(env: Any) -> DesktopEnvironment:
+    from reefbench.envs.desktop.environment import DesktopEnvironment
+
+    if not isinstance(env, DesktopEnvironment):
+        raise TypeError(f"this action needs a DesktopEnvironment, got {type(env).__name__}")
+    return env
+
+
+def _describe(mark: Any) -> str:
+    return f'[{mark.id}] {mark.role} "{mark.name}"'
+
+
+def _click_elem(env: Any, elem: int, button: int, repeat: int, verb: str) -> str:
+    desk = _desk(env)
+    mark = desk.mark(elem)
+    x, y = mark.center
+    desk.act(lambda: desk.input.click(x, y, button=button, repeat=repeat))
+    desk.record(verb, role=mark.role, name=mark.name, elem=elem)
+    return f"{verb} {_describe(mark)}"
+
+
+# ------------------------------------------------------------------ elements
+@action
+def click(elem: int, env: Any) -> str:
+    """Click an element with the left mouse button.
+
+    Args:
+        elem: Number of the element's box in the latest screenshot.
+    """
+    return _click_elem(env, elem, 1, 1, "clicked")
+
+
+@action
+def right_click(elem: int, env: Any) -> str:
+    """Right-click an element (usually opens its context menu).
+
+    Args:
+        elem: Number of the element's box in the latest screenshot.
+    """
+    return _click_elem(env, elem, 3, 1, "right-clicked")
+
+
+@action
+def double_click(elem: int, env: Any) -> str:
+    """Double-click an element (e.g. open a file or folder in the file manager).
+
+    Args:
+        elem: Number of the element's box in the latest screenshot.
+    """
+    return _click_elem(env, elem, 1, 2, "double-clicked")
+
+
+# ------------------------------------------------------------------ keyboard
+@action
+def write_text(text: Annotated[str, Field(max_length=10000)], env: Any) -> str:
+    """Type text with the keyboard into the focused element, exactly as given.
+
+    A newline in the text presses Enter. Click the target field first if it is not
+    focused.
+
+    Args:
+        text: The characters to type.
+    """
+    desk = _desk(env)
+    desk.act(lambda: desk.input.type_text(text))
+    desk.record("typed", text=text)
+    return f"typed {len(text)} characters"
+
+
+@action
+def press(key: str, env: Any) -> str:
+    """Press and release one key.
+
+    Args:
+        key: Key name such as "enter", "esc", "tab", "backspace", "delete", "up", "down",
+            "left", "right", "home", "end", "pageup", "pagedown", "F5" or a single character.
+    """
+    desk = _desk(env)
+    desk.act(lambda: desk.input.press([key]))
+    desk.record("pressed", keys=[key])
+    return f"pressed {key}"
+
+
+@action
+def hotkey(keys: Annotated[list[str], Field(min_length=1, max_length=5)], env: Any) -> str:
+    """Press a key combination: hold the keys down in order, then release them.
+
+    Args:
+        keys: Keys of the combination, e.g. ["ctrl", "s"] to save or ["ctrl", "shift", "t"].
+    """
+    desk = _desk(env)
+    desk.act(lambda: desk.input.press(keys))
+    desk.record("pressed", keys=list(keys))
+    return "pressed " + "+".join(keys)
+
+
+@action
+def key_down(key: str, env: Any) -> str:
+    """Hold a key down until key_up is called (e.g. hold "shift" while clicking).
+
+    Args:
+        key: Key name, e.g. "shift", "ctrl", "alt" or a single character.
+    """
+    desk = _desk(env)
+    desk.act(lambda: desk.input.key(key, down=True))
+    return f"holding {key}"
+
+
+@action
+def key_up(key: str, env: Any) -> str:
+    """Release a key held down with key_down.
+
+    Args:
+        key: Key name, as given to key_down.
+    """
+    desk = _desk(env)
+    desk.act(lambda: desk.input.key(key, down=False))
+    return f"released {key}"
+
+
+# --------------------------------------------------------------------- mouse
+@action
+def scroll(
+    direction: Literal["up", "down", "left", "right"],
+    amount: Annotated[int, Field(ge=1, le=50)] = 3,
+    elem: int | None = None,
+    env: Any = None,
+) -> str:
+    """Scroll with the mouse wheel, over an element or wherever the pointer is.
+
+    Args:
+        direction: "up", "down", "left" or "right".
+        amount: Number of wheel steps (about three lines of text each).
+        elem: Element to scroll over; omit to scroll where the mouse pointer is.
+    """
+    desk = _desk(env)
+    at = desk.mark(elem).center if elem is not None else None
+    desk.act(lambda: desk.input.scroll(direction, amount, at))
+    return f"scrolled {direction} {amount}"
+
+
+@action
+def click_at(
+    x: Coordinate, y: Coordinate, button: Button = "left", clicks: int = 1, env: Any = None
+) -> str:
+    """Click at a point of the screenshot (use when no numbered box covers the target).
+
+    Args:
+        x: Horizontal pixel in the screenshot, from the left edge.
+        y: Vertical pixel in the screenshot, from the top edge.
+        button: "left", "middle" or "right".
+        clicks: 1 for a click, 2 for a double-click.
+    """
+    desk = _desk(env)
+    sx, sy = desk.to_screen(x, y)
+    repeat = 2 if clicks >= 2 else 1
+    desk.act(lambda: desk.input.click(sx, sy, button=_BUTTONS[button], repeat=repeat))
+    desk.record("clicked_at", x=x, y=y, button=button)
+    return f"clicked at ({x}, {y})"
+
+
+@action
+def move_to(x: Coordinate, y: Coordinate, env: Any) -> str:
+    """Move the mouse pointer to a point of the screenshot (e.g. to hover a tooltip).
+
+    Args:
+        x: Horizontal pixel in the screenshot.
+        y: Vertical pixel in the screenshot.
+    """
+    desk = _desk(env)
+    sx, sy = desk.to_screen(x, y)
+    desk.act(lambda: desk.input.move(sx, sy))
+    return f"moved to ({x}, {y})"
+
+
+@action
+def drag(
+    from_x: Coordinate, from_y: Coordinate, to_x: Coordinate, to_y: Coordinate, env: Any
+) -> str:
+    """Drag with the left button held from one point of the screenshot to another.
+
+    Args:
+        from_x: Start point, horizontal pixel.
+        from_y: Start point, vertical pixel.
+        to_x: End point, horizontal pixel.
+        to_y: End point, vertical pixel.
+    """
+    desk = _desk(env)
+    start, end = desk.to_screen(from_x, from_y), desk.to_screen(to_x, to_y)
+    desk.act(lambda: desk.input.drag(start, end))
+    return f"dragged from ({from_x}, {from_y}) to ({to_x}, {to_y})"
+
+
+@action
+def mouse_down(button: Button = "left", env: Any = None) -> str:
+    """Press a mouse button and keep it held at the pointer's position (see mouse_up).
+
+    Args:
+        button: "left", "middle" or "right".
+    """
+    desk = _desk(env)
+    desk.act(lambda: desk.input.button(True, _BUTTONS[button]))
+    return f"holding the {button} button"
+
+
+@action
+def mouse_up(button: Button = "left", env: Any = None) -> str:
+    """Release a mouse button held with mouse_down.
+
+    Args:
+        button: "left", "middle" or "right".
+    """
+    desk = _desk(env)
+    desk.act(lambda: desk.input.button(False, _BUTTONS[button]))
+    return f"released the {button} button"
+
+
+# ---------------------------------------------------------------------- apps
+@action
+def search_app(name: str, env: Any) -> str:
+    """Search for an application in the launcher by name and open it.
+
+    Available: Terminal, Text Editor (mousepad), Files (thunar), Vim, Chromium.
+
+    Args:
+        name: Application name or a word describing it, e.g. "terminal", "text editor",
+            "files", "chromium".
+    """
+    desk = _desk(env)
+    query = name.strip()
+    if not query:
+        raise ActionFailed("search_app needs a name, e.g. 'terminal'")
+    before = {w.id for w in desk.x11.stacking()}
+    launcher = [
+        *LAUNCHER,
+        "-drun-match-fields",
+        "name,generic,keywords",
+        "-sort",
+        "-sorting-method",
+        "fzf",
+        "-filter",
+        query,
+    ]
+    frame = desk.screen.grab()
+    pid = desk.session.spawn(launcher, name="launcher")
+    # The launcher is up (and has grabbed the keyboard) once it has drawn and settled;
+    # then Enter opens the best match.
+    deadline = time.monotonic() + 5.0
+    while desk.screen.grab().raw == frame.raw:
+        if time.monotonic() > deadline:
+            desk.session.kill(pid)
+            raise ActionFailed("the application launcher did not appear; try again")
+        time.sleep(0.01)
+    desk.settle()
+    desk.input.press(["enter"])
+    desk.settle()
+    # With no match the launcher stays open; with one it exits and the app starts.
+    launcher_open = any(p["pid"] == pid for p in desk.session.processes())
+    window = None if launcher_open else desk.wait_for_new_window(before, 20.0)
+    if window is None:
+        desk.session.kill(pid)
+        desk.settle()
+        titles = ", ".join(a.title for a in APPS.values() if a.available())
+        raise ActionFailed(f"no application matches {name!r} (available: {titles})")
+    desk.settle()
+    spec = next((a for a in APPS.values() if a.wm_class == window.wm_class), None)
+    desk.record("opened_app", app=spec.name if spec else window.wm_class, query=query)
+    return f"opened {window.title or window.wm_class}"
+
+
+# -------------------------------------------------------------- observations
+@action
+def screenshot(env: Any) -> bytes:
+    """The screen as PNG, with a numbered box on every element you can act on."""
+    desk = _desk(env)
+    snapshot = desk.snapshot or desk.observe_now()
+    return snapshot.marked_png(desk.screenshot_width)
+
+
+@action
+def elements(env: Any) -> str:
+    """The numbered elements of the screenshot, one '[id] role "name"' per line."""
+    desk = _desk(env)
+    snapshot = desk.snapshot or desk.observe_now()
+    active = snapshot.active
+    header = f"Focused window: {active.title!r}\n" if active else "No window is focused.\n"
+    return header + snapshot.marks.text()
+
+
+DESKTOP_ACTIONS = [
+    click,
+    right_click,
+    double_click,
+    write_text,
+    press,
+    hotkey,
+    scroll,
+    search_app,
+    click_at,
+    move_to,
+    drag,
+    mouse_down,
+    mouse_up,
+    key_down,
+    key_up,
+]
+OBSERVATIONS = [screenshot, elements]

@@ -1,0 +1,169 @@
+"""The desktop's applications: what they are, how they start, how to recognise them.
+
+Chosen for being light, real, accessible through AT-SPI and installable from Debian:
+openbox (window manager), rofi (launcher behind ``search_app``), xfce4-terminal (GTK
+terminal), mousepad (GTK editor), thunar (GTK file manager), vim (in the terminal) and
+Chromium. LibreOffice and GIMP are used when installed; :func:`missing_apps` tells tasks
+that need them why they are skipped.
+
+The launcher shows exactly these apps: the sandbox's ``/usr/share/applications`` is
+replaced by the ``.desktop`` files written by :func:`write_desktop_files`, so a search
+never lands on a settings dialog or an app the benchmark does not know.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class AppSpec:
+    """One application of the desktop.
+
+    Attributes:
+        name: Short id used by tasks (``"terminal"``).
+        title: Name shown in the launcher (``"Terminal"``).
+        argv: Command that starts it (inside the sandbox), without a file argument.
+        process: Process name (``comm``) of its main process, for process evaluators.
+        wm_class: X window class of its windows.
+        keywords: Further words the launcher matches.
+        executable: Binary that must exist for the app to be available.
+        terminal: Runs inside the terminal (vim).
+        env: Extra environment variables it needs (non-secret).
+    """
+
+    name: str
+    title: str
+    argv: tuple[str, ...]
+    process: str
+    wm_class: str
+    keywords: tuple[str, ...] = ()
+    executable: str = ""
+    terminal: bool = False
+    env: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def binary(self) -> str:
+        return self.executable or self.argv[0]
+
+    def available(self) -> bool:
+        return shutil.which(self.binary) is not None
+
+
+CHROMIUM_FLAGS = (
+    "--no-sandbox",  # the desktop sandbox is the sandbox; root in a user namespace
+    "--force-renderer-accessibility",
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--password-store=basic",
+    "--disable-features=Translate,MediaRouter",
+)
+
+APPS: dict[str, AppSpec] = {
+    a.name: a
+    for a in (
+        AppSpec(
+            "terminal",
+            "Terminal",
+            ("xfce4-terminal", "--disable-server"),
+            "xfce4-terminal",
+            "Xfce4-terminal",
+            ("shell", "console", "command line", "xfce4-terminal"),
+        ),
+        AppSpec(
+            "editor",
+            "Text Editor",
+            ("mousepad",),
+            "mousepad",
+            "Mousepad",
+            ("mousepad", "notepad", "text"),
+        ),
+        AppSpec(
+            "files",
+            "Files",
+            ("thunar",),
+            "thunar",
+            "Thunar",
+            ("file manager", "thunar", "folder", "explorer"),
+        ),
+        AppSpec(
+            "vim",
+            "Vim",
+            ("xfce4-terminal", "--disable-server", "-x", "vim"),
+            "vim",
+            "Xfce4-terminal",
+            ("vi", "editor"),
+            executable="vim",
+            terminal=True,
+        ),
+        AppSpec(
+            "browser",
+            "Chromium",
+            ("chromium", *CHROMIUM_FLAGS),
+            "chromium",
+            "Chromium",
+            ("web browser", "internet", "chrome"),
+            env={"ACCESSIBILITY_ENABLED": "1"},
+        ),
+        AppSpec(
+            "libreoffice",
+            "LibreOffice Writer",
+            ("libreoffice", "--writer", "--norestore"),
+            "soffice.bin",
+            "libreoffice-writer",
+            ("writer", "word processor", "office"),
+        ),
+        AppSpec("gimp", "GIMP", ("gimp", "--no-splash"), "gimp", "Gimp", ("image editor",)),
+    )
+}
+
+WINDOW_MANAGER = ("openbox", "--sm-disable")
+LAUNCHER = ("rofi", "-show", "drun", "-no-lazy-grab", "-terminal", "xfce4-terminal")
+
+
+def app(name: str) -> AppSpec:
+    """The app called ``name`` (a key of :data:`APPS`)."""
+    try:
+        return APPS[name]
+    except KeyError:
+        from reefbench.errors import ConfigError
+
+        raise ConfigError(
+            f"unknown desktop app {name!r}: choose one of {', '.join(sorted(APPS))}"
+        ) from None
+
+
+def missing_apps(names: list[str] | tuple[str, ...]) -> list[str]:
+    """Which of ``names`` cannot run here, as 'name (needs binary)' strings."""
+    return [f"{n} (needs {app(n).binary})" for n in names if not app(n).available()]
+
+
+def _desktop_entry(spec: AppSpec) -> str:
+    # Exec is split by the launcher on spaces; none of our arguments contains one.
+    exec_line = " ".join(spec.argv)
+    if spec.env:
+        exec_line = "env " + " ".join(f"{k}={v}" for k, v in spec.env.items()) + " " + exec_line
+    return (
+        "[Desktop Entry]\n"
+        "Type=Application\n"
+        f"Name={spec.title}\n"
+        f"Exec={exec_line}\n"
+        f"Keywords={';'.join(spec.keywords)};\n"
+        "Terminal=false\n"
+        f"StartupWMClass={spec.wm_class}\n"
+    )
+
+
+def write_desktop_files(directory: Path) -> list[str]:
+    """Write one ``.desktop`` file per available app; returns the names written."""
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for spec in APPS.values():
+        if spec.available():
+            (directory / f"reef-{spec.name}.desktop").write_text(_desktop_entry(spec))
+            written.append(spec.name)
+    return written

@@ -1,0 +1,175 @@
+"""Keyboard and mouse input through xdotool (XTEST), always as an argv list.
+
+Agent text never passes through a shell: ``xdotool type -- TEXT`` receives it as one argv
+element, so ``$(...)``, quotes, ``;`` and ``>`` arrive as the characters they are. Key
+names the agent writes (``enter``, ``ctrl``, ``pagedown``) are mapped to X keysyms and
+checked before anything is sent.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Sequence
+
+from reefbench.errors import ActionFailed, EnvironmentFailure, InvalidAction
+
+_ALIASES = {
+    "enter": "Return",
+    "return": "Return",
+    "esc": "Escape",
+    "escape": "Escape",
+    "ctrl": "ctrl",
+    "control": "ctrl",
+    "alt": "alt",
+    "shift": "shift",
+    "super": "super",
+    "win": "super",
+    "windows": "super",
+    "meta": "super",
+    "cmd": "super",
+    "command": "super",
+    "tab": "Tab",
+    "space": "space",
+    "backspace": "BackSpace",
+    "delete": "Delete",
+    "del": "Delete",
+    "insert": "Insert",
+    "home": "Home",
+    "end": "End",
+    "pageup": "Prior",
+    "page_up": "Prior",
+    "pgup": "Prior",
+    "pagedown": "Next",
+    "page_down": "Next",
+    "pgdn": "Next",
+    "up": "Up",
+    "down": "Down",
+    "left": "Left",
+    "right": "Right",
+    "capslock": "Caps_Lock",
+    "menu": "Menu",
+    "printscreen": "Print",
+    "print": "Print",
+}
+_PUNCTUATION = {
+    "+": "plus",
+    "-": "minus",
+    "=": "equal",
+    ".": "period",
+    ",": "comma",
+    "/": "slash",
+    "\\": "backslash",
+    ";": "semicolon",
+    "'": "apostrophe",
+    "`": "grave",
+    "[": "bracketleft",
+    "]": "bracketright",
+    " ": "space",
+}
+_MODIFIERS = {"ctrl", "alt", "shift", "super"}
+
+
+def keysym(key: str) -> str:
+    """The X keysym name for an agent's key name.
+
+    Raises:
+        InvalidAction: the name is not a key.
+    """
+    raw = key.strip()
+    if not raw:
+        raise InvalidAction("empty key name: use e.g. 'enter', 'ctrl', 'a' or 'F5'")
+    lowered = raw.lower()
+    if lowered in _ALIASES:
+        return _ALIASES[lowered]
+    if raw in _PUNCTUATION:
+        return _PUNCTUATION[raw]
+    if len(raw) == 1:
+        return raw
+    if lowered.startswith("f") and lowered[1:].isdigit() and 1 <= int(lowered[1:]) <= 24:
+        return "F" + lowered[1:]
+    from Xlib import XK
+
+    if XK.string_to_keysym(raw) != 0:
+        return raw
+    raise InvalidAction(
+        f"unknown key {key!r}: use names like 'enter', 'esc', 'tab', 'ctrl', 'alt', 'shift', "
+        "'up', 'pagedown', 'F5' or a single character"
+    )
+
+
+class Input:
+    """Sends input to one display through xdotool."""
+
+    def __init__(self, env: dict[str, str], xdotool: str = "xdotool") -> None:
+        self.env = env
+        self.xdotool = xdotool
+
+    def _run(self, *args: str) -> None:
+        try:
+            done = subprocess.run(
+                [self.xdotool, *args],
+                env=self.env,
+                capture_output=True,
+                timeout=60,
+                check=False,
+            )
+        except FileNotFoundError:
+            raise EnvironmentFailure("xdotool is not installed: apt-get install xdotool") from None
+        except subprocess.TimeoutExpired:
+            raise ActionFailed("the input did not finish within 60 s") from None
+        if done.returncode != 0:
+            raise EnvironmentFailure(
+                f"xdotool failed: {done.stderr.decode(errors='replace').strip()[:300]}"
+            )
+
+    # ----------------------------------------------------------------- mouse
+    def click(self, x: int, y: int, button: int = 1, repeat: int = 1) -> None:
+        args = ["mousemove", "--sync", str(x), str(y), "click"]
+        if repeat > 1:
+            args += ["--repeat", str(repeat), "--delay", "60"]
+        self._run(*args, str(button))
+
+    def move(self, x: int, y: int) -> None:
+        self._run("mousemove", "--sync", str(x), str(y))
+
+    def button(self, down: bool, button: int = 1) -> None:
+        self._run("mousedown" if down else "mouseup", str(button))
+
+    def drag(self, start: tuple[int, int], end: tuple[int, int], button: int = 1) -> None:
+        # Intermediate motion so toolkits see a drag, not a teleport.
+        mid = ((start[0] + end[0]) // 2, (start[1] + end[1]) // 2)
+        self._run(
+            "mousemove", "--sync", str(start[0]), str(start[1]),
+            "mousedown", str(button),
+            "mousemove", "--sync", str(start[0] + 5), str(start[1] + 5),
+            "mousemove", "--sync", str(mid[0]), str(mid[1]),
+            "mousemove", "--sync", str(end[0]), str(end[1]),
+            "mouseup", str(button),
+        )  # fmt: skip
+
+    def scroll(self, direction: str, amount: int, at: tuple[int, int] | None = None) -> None:
+        buttons = {"up": 4, "down": 5, "left": 6, "right": 7}
+        args = []
+        if at is not None:
+            args += ["mousemove", "--sync", str(at[0]), str(at[1])]
+        args += ["click", "--repeat", str(amount), "--delay", "15", str(buttons[direction])]
+        self._run(*args)
+
+    # -------------------------------------------------------------- keyboard
+    def type_text(self, text: str, delay_ms: int = 4) -> None:
+        if text:
+            self._run("type", "--clearmodifiers", "--delay", str(delay_ms), "--", text)
+
+    def press(self, keys: Sequence[str]) -> None:
+        """Press a key or a chord (``["ctrl", "s"]``) and release it."""
+        self._run("key", "--clearmodifiers", "+".join(keysym(k) for k in keys))
+
+    def key(self, key: str, down: bool) -> None:
+        self._run("keydown" if down else "keyup", keysym(key))
+
+    def release_all(self, buttons: Sequence[int] = ()) -> None:
+        """Release modifiers (and the given mouse buttons) an agent left pressed."""
+        args = ["keyup", "ctrl", "keyup", "alt", "keyup", "shift", "keyup", "super"]
+        for button in buttons:
+            args += ["mouseup", str(button)]
+        self._run(*args)

@@ -1,0 +1,210 @@
+"""Serve one environment over HTTP (FastAPI): JSON only, token required, loopback by default.
+
+(This module imports FastAPI at import time; it is only imported to serve.)
+
+Every endpoint but ``GET /version`` requires ``Authorization: Bearer <token>``; bodies over
+the size limit are refused while they stream in; requests are served one at a time
+(environments are not thread-safe); setup steps and evaluators are resolved by import
+reference only inside the allowed module prefixes, and only to ``@action``/``@evaluator``
+objects. Nothing is unpickled or evaluated.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from fastapi import Depends, FastAPI, HTTPException, Request
+
+from reefbench import __version__
+from reefbench.environment import Environment, loggable
+from reefbench.envs.remote.protocol import (
+    PROTOCOL_VERSION,
+    ActionInfo,
+    EnvironmentInfo,
+    EvaluateReply,
+    ObserveReply,
+    RefRequest,
+    StepReply,
+    StepRequest,
+    encode_observation,
+)
+from reefbench.errors import ActionFailed, ConfigError, InvalidAction
+from reefbench.evaluators import Evaluator
+from reefbench.taskfile import resolve_ref
+
+DEFAULT_MAX_BODY = 4 * 1024 * 1024
+DEFAULT_ALLOWED_MODULES = ("reefbench",)
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class RequestGuard:
+    """ASGI middleware: bodies must be JSON (else 415) and at most ``limit`` bytes (else 413).
+
+    The size is counted as the body arrives, so a request that omits or misstates its
+    length is refused before anything parses it.
+    """
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        declared = headers.get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.limit:
+            await _reject(send, 413, "request body too large")
+            return
+        chunks: list[bytes] = []
+        size = 0
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                await self.app(scope, receive, send)  # client went away: let the app see it
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                await _reject(send, 413, "request body too large")
+                return
+            chunks.append(chunk)
+            more = bool(message.get("more_body"))
+        content_type = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
+        if size and content_type != b"application/json":
+            await _reject(send, 415, "request bodies must be application/json")
+            return
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+async def _reject(send: Send, status: int, detail: str) -> None:
+    body = json.dumps({"detail": detail}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+def create_app(
+    env: Environment,
+    token: str,
+    *,
+    allowed_modules: tuple[str, ...] = DEFAULT_ALLOWED_MODULES,
+    max_body: int = DEFAULT_MAX_BODY,
+) -> Any:
+    """The ASGI application serving ``env``."""
+    if len(token) < 16:
+        raise ConfigError("the remote-environment token must be at least 16 characters")
+    lock = threading.Lock()
+
+    def authorised(request: Request) -> None:
+        supplied = request.headers.get("authorization", "")
+        expected = f"Bearer {token}"
+        if not secrets.compare_digest(supplied.encode(), expected.encode()):
+            raise HTTPException(status_code=401, detail="missing or wrong token")
+
+    def bind(body: RefRequest) -> Any:
+        module = body.ref.partition(":")[0]
+        if not any(module == m or module.startswith(m + ".") for m in allowed_modules):
+            raise HTTPException(403, f"module '{module}' is not allowed on this server")
+        try:
+            return resolve_ref(body.ref)(**body.arguments)
+        except (ConfigError, InvalidAction) as exc:
+            raise HTTPException(422, str(exc)) from None
+
+    api = FastAPI(title=f"reefbench environment '{env.name}'", docs_url=None, redoc_url=None)
+    guard = [Depends(authorised)]
+
+    @api.get("/version")
+    def version() -> dict[str, Any]:
+        return {"reefbench": __version__, "protocol": PROTOCOL_VERSION}
+
+    @api.get("/health", dependencies=guard)
+    def health() -> dict[str, bool]:
+        with lock:
+            return {"ok": env.health()}
+
+    @api.get("/info", dependencies=guard)
+    def info() -> EnvironmentInfo:
+        return EnvironmentInfo(
+            name=env.name,
+            description=env.description,
+            action_space=[
+                ActionInfo(name=a.name, description=a.description, parameters=a.parameters_schema)
+                for a in env.action_space.values()
+            ],
+            observation_space=list(env.observation_space),
+        )
+
+    @api.post("/start", dependencies=guard)
+    def start() -> dict[str, bool]:
+        with lock:
+            env.start()
+        return {"ok": True}
+
+    @api.post("/reset", dependencies=guard)
+    def reset() -> dict[str, bool]:
+        with lock:
+            env.reset()
+        return {"ok": True}
+
+    @api.post("/stop", dependencies=guard)
+    def stop() -> dict[str, bool]:
+        with lock:
+            env.stop()
+        return {"ok": True}
+
+    @api.post("/step", dependencies=guard)
+    def step(body: StepRequest) -> StepReply:
+        with lock:
+            try:
+                result = env.step(body.action, body.arguments)
+            except InvalidAction as exc:
+                return StepReply(status="invalid", error=str(exc))
+            except ActionFailed as exc:
+                return StepReply(status="failed", error=str(exc))
+        return StepReply(status="ok", result=loggable(result))
+
+    @api.post("/observe", dependencies=guard)
+    def observe() -> ObserveReply:
+        with lock:
+            values = env.observe()
+        return ObserveReply(observations={k: encode_observation(v) for k, v in values.items()})
+
+    @api.post("/execute", dependencies=guard)
+    def execute(body: RefRequest) -> dict[str, Any]:
+        action = bind(body)
+        with lock:
+            return {"result": loggable(env.execute(action))}
+
+    @api.post("/evaluate", dependencies=guard)
+    def evaluate(body: RefRequest) -> EvaluateReply:
+        evaluator = bind(body)
+        if not isinstance(evaluator, Evaluator):
+            raise HTTPException(422, f"'{body.ref}' is not an evaluator")
+        with lock:
+            result = env.evaluate(evaluator)
+        return EvaluateReply(
+            success=result.success, message=result.message, progress=result.progress
+        )
+
+    return RequestGuard(api, max_body)

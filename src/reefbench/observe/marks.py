@@ -1,0 +1,239 @@
+"""Set-of-Marks: numbered boxes over the elements an agent can act on.
+
+A mark is an element (from a UI tree, or an OCR text line for surfaces without one) with
+an id that actions take as ``elem``. The agent gets the screenshot with the numbered boxes
+drawn on it and a text list ``[id] role "name"``; ids are only valid for the observation
+that produced them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Protocol
+
+from reefbench.observe.ocr import OcrLine
+
+if TYPE_CHECKING:
+    from PIL import Image as PILImage
+
+Box = tuple[int, int, int, int]
+
+# Roles (AT-SPI names; the browser and phone trees map theirs onto these) an agent can act on.
+INTERACTIVE_ROLES = frozenset(
+    {
+        "push button",
+        "toggle button",
+        "check box",
+        "radio button",
+        "menu",
+        "menu item",
+        "check menu item",
+        "radio menu item",
+        "combo box",
+        "text",
+        "entry",
+        "password text",
+        "terminal",
+        "link",
+        "page tab",
+        "list item",
+        "table cell",
+        "tree item",
+        "icon",
+        "slider",
+        "spin button",
+        "toggle",
+        "button",
+        "textbox",
+        "checkbox",
+        "radio",
+        "tab",
+        "menuitem",
+        "option",
+        "switch",
+        "searchbox",
+        "document text",
+    }
+)
+
+
+# Unnamed cells and items are the expander/icon columns of tree views and menu separators:
+# boxes with nothing to tell the agent apart from the named element next to them.
+_UNNAMED_NOISE = frozenset({"table cell", "list item", "tree item", "menu item", "icon"})
+
+
+class Element(Protocol):
+    """What a UI-tree node must offer to become a mark."""
+
+    @property
+    def role(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def box(self) -> Box | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """One numbered element.
+
+    Attributes:
+        id: The number the agent uses (``click(elem=3)``).
+        role: Its role (``push button``), or ``text`` for an OCR line.
+        name: Accessible name, or the OCR text.
+        box: ``(x, y, w, h)`` in screen pixels.
+        source: ``"a11y"`` (UI tree) or ``"ocr"``.
+    """
+
+    id: int
+    role: str
+    name: str
+    box: Box
+    source: str = "a11y"
+
+    @property
+    def center(self) -> tuple[int, int]:
+        x, y, w, h = self.box
+        return x + w // 2, y + h // 2
+
+    def line(self) -> str:
+        name = self.name.replace("\n", " ").strip()
+        if len(name) > 80:
+            name = name[:77] + "..."
+        return f'[{self.id}] {self.role} "{name}"'
+
+
+@dataclass(frozen=True)
+class MarkSet:
+    """The marks of one observation, addressable by id."""
+
+    marks: tuple[Mark, ...]
+
+    def get(self, mark_id: int) -> Mark | None:
+        index = mark_id - 1
+        if 0 <= index < len(self.marks) and self.marks[index].id == mark_id:
+            return self.marks[index]
+        return next((m for m in self.marks if m.id == mark_id), None)
+
+    def text(self) -> str:
+        """The prompt list, one ``[id] role "name"`` per line."""
+        return "\n".join(m.line() for m in self.marks) or "(no interactive elements)"
+
+    def __len__(self) -> int:
+        return len(self.marks)
+
+
+def clip_box(box: Box, size: tuple[int, int]) -> Box | None:
+    """``box`` cut to the screen, or ``None`` if nothing of it is on screen."""
+    x, y, w, h = box
+    x0, y0 = max(x, 0), max(y, 0)
+    x1, y1 = min(x + w, size[0]), min(y + h, size[1])
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return None
+    return (x0, y0, x1 - x0, y1 - y0)
+
+
+def overlap(a: Box, b: Box) -> float:
+    """Intersection area over the smaller box's area (1.0 = one contains the other)."""
+    ax, ay, aw, ah = a
+    bx, by, bw, bh = b
+    iw = min(ax + aw, bx + bw) - max(ax, bx)
+    ih = min(ay + ah, by + bh) - max(ay, by)
+    if iw <= 0 or ih <= 0:
+        return 0.0
+    return (iw * ih) / max(1, min(aw * ah, bw * bh))
+
+
+def _covers(element: Box, line: Box, threshold: float) -> bool:
+    """An element already marks this OCR line: they overlap and the element is not a big
+    container (a text area or terminal holds many lines that deserve their own marks)."""
+    area_element, area_line = element[2] * element[3], max(1, line[2] * line[3])
+    return overlap(element, line) >= threshold and area_element <= 8 * area_line
+
+
+def build_marks(
+    elements: Iterable[Element],
+    screen: tuple[int, int],
+    *,
+    ocr_lines: Sequence[OcrLine] = (),
+    roles: frozenset[str] = INTERACTIVE_ROLES,
+    ocr_overlap: float = 0.5,
+) -> MarkSet:
+    """Number the interactive, on-screen elements, then add OCR lines not already covered.
+
+    Elements keep their order (tree order reads top-down in most toolkits); duplicates with
+    the same role, name and box (a widget and its inner node) are kept once.
+    """
+    marks: list[Mark] = []
+    seen: set[tuple[str, str, Box]] = set()
+    for element in elements:
+        if element.role not in roles or element.box is None:
+            continue
+        if not element.name and element.role in _UNNAMED_NOISE:
+            continue
+        box = clip_box(element.box, screen)
+        if box is None:
+            continue
+        key = (element.role, element.name, box)
+        if key in seen:
+            continue
+        seen.add(key)
+        marks.append(Mark(len(marks) + 1, element.role, element.name, box))
+    tree_boxes = [m.box for m in marks]
+    for line in ocr_lines:
+        box = clip_box(line.box, screen)
+        if box is None or any(_covers(b, box, ocr_overlap) for b in tree_boxes):
+            continue
+        marks.append(Mark(len(marks) + 1, "text", line.text, box, source="ocr"))
+    return MarkSet(tuple(marks))
+
+
+_PALETTE = (
+    (230, 25, 75),
+    (60, 140, 60),
+    (0, 90, 200),
+    (245, 130, 48),
+    (145, 30, 180),
+    (0, 150, 150),
+    (200, 0, 150),
+    (120, 100, 0),
+)
+
+
+@lru_cache(maxsize=4)
+def _font(size: int) -> Any:
+    from PIL import ImageFont
+
+    for path in (
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    ):
+        try:
+            return ImageFont.truetype(path, size)
+        except OSError:
+            continue
+    return ImageFont.load_default()
+
+
+def draw_marks(image: PILImage.Image, marks: MarkSet, font_size: int = 12) -> PILImage.Image:
+    """A copy of ``image`` with each mark's box outlined and its id in a filled tag."""
+    from PIL import ImageDraw
+
+    out = image.convert("RGB") if image.mode != "RGB" else image.copy()
+    draw = ImageDraw.Draw(out)
+    font = _font(font_size)
+    for mark in marks.marks:
+        color = _PALETTE[mark.id % len(_PALETTE)]
+        x, y, w, h = mark.box
+        draw.rectangle((x, y, x + w - 1, y + h - 1), outline=color, width=2)
+        label = str(mark.id)
+        left, top, right, bottom = draw.textbbox((0, 0), label, font=font)
+        tw, th = right - left + 4, bottom - top + 2
+        ty = y - th if y - th >= 0 else y
+        draw.rectangle((x, ty, x + tw, ty + th), fill=color)
+        draw.text((x + 2 - left, ty + 1 - top), label, fill=(255, 255, 255), font=font)
+    return out

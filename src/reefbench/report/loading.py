@@ -1,0 +1,48 @@
+"""Load finished runs (manifest, results, the tasks they ran) for reports and the viewer."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from reefbench.episode import EpisodeResult
+from reefbench.errors import ConfigError
+from reefbench.runner.store import ResultsStore
+from reefbench.task import Task
+
+
+@dataclass
+class LoadedRun:
+    """One run directory: its manifest, results and tasks."""
+
+    path: Path
+    manifest: dict[str, Any]
+    results: list[EpisodeResult]
+    tasks: dict[str, Task]
+
+    @property
+    def label(self) -> str:
+        agent = self.manifest.get("config", {}).get("agent", {})
+        model = agent.get("model")
+        name = f"{model} ({agent.get('policy', 'single')})" if model else agent.get("name", "?")
+        return f"{name} · {self.path.name}"
+
+
+def load_run(path: Path, *, trajectory: bool = False) -> LoadedRun:
+    """Read a run directory written by ``reef run``."""
+    from reefbench.suites import get_suite
+
+    manifest_path = path / "run.json"
+    if not manifest_path.is_file() or not (path / "results.sqlite").is_file():
+        raise ConfigError(f"{path}: not a run directory (no run.json/results.sqlite)")
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    store = ResultsStore(path)
+    try:
+        results = store.results(trajectory=trajectory)
+    finally:
+        store.close()
+    suite = manifest.get("config", {}).get("suite", "memory")
+    tasks = {t.id: t for t in get_suite(suite).load()}
+    return LoadedRun(path, manifest, results, tasks)

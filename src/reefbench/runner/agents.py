@@ -1,0 +1,157 @@
+"""Build the agent a run configuration names, in whichever process plays the episode.
+
+An :class:`~reefbench.runner.config.AgentSpec` is plain JSON (it is hashed into the run's
+manifest and sent to Ray workers), so this module turns it into agents: built-in agents by
+name, or a model (``provider/model``) driven by an agent system (``policy``). One provider
+client per process and spec is reused across episodes.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Any
+
+from reefbench.agents.base import Agent
+from reefbench.errors import ConfigError
+from reefbench.runner.config import AgentSpec
+from reefbench.runner.store import EpisodeKey
+
+BUILTIN_AGENTS = ("oracle", "null", "random", "replay", "human")
+TOOL_MODES = ("auto", "native", "json")
+MODEL_OPTIONS = frozenset(
+    {
+        "tool_mode",
+        "history",
+        "max_tokens",
+        "timeout",
+        "retries",
+        "retry_base",
+        "max_image_side",
+        "prompts",
+    }
+)
+BUILTIN_OPTIONS = {"oracle": {"alternative"}, "random": {"seed"}, "replay": {"replay"}}
+
+
+def agent_from_spec(spec: AgentSpec, key: EpisodeKey) -> Agent:
+    """A fresh agent for one episode (the random agent is seeded by the episode's seed)."""
+    if spec.model is not None:
+        model_agent: Agent = _model_factory(spec.model_dump_json())()
+        return model_agent
+    from reefbench.agents import HumanAgent, NullAgent, OracleAgent, RandomAgent
+
+    name, options = spec.name, spec.options
+    if name == "oracle":
+        return OracleAgent(options.get("alternative"))
+    if name == "null":
+        return NullAgent()
+    if name == "random":
+        return RandomAgent(int(options.get("seed", 0)) * 1_000_003 + key.seed)
+    if name == "replay":
+        return _recording(str(options.get("replay", "")))
+    if name == "human":
+        return HumanAgent()
+    raise ConfigError(f"unknown agent '{name}': choose one of {', '.join(BUILTIN_AGENTS)}")
+
+
+def check_spec(spec: AgentSpec) -> None:
+    """Fail now, in one line, for a spec that could only fail later inside an episode."""
+    if spec.model is None:
+        if spec.name not in BUILTIN_AGENTS:
+            raise ConfigError(
+                f"unknown agent '{spec.name}': choose one of {', '.join(BUILTIN_AGENTS)}"
+            )
+        unknown = set(spec.options) - BUILTIN_OPTIONS.get(spec.name, set())
+        if unknown:
+            raise ConfigError(f"agent '{spec.name}' takes no option {', '.join(sorted(unknown))}")
+        if spec.name == "replay":
+            _recording(str(spec.options.get("replay", "")))
+        return
+    unknown = set(spec.options) - MODEL_OPTIONS
+    if unknown:
+        raise ConfigError(f"model agents take no option {', '.join(sorted(unknown))}")
+    _model_factory(spec.model_dump_json())  # parses the model, checks the key and the policy
+
+
+@functools.lru_cache(maxsize=8)
+def _model_factory(spec_json: str) -> Any:
+    from reefbench.agents import POLICIES, ModelSettings, Prompts, policy_factory
+    from reefbench.agents.providers import (
+        ProviderOptions,
+        RetryPolicy,
+        make_provider,
+        parse_model,
+    )
+
+    spec = AgentSpec.model_validate_json(spec_json)
+    assert spec.model is not None
+    options = spec.options
+    if spec.policy not in POLICIES:
+        raise ConfigError(f"policy '{spec.policy}': choose one of {', '.join(POLICIES)}")
+    tool_mode = options.get("tool_mode", "auto")
+    if tool_mode not in TOOL_MODES:
+        raise ConfigError(f"tool mode '{tool_mode}': choose one of {', '.join(TOOL_MODES)}")
+    history = int(options.get("history", 2))
+    max_tokens = int(options.get("max_tokens", 2048))
+    timeout = float(options.get("timeout", 120.0))
+    retries = int(options.get("retries", 6))
+    retry_base = float(options.get("retry_base", 1.0))
+    side = options.get("max_image_side")
+    if history < 0 or max_tokens < 1 or timeout <= 0 or retries < 1 or retry_base < 0:
+        raise ConfigError(
+            "history must be >= 0, max tokens and retries >= 1, timeout > 0, retry base >= 0"
+        )
+    if side is not None and int(side) < 16:
+        raise ConfigError("the longer image side must be at least 16 pixels")
+    parsed = parse_model(spec.model)
+    if tool_mode == "auto":
+        tool_mode = "json" if parsed.provider == "openai-compatible" else "native"
+    prompts = options.get("prompts")
+    settings = ModelSettings(
+        mode="json" if tool_mode == "json" else "native",
+        history=history,
+        max_image_side=None if side is None else int(side),
+        prompts=Prompts.from_dir(Path(prompts)) if prompts else Prompts.default(),
+    )
+    provider = make_provider(
+        parsed,
+        ProviderOptions(
+            max_tokens=max_tokens,
+            timeout=timeout,
+            retry=RetryPolicy(attempts=retries, base=retry_base),
+        ),
+    )
+    return policy_factory(spec.policy, provider, settings)
+
+
+def _recording(path: str) -> Agent:
+    """The replay agent over a run directory (or a JSON-lines file of episode results)."""
+    from reefbench.agents import ReplayAgent
+
+    if not path:
+        raise ConfigError("the replay agent needs --replay runs/<run> (a recorded run directory)")
+    source = Path(path)
+    if source.is_dir():
+        from reefbench.runner.store import ResultsStore
+
+        if not (source / "results.sqlite").is_file():
+            raise ConfigError(f"replay: {source} is not a run directory")
+        store = ResultsStore(source)
+        try:
+            return ReplayAgent(store.results(trajectory=True))
+        finally:
+            store.close()
+    return ReplayAgent.from_file(source)
+
+
+def describe(spec: AgentSpec) -> str:
+    """Short label for tables: the agent's name, or model and policy."""
+    if spec.model:
+        from reefbench.agents.providers import parse_model
+
+        parsed = parse_model(spec.model)  # the label leaves out a compatible server's URL
+        return f"{parsed.provider}/{parsed.model} {spec.policy}"
+    extra = {k: v for k, v in spec.options.items() if k != "replay"}
+    return spec.name + (f" {json.dumps(extra, sort_keys=True)}" if extra else "")
