@@ -88,6 +88,7 @@ class _Worker(threading.Thread):
     def run(self) -> None:
         runner = self.runner
         try:
+            self._prewarm()
             while not runner.stopping.is_set():
                 try:
                     key = runner.work.get(timeout=0.1)
@@ -98,6 +99,15 @@ class _Worker(threading.Thread):
                 result = self._play(key)
                 runner.done.put((key, result))
         finally:
+            self._close_envs()
+
+    def _prewarm(self) -> None:
+        """Start this worker's environments now, alongside the other workers'."""
+        try:
+            self.envs = self.runner.make_environments()
+            for env in self.envs.values():
+                env.start()
+        except Exception:  # the first episode tries again and reports the failure
             self._close_envs()
 
     def _play(self, key: EpisodeKey) -> EpisodeResult:
@@ -154,6 +164,9 @@ class _RayWorker(_Worker):
             return result
         except Exception as exc:  # a dead actor or node: infrastructure, retried
             return _infrastructure_result(task, "env_error", f"ray: {type(exc).__name__}: {exc}")
+
+    def _prewarm(self) -> None:
+        return None  # the actor starts its environments on the cluster
 
     def _close_envs(self) -> None:
         return None  # the actor owns them; the pool closes it
