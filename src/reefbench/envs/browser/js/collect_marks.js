@@ -1,0 +1,71 @@
+() => {
+  const SELECTOR = 'a[href], button, input:not([type=hidden]), select, textarea, summary, ' +
+    '[role=button], [role=link], [role=checkbox], [role=radio], [role=switch], [role=tab], ' +
+    '[role=menuitem], [role=option], [role=textbox], [role=combobox], [role=searchbox], ' +
+    '[role=slider], [contenteditable=""], [contenteditable=true], [onclick], [tabindex]';
+  const implicit = (el) => {
+    const tag = el.tagName.toLowerCase();
+    if (tag === 'a') return 'link';
+    if (tag === 'button' || tag === 'summary') return 'button';
+    if (tag === 'select') return 'combobox';
+    if (tag === 'textarea') return 'textbox';
+    if (tag === 'input') {
+      const t = (el.getAttribute('type') || 'text').toLowerCase();
+      if (['button', 'submit', 'reset', 'image'].includes(t)) return 'button';
+      if (t === 'checkbox') return 'checkbox';
+      if (t === 'radio') return 'radio';
+      if (t === 'range') return 'slider';
+      if (t === 'search') return 'searchbox';
+      return 'textbox';
+    }
+    if (el.isContentEditable) return 'textbox';
+    return 'button';
+  };
+  const nameOf = (el) => {
+    if (el.tagName === 'SELECT') {
+      // A drop-down list: its label and the option it shows.
+      const shown = el.selectedOptions.length ? el.selectedOptions[0].text : '';
+      const label = el.getAttribute('aria-label') ||
+        (el.labels && el.labels.length ? Array.from(el.labels).map((l) => l.innerText).join(' ') : '');
+      return label && shown ? label + ': ' + shown : label || shown;
+    }
+    const aria = el.getAttribute('aria-label');
+    if (aria) return aria;
+    const by = el.getAttribute('aria-labelledby');
+    if (by) {
+      const text = by.split(/\\s+/).map((id) => document.getElementById(id))
+        .filter(Boolean).map((n) => n.innerText).join(' ');
+      if (text.trim()) return text;
+    }
+    if (el.labels && el.labels.length) {
+      const text = Array.from(el.labels).map((l) => l.innerText).join(' ');
+      if (text.trim()) return text;
+    }
+    const tag = el.tagName.toLowerCase();
+    if (tag === 'input' && ['submit', 'button', 'reset'].includes(el.type)) return el.value;
+    const text = (el.innerText || '').trim();
+    if (text && tag !== 'textarea') return text;
+    return el.getAttribute('placeholder') || el.getAttribute('title') ||
+      el.getAttribute('alt') || el.getAttribute('name') || '';
+  };
+  const out = [];
+  const vw = window.innerWidth, vh = window.innerHeight;
+  for (const el of document.querySelectorAll(SELECTOR)) {
+    if (el.disabled) continue;
+    if (el.getAttribute('tabindex') === '-1' && !el.matches('a, button, input, select, textarea, [role]')) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width < 2 || r.height < 2 || r.bottom <= 0 || r.right <= 0 || r.top >= vh || r.left >= vw) continue;
+    const style = getComputedStyle(el);
+    if (style.visibility === 'hidden' || style.display === 'none' || Number(style.opacity) === 0) continue;
+    // A control wrapped in an interactive element (a button inside a link) is one mark.
+    const parent = el.parentElement && el.parentElement.closest(SELECTOR);
+    if (parent && parent.getBoundingClientRect().width > 0 &&
+        parent.contains(el) && !['INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName)) {
+      const pr = parent.getBoundingClientRect();
+      if (Math.abs(pr.width - r.width) < 2 && Math.abs(pr.height - r.height) < 2) continue;
+    }
+    out.push({ role: el.getAttribute('role') || implicit(el), name: nameOf(el).replace(/\\s+/g, ' ').trim(),
+               x: r.left, y: r.top, w: r.width, h: r.height });
+  }
+  return out;
+}

@@ -1,0 +1,23 @@
+(() => {
+  if (window.__reef) return;
+  const state = { last: Date.now(), expectNav: 0, busy: 0, scrolls: 0 };
+  Object.defineProperty(window, '__reef', { value: state });
+  const watch = () => new MutationObserver(() => { state.last = Date.now(); })
+    .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  watch();
+  addEventListener('scroll', () => { state.last = Date.now(); state.scrolls++; }, { capture: true, passive: true });
+  // Noted at once; withdrawn after the event if a later handler cancelled it.
+  const note = (e) => {
+    state.expectNav = Date.now();
+    setTimeout(() => { if (e.defaultPrevented) state.expectNav = 0; }, 0);
+  };
+  window.addEventListener('click', (e) => {
+    if (e.defaultPrevented || !e.target || !e.target.closest) return;
+    const a = e.target.closest('a[href]');
+    if (!a) return;
+    const href = a.getAttribute('href') || '';
+    if (href.startsWith('#') || href.startsWith('javascript:') || a.hasAttribute('download')) return;
+    note(e);
+  });
+  window.addEventListener('submit', (e) => { if (!e.defaultPrevented) note(e); });
+})();

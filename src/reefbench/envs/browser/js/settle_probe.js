@@ -1,0 +1,22 @@
+(grace) => {
+  const now = Date.now();
+  const wins = [window];
+  for (let i = 0; i < wins.length; i++) {
+    let doc;
+    try { doc = wins[i].document; } catch (e) { continue; }
+    for (const f of doc.querySelectorAll('iframe, frame')) {
+      try { if (f.contentWindow && f.contentWindow.document) wins.push(f.contentWindow); } catch (e) {}
+    }
+  }
+  let ready = true, nav = false, quiet = 1e9;
+  for (const w of wins) {
+    let doc;
+    try { doc = w.document; } catch (e) { continue; }
+    if (doc.readyState !== 'complete') ready = false;
+    const s = w.__reef;
+    if (!s) continue;
+    quiet = Math.min(quiet, now - s.last);
+    if ((s.expectNav && now - s.expectNav < grace) || (s.busy && now - s.busy < grace)) nav = true;
+  }
+  return { ready, nav, quiet };
+}

@@ -1,0 +1,84 @@
+"""Set-of-Marks for web pages: interactive elements and their boxes, frame by frame.
+
+Each frame runs :data:`COLLECT` (links, buttons, form fields, ARIA widgets, anything
+focusable or with a click handler attribute, that is visible in the viewport); boxes are
+moved into page coordinates with the frame element's box, then numbered in document order
+by :func:`reefbench.observe.marks.build_marks`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from reefbench.envs.browser.settle import script
+from reefbench.observe.marks import MarkSet, build_marks
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Frame, Page
+
+COLLECT = script("collect_marks.js")
+
+
+@dataclass(frozen=True, slots=True)
+class PageElement:
+    role: str
+    name: str
+    box: tuple[int, int, int, int] | None
+
+
+WEB_ROLES = frozenset(
+    {
+        "link",
+        "button",
+        "textbox",
+        "searchbox",
+        "combobox",
+        "checkbox",
+        "radio",
+        "switch",
+        "tab",
+        "menuitem",
+        "option",
+        "slider",
+    }
+)
+
+
+def _frame_offset(frame: Frame) -> tuple[float, float] | None:
+    if frame.parent_frame is None:
+        return (0.0, 0.0)
+    try:
+        box = frame.frame_element().bounding_box()
+    except Exception:
+        return None
+    return (box["x"], box["y"]) if box else None
+
+
+def collect_elements(page: Page) -> list[PageElement]:
+    """Interactive elements of every frame, in page (viewport) coordinates."""
+    out: list[PageElement] = []
+    for frame in page.frames:
+        offset = _frame_offset(frame)
+        if offset is None:
+            continue
+        try:
+            found: list[dict[str, Any]] = frame.evaluate(COLLECT)
+        except Exception:  # a frame navigating away mid-collection has nothing to offer
+            continue
+        for item in found:
+            box = (
+                round(item["x"] + offset[0]),
+                round(item["y"] + offset[1]),
+                round(item["w"]),
+                round(item["h"]),
+            )
+            role = item["role"] if item["role"] in WEB_ROLES else "button"
+            out.append(PageElement(role, item["name"], box))
+    return out
+
+
+def page_marks(page: Page) -> MarkSet:
+    size = page.viewport_size or {"width": 1280, "height": 800}
+    elements = collect_elements(page)
+    return build_marks(elements, (size["width"], size["height"]), roles=WEB_ROLES)

@@ -1,0 +1,93 @@
+"""Setup actions and evaluators over the phone's own state (settings, call log, clock).
+
+Screen-level checks (what is shown, which app is in front) are the shared XML evaluators
+of :mod:`reefbench.envs.ui.evaluators`; these read the state behind the screen, so they
+hold whether or not the Settings app is open. Route them with ``.on("phone")``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reefbench.actions import action
+from reefbench.evaluators import EvalResult, evaluator
+
+
+def _phone(env: Any) -> Any:
+    from reefbench.envs.phone.environment import PhoneEnvironment
+
+    if not isinstance(env, PhoneEnvironment):
+        raise TypeError(f"this needs a PhoneEnvironment, got {type(env).__name__}")
+    return env
+
+
+@action
+def set_phone_setting(key: str, value: str, env: Any) -> str:
+    """Change a phone setting before the task starts.
+
+    Args:
+        key: wifi, bluetooth, airplane_mode, dark_mode, do_not_disturb (on/off) or
+            bluetooth_name (text).
+        value: "on"/"off" for switches, the text otherwise.
+    """
+    _phone(env).set_setting(key, value)
+    return f"{key} = {value}"
+
+
+@action
+def set_phone_clock(now: str, env: Any) -> str:
+    """Fix the phone's clock (the status bar shows it).
+
+    Args:
+        now: Date and time, e.g. "2024-06-03T09:00".
+    """
+    _phone(env).set_now(now)
+    return f"phone clock is {now}"
+
+
+@action
+def open_phone_app(package: str, env: Any) -> str:
+    """Start the task with an app in front.
+
+    Args:
+        package: The app's package, e.g. "com.reef.mail".
+    """
+    _phone(env).open_app(package)
+    return f"{package} is open"
+
+
+@evaluator
+def phone_setting_is(key: str, value: str, env: Any) -> EvalResult:
+    """A phone setting has a value ("on"/"off" for switches, text compared ignoring case).
+
+    Args:
+        key: The setting (wifi, bluetooth, airplane_mode, dark_mode, do_not_disturb,
+            bluetooth_name).
+        value: The expected value.
+    """
+    current = _phone(env).state.settings.get(key)
+    if current is None:
+        return EvalResult(success=False, message=f"the phone has no setting {key!r}")
+    if isinstance(current, bool):
+        shown = "on" if current else "off"
+        ok = shown == value.strip().lower() or str(current).lower() == value.strip().lower()
+    else:
+        shown = current
+        ok = " ".join(current.split()).casefold() == " ".join(value.split()).casefold()
+    return EvalResult(success=ok, message=f"{key} is {shown!r}")
+
+
+@evaluator
+def call_made(number: str, env: Any) -> EvalResult:
+    """The phone called this number (digits compared; "+1 555-0100" matches "15550100").
+
+    Args:
+        number: The number that must have been dialled.
+    """
+    wanted = "".join(ch for ch in number if ch.isdigit())
+    calls = [c for c in _phone(env).state.calls if c["kind"] == "outgoing"]
+    for call in calls:
+        if "".join(ch for ch in call["number"] if ch.isdigit()) == wanted:
+            return EvalResult(success=True, message=f"called {call['number']}")
+    made = ", ".join(c["number"] for c in calls) or "none"
+    return EvalResult(success=False, message=f"no call to {number} (calls made: {made})")

@@ -1,0 +1,344 @@
+"""``PhoneEnvironment``: an Android-like phone made of Chromium in mobile emulation.
+
+A Pixel-sized touch screen (412x915 CSS pixels, device scale 2.625, mobile user agent)
+shows the phone shell (:mod:`.shell`): status bar with the task's clock, launcher, app
+drawer, navigation bar, the phone's own Settings and Phone apps, and the local services'
+apps as the phone's apps. The agent uses CRAB's Android actions; observations are a
+screenshot with Set-of-Marks and a uiautomator dump generated from the DOM, so the XML
+evaluators of :mod:`reefbench.envs.ui.evaluators` read this phone and a real one alike.
+
+Reset replaces the browser context (cookies, history, open app) and restores the phone's
+settings and call log; the services reset themselves as their own environment.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from typing import TYPE_CHECKING, Any, Literal
+from urllib.parse import urlsplit
+
+from reefbench.envs.browser.chromium import Chromium
+from reefbench.envs.browser.settle import (
+    INIT_SCRIPT,
+    SCROLL_COUNT,
+    RequestTracker,
+    settle,
+    wait_for_scroll,
+)
+from reefbench.envs.phone.catalog import SHELL_PREFIX, installed_apps
+from reefbench.envs.phone.shell import STATIC_DIR as STATIC
+from reefbench.envs.phone.shell import PhoneShell
+from reefbench.envs.phone.system import DEFAULT_NOW, PhoneState, parse_now
+from reefbench.envs.phone.xmldump import dump_page
+from reefbench.envs.ui.device import TouchEnvironment
+from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure
+
+if TYPE_CHECKING:
+    from playwright.sync_api import BrowserContext, CDPSession, Page, Route
+
+    from reefbench.apps.environment import ServicesEnvironment
+
+PIXEL_USER_AGENT = (
+    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/126.0.0.0 Mobile Safari/537.36"
+)
+STANDALONE_ORIGIN = "http://phone.invalid"
+DESCRIPTION = (
+    "An Android smartphone. Each step shows a screenshot with numbered boxes on the "
+    "elements you can touch and a list '[id] class \"label\"'; pass the number as `elem`. "
+    "Numbers are valid only for the latest screenshot. Tap a text field before writing "
+    "into it. The home screen shows some apps; show_all_drawer() lists all of them. "
+    "press('back') goes back, press('home') returns to the home screen."
+)
+SERVICES_NOTE = (
+    " Its apps Mail, Calendar, Contacts, Tasks, Notes, Files, Messages, Maps, Clock and "
+    "Account use the user's cloud account, signed in and shared with the computer."
+)
+# Held long enough for a long press (Chromium's threshold is 0.5 s), as a finger would.
+LONG_PRESS_MS = 800
+SWIPE_STEPS = 10
+
+
+class PhoneEnvironment(TouchEnvironment):
+    """The phone.
+
+    Args:
+        name: Environment name in tasks.
+        services: The local services; their apps become the phone's apps, signed in.
+        now: The phone's clock (``YYYY-MM-DDTHH:MM``); default: the services' account
+            clock, or 2024-11-12T09:30 without services.
+        width: Screen width in CSS pixels.
+        height: Screen height in CSS pixels.
+        device_scale_factor: Device pixels per CSS pixel (the dump's bounds are device
+            pixels, as on Android).
+        screenshot_scale: ``"css"`` (412 px wide, fast) or ``"device"`` (full resolution).
+        observe_xml: Also give the agent the raw XML each step.
+        quiet: Seconds the screen's DOM must stay unchanged before an action counts as done.
+        settle_timeout: Deadline of that wait.
+        chromium_args: Extra Chromium switches.
+    """
+
+    def __init__(
+        self,
+        name: str = "phone",
+        *,
+        services: ServicesEnvironment | None = None,
+        now: str | None = None,
+        width: int = 412,
+        height: int = 915,
+        device_scale_factor: float = 2.625,
+        screenshot_scale: str = "css",
+        observe_xml: bool = False,
+        quiet: float = 0.04,
+        settle_timeout: float = 5.0,
+        chromium_args: tuple[str, ...] = (),
+    ) -> None:
+        if screenshot_scale not in ("css", "device"):
+            raise ConfigError(
+                f"screenshot_scale must be 'css' or 'device', not {screenshot_scale!r}"
+            )
+        super().__init__(
+            name,
+            DESCRIPTION + (SERVICES_NOTE if services is not None else ""),
+            observe_xml=observe_xml,
+        )
+        self.services = services
+        self.baseline = PhoneState(now=parse_now(now) if now else None)
+        self.state = self.baseline.copy()
+        self.viewport = {"width": width, "height": height}
+        self.dpr = device_scale_factor
+        self.screenshot_scale = screenshot_scale
+        self.quiet = quiet
+        self.settle_timeout = settle_timeout
+        self.apps = installed_apps(services is not None)
+        self.shell = PhoneShell(self.apps, lambda: self.state, self.clock)
+        # Site isolation would put the app frame in a second renderer; it is same-origin
+        # anyway, and one renderer per phone keeps memory down.
+        self.chromium = Chromium(("--disable-site-isolation-trials", *chromium_args))
+        self.context: BrowserContext | None = None
+        self.tracker: RequestTracker | None = None
+        self._page: Page | None = None
+        self._cdp: CDPSession | None = None
+        self.origin = STANDALONE_ORIGIN
+
+    # ------------------------------------------------------------- lifecycle
+    def on_start(self) -> None:
+        if self.services is not None:
+            self.services.start()
+            self.origin = self.services.url
+        self.chromium.start()
+        try:
+            self._fresh_context()
+        except BaseException:
+            self.on_stop()
+            raise
+
+    def on_reset(self) -> None:
+        self.state = self.baseline.copy()
+        self._fresh_context()
+
+    def on_stop(self) -> None:
+        self._close_context()
+        self.chromium.stop()
+
+    def on_health(self) -> bool:
+        return self.chromium.alive() and self._page is not None and not self._page.is_closed()
+
+    def pids(self) -> list[int]:
+        return self.chromium.pids()
+
+    def memory_bytes(self) -> int:
+        """Resident memory of this phone's Chromium processes, summed."""
+        return self.chromium.memory_bytes()
+
+    def _close_context(self) -> None:
+        context = self.context
+        self.context = self.tracker = self._page = self._cdp = None
+        self.forget_observation()
+        if context is not None:
+            with contextlib.suppress(
+                Exception
+            ):  # the browser may be gone already; stop() cleans up
+                context.close()
+
+    def _fresh_context(self) -> None:
+        self._close_context()
+        browser = self.chromium.browser
+        if browser is None:
+            raise EnvironmentFailure(f"phone '{self.name}' is not started")
+        context = browser.new_context(
+            viewport=self.viewport,  # type: ignore[arg-type]
+            device_scale_factor=self.dpr,
+            is_mobile=True,
+            has_touch=True,
+            user_agent=PIXEL_USER_AGENT,
+        )
+        context.add_init_script(INIT_SCRIPT)
+        context.add_init_script(LONG_PRESS_SCRIPT)
+        context.route(f"{self.origin}{SHELL_PREFIX}/**", self._route)
+        if self.services is not None:
+            context.add_cookies([self.services.client.session_cookie()])  # type: ignore[list-item]
+        self.context = context
+        self.tracker = RequestTracker(context)
+        page = context.new_page()
+        self._page = page
+        self._cdp = context.new_cdp_session(page)
+        page.goto(f"{self.origin}{SHELL_PREFIX}/shell", wait_until="load")
+        self.settle()
+
+    def _route(self, route: Route) -> None:
+        request = route.request
+        parts = urlsplit(request.url)
+        response = self.shell.handle(
+            request.method, parts.path, parts.query, request.post_data_buffer or b""
+        )
+        route.fulfill(
+            status=response.status, content_type=response.content_type, body=response.body
+        )
+
+    # --------------------------------------------------------------- state
+    @property
+    def page(self) -> Page:
+        if self._page is None:
+            raise EnvironmentFailure(f"phone '{self.name}' is not started")
+        return self._page
+
+    def clock(self) -> str:
+        """The phone's time: its own setting, else the services' account clock."""
+        if self.state.now:
+            return self.state.now
+        if self.services is not None and self.services.started:
+            value = self.services.client.settings().get("now")
+            if value:
+                return parse_now(value)
+        return DEFAULT_NOW
+
+    def set_setting(self, key: str, value: Any) -> None:
+        """Change a system setting (setup steps); the screen follows at once."""
+        self.state.set(key, value)
+        self._push_state()
+
+    def set_now(self, now: str) -> None:
+        self.state.now = parse_now(now)
+        self._push_state()
+
+    def _push_state(self) -> None:
+        if self._page is not None:
+            self.page.evaluate(
+                "(s) => window.phone && window.phone.applyState(s)",
+                self.state.as_json(self.clock()),
+            )
+            self.page.evaluate(
+                "(t) => { const c = document.getElementById('clock'); if (c) c.textContent = t; }",
+                self.clock()[11:16],
+            )
+
+    def settle(self) -> bool:
+        return settle(self.page, self.tracker, quiet=self.quiet, timeout=self.settle_timeout)
+
+    # ------------------------------------------------------ device primitives
+    def screen_size(self) -> tuple[int, int]:
+        return round(self.viewport["width"] * self.dpr), round(self.viewport["height"] * self.dpr)
+
+    def dump_xml(self) -> str:
+        return dump_page(self.page, self.dpr)
+
+    def capture_png(self) -> tuple[bytes, float]:
+        scale: Literal["css", "device"] = "css" if self.screenshot_scale == "css" else "device"
+        png = self.page.screenshot(type="png", scale=scale, animations="disabled", caret="initial")
+        return png, (1.0 / self.dpr if self.screenshot_scale == "css" else 1.0)
+
+    def current_package(self) -> str | None:
+        status: dict[str, Any] = self.page.evaluate("() => window.phone.status()")
+        return str(status["package"])
+
+    def _css(self, x: int, y: int) -> tuple[float, float]:
+        return x / self.dpr, y / self.dpr
+
+    def tap_at(self, x: int, y: int) -> None:
+        self.page.touchscreen.tap(*self._css(x, y))
+        self.settle()
+
+    def long_tap_at(self, x: int, y: int) -> None:
+        """Touch, hold for :data:`LONG_PRESS_MS`, release (the hold is the gesture itself)."""
+        cx, cy = self._css(x, y)
+        cdp = self._need_cdp()
+        cdp.send(
+            "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": cx, "y": cy}]}
+        )
+        self.page.wait_for_timeout(LONG_PRESS_MS)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        self.settle()
+
+    def swipe_at(self, x1: int, y1: int, x2: int, y2: int) -> None:
+        """A finger drag in :data:`SWIPE_STEPS` moves 16 ms apart, held still at the end so
+        the list stops where the finger does (no fling)."""
+        cx, cy = self._css(x1, y1)
+        ex, ey = self._css(x2, y2)
+        cdp = self._need_cdp()
+        t0 = time.time()
+
+        def touch(kind: str, x: float, y: float, step: int) -> None:
+            points = [{"x": x, "y": y}] if kind != "touchEnd" else []
+            cdp.send(
+                "Input.dispatchTouchEvent",
+                {"type": kind, "touchPoints": points, "timestamp": t0 + 0.016 * step},
+            )
+
+        before = self.page.evaluate(SCROLL_COUNT)
+        touch("touchStart", cx, cy, 0)
+        for step in range(1, SWIPE_STEPS + 1):
+            f = step / SWIPE_STEPS
+            touch("touchMove", cx + (ex - cx) * f, cy + (ey - cy) * f, step)
+        for step in range(SWIPE_STEPS + 1, SWIPE_STEPS + 4):
+            touch("touchMove", ex, ey, step)
+        touch("touchEnd", ex, ey, SWIPE_STEPS + 4)
+        wait_for_scroll(self.page, before, timeout=0.3)
+        self.settle()
+
+    def input_text(self, text: str) -> None:
+        editable = self.page.evaluate(_FOCUSED_EDITABLE)
+        if not editable:
+            raise ActionFailed("no text field has the focus: tap the field first")
+        keyboard = self.page.keyboard
+        for number, line in enumerate(text.split("\n")):
+            if number:
+                keyboard.press("Enter")
+            if line:
+                keyboard.insert_text(line)
+        self.settle()
+
+    def press_key(self, key: str) -> None:
+        if key == "home":
+            self.page.evaluate("() => window.phone.home()")
+        elif key == "back":
+            self.page.evaluate("() => window.phone.back()")
+        else:
+            raise ActionFailed(f"the phone has no {key!r} button; use 'home' or 'back'")
+        self.settle()
+
+    def open_drawer(self) -> None:
+        self.page.evaluate("() => window.phone.openDrawer()")
+        self.settle()
+
+    def open_app(self, package: str) -> None:
+        """Bring an app to the front (setup steps use this; agents tap icons)."""
+        if not self.page.evaluate("(p) => window.phone.open(p)", package):
+            known = ", ".join(a.package for a in self.apps)
+            raise ActionFailed(f"no app {package!r} on this phone (installed: {known})")
+        self.settle()
+
+    def _need_cdp(self) -> CDPSession:
+        if self._cdp is None:
+            raise EnvironmentFailure(f"phone '{self.name}' is not started")
+        return self._cdp
+
+
+# Headless Chromium recognises no long press from touch events; the page does it itself, as
+# touch web apps do: a touch held still for 500 ms becomes a contextmenu event (what a long
+# press fires on Android's Chrome) and its click is cancelled.
+LONG_PRESS_SCRIPT = (STATIC / "long_press.js").read_text(encoding="utf-8")
+
+# The focused element, looking through same-origin frames: is it a text field?
+_FOCUSED_EDITABLE = (STATIC / "focused_editable.js").read_text(encoding="utf-8")

@@ -1,0 +1,192 @@
+"""What the phone and a real Android device have in common: a touch screen read as XML.
+
+:class:`TouchEnvironment` holds the observation bookkeeping (the latest uiautomator dump,
+its marks and screenshot) and maps CRAB's Android actions onto a few device primitives
+that :class:`~reefbench.envs.phone.PhoneEnvironment` (Chromium) and
+:class:`~reefbench.envs.android.AndroidEnvironment` (ADB) implement. Evaluators read any
+:class:`UISource`; :class:`StaticScreen` is one made from a recorded dump.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from reefbench.actions import Action
+from reefbench.environment import Environment
+from reefbench.envs.ui.hierarchy import UIHierarchy, UINode, parse_hierarchy
+from reefbench.envs.ui.marks import UIMarks, scaled, ui_marks
+from reefbench.errors import InvalidAction
+from reefbench.observe.marks import Mark
+
+
+@runtime_checkable
+class UISource(Protocol):
+    """Anything evaluators can read a screen from."""
+
+    def ui_hierarchy(self) -> UIHierarchy: ...
+
+    def current_package(self) -> str | None: ...
+
+
+class StaticScreen:
+    """A recorded dump as a :class:`UISource` (offline checks and tests).
+
+    Args:
+        xml: The dump's text.
+        package: The foreground package if known (else read off the dump).
+    """
+
+    def __init__(self, xml: str | bytes, package: str | None = None) -> None:
+        self.hierarchy = parse_hierarchy(xml)
+        self.package = package
+
+    @classmethod
+    def from_file(cls, path: str | Path, package: str | None = None) -> StaticScreen:
+        return cls(Path(path).read_bytes(), package)
+
+    def ui_hierarchy(self) -> UIHierarchy:
+        return self.hierarchy
+
+    def current_package(self) -> str | None:
+        return self.package or self.hierarchy.foreground_package()
+
+
+@dataclass(frozen=True)
+class TouchSnapshot:
+    """One observation: the dump, its marks, and the screenshot they were drawn for.
+
+    ``image_scale`` is screenshot pixels per device pixel (the phone takes screenshots in
+    CSS pixels while its dump is in device pixels, like a real phone's).
+    """
+
+    xml: str
+    ui: UIHierarchy
+    marks: UIMarks
+    png: bytes
+    image_scale: float = 1.0
+
+    def marked_png(self, max_width: int | None = None) -> bytes:
+        """The screenshot with the numbered boxes drawn on it."""
+        from PIL import Image
+
+        from reefbench.observe.image import encode_png
+        from reefbench.observe.marks import draw_marks
+
+        with Image.open(io.BytesIO(self.png)) as image:
+            drawn = draw_marks(image, scaled(self.marks.marks, self.image_scale))
+        return encode_png(drawn, max_width=max_width)
+
+
+class TouchEnvironment(Environment):
+    """Base of the phone and Android environments (CRAB's Android action set).
+
+    Subclasses implement the device primitives below; every primitive returns only once
+    the screen has settled.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        description: str,
+        *,
+        observe_xml: bool = False,
+        screenshot_width: int | None = None,
+        extra_actions: Iterable[Action] = (),
+    ) -> None:
+        from reefbench.envs.ui.actions import OBSERVATIONS, TOUCH_ACTIONS, ui_tree
+
+        observations = [*OBSERVATIONS, ui_tree] if observe_xml else list(OBSERVATIONS)
+        super().__init__(
+            name,
+            description,
+            action_space=[*TOUCH_ACTIONS, *extra_actions],
+            observation_space=observations,
+        )
+        self.screenshot_width = screenshot_width
+        self.snapshot: TouchSnapshot | None = None
+
+    # ------------------------------------------------------- device primitives
+    def screen_size(self) -> tuple[int, int]:
+        """Display size in device pixels (the coordinate space of the dump)."""
+        raise NotImplementedError
+
+    def dump_xml(self) -> str:
+        """The current window hierarchy as uiautomator XML."""
+        raise NotImplementedError
+
+    def capture_png(self) -> tuple[bytes, float]:
+        """A screenshot (PNG) and its pixels per device pixel."""
+        raise NotImplementedError
+
+    def tap_at(self, x: int, y: int) -> None:
+        raise NotImplementedError
+
+    def long_tap_at(self, x: int, y: int) -> None:
+        raise NotImplementedError
+
+    def swipe_at(self, x1: int, y1: int, x2: int, y2: int) -> None:
+        raise NotImplementedError
+
+    def input_text(self, text: str) -> None:
+        """Type ``text`` into the focused field, exactly as given (newlines press Enter)."""
+        raise NotImplementedError
+
+    def press_key(self, key: str) -> None:
+        """``"home"`` or ``"back"``."""
+        raise NotImplementedError
+
+    def open_drawer(self) -> None:
+        """Go home and show the list of all apps."""
+        raise NotImplementedError
+
+    def current_package(self) -> str | None:
+        """The package of the app in front."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------ observation
+    def ui_hierarchy(self) -> UIHierarchy:
+        """A fresh dump, parsed (evaluators call this; it does not change the marks)."""
+        return parse_hierarchy(self.dump_xml())
+
+    def observe_now(self) -> TouchSnapshot:
+        """Dump, number and photograph the screen; the marks become the current ids."""
+        xml = self.dump_xml()
+        ui = parse_hierarchy(xml)
+        png, scale = self.capture_png()
+        self.snapshot = TouchSnapshot(xml, ui, ui_marks(ui, self.screen_size()), png, scale)
+        return self.snapshot
+
+    def observe(self) -> dict[str, object]:
+        self.observe_now()
+        return super().observe()
+
+    def element(self, elem: int) -> UINode:
+        """The node numbered ``elem`` in the latest observation (see :meth:`target`)."""
+        return self.target(elem)[1]
+
+    def target(self, elem: int) -> tuple[Mark, UINode]:
+        """The mark numbered ``elem`` in the latest observation and the node behind it.
+
+        Raises:
+            InvalidAction: no observation yet, or no such number in it.
+        """
+        if self.snapshot is None:
+            raise InvalidAction(
+                f"element {elem} is unknown: there is no observation with numbered elements yet"
+            )
+        node = self.snapshot.marks.node(elem)
+        mark = self.snapshot.marks.marks.get(elem)
+        if node is None or mark is None:
+            count = len(self.snapshot.marks.nodes)
+            valid = f"1..{count}" if count else "none"
+            raise InvalidAction(
+                f"element {elem} is not in the latest observation (valid ids: {valid})"
+            )
+        return mark, node
+
+    def forget_observation(self) -> None:
+        self.snapshot = None

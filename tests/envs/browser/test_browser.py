@@ -1,0 +1,176 @@
+"""The browser environment on real Chromium against a small local site."""
+
+from __future__ import annotations
+
+import http.server
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+pytest.importorskip("playwright")
+pytestmark = pytest.mark.integration
+
+from reefbench.envs.browser import BrowserEnvironment  # noqa: E402
+from reefbench.errors import ActionFailed, InvalidAction  # noqa: E402
+
+PAGES = {
+    "/": """<!doctype html><title>Start</title>
+<h1>Start</h1>
+<a href="/second">Second page</a>
+<a href="/second" target="_blank">In a new tab</a>
+<label for="q">Query</label><input id="q" name="q">
+<select id="size" aria-label="Size"><option>Small</option><option>Large</option></select>
+<button id="load" onclick="fetch('/slow').then(r => r.text()).then(t => {
+  const p = document.createElement('p'); p.id = 'loaded'; p.textContent = t;
+  document.body.append(p); })">Load</button>
+<form action="/second"><input name="term" aria-label="Term"><button>Search</button></form>
+<div style="height: 3000px"></div><p id="bottom">Bottom</p>""",
+    "/second": "<!doctype html><title>Second</title><h1>Second page</h1><a href='/'>Home</a>",
+}
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        path = self.path.split("?")[0]
+        if path == "/slow":
+            body = b"loaded after a request"
+        elif path in PAGES:
+            body = PAGES[path].encode()
+        else:
+            self.send_error(404)
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[str]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def module_browser(site: str) -> Iterator[BrowserEnvironment]:
+    env = BrowserEnvironment(start_url=site + "/", observe_tree=True)
+    env.start()
+    yield env
+    env.stop()
+
+
+@pytest.fixture
+def browser(module_browser: BrowserEnvironment) -> BrowserEnvironment:
+    module_browser.reset()
+    return module_browser
+
+
+def mark(env: BrowserEnvironment, name: str) -> int:
+    snapshot = env.observe_now()
+    found = next((m for m in snapshot.marks.marks if m.name == name), None)
+    assert found is not None, snapshot.marks.text()
+    return found.id
+
+
+def test_observation_has_marks_screenshot_and_accessibility_tree(browser: BrowserEnvironment):
+    observation = browser.observe()
+    assert observation["screenshot"].startswith(b"\x89PNG")
+    elements = observation["elements"]
+    assert "tab 0 (current): Start" in elements
+    for line in (
+        'link "Second page"',
+        'textbox "Query"',
+        'combobox "Size: Small"',
+        'button "Load"',
+    ):
+        assert line in elements
+    assert 'heading "Start"' in observation["accessibility"]
+    assert "Bottom" not in elements  # below the fold: not marked
+
+
+def test_click_waits_for_the_request_and_the_dom_change(browser: BrowserEnvironment):
+    browser.step("click", {"elem": mark(browser, "Load")})
+    assert browser.page.evaluate("() => document.getElementById('loaded')?.textContent") == (
+        "loaded after a request"
+    )
+
+
+def test_typing_selecting_submitting_and_history(browser: BrowserEnvironment, site: str):
+    browser.step("write_text", {"text": 'héllo "x"; $(id)', "elem": mark(browser, "Query")})
+    assert browser.page.input_value("#q") == 'héllo "x"; $(id)'
+    browser.step("select_option", {"elem": mark(browser, "Size: Small"), "option": "large"})
+    assert browser.page.input_value("#size") == "Large"
+    with pytest.raises(ActionFailed, match="options are: Small, Large"):
+        browser.step("select_option", {"elem": mark(browser, "Size: Large"), "option": "Huge"})
+    browser.step("write_text", {"text": "reef\n", "elem": mark(browser, "Term")})
+    assert browser.page.url == f"{site}/second?term=reef"
+    browser.step("back")
+    assert browser.page.url == f"{site}/"
+    browser.step("forward")
+    assert browser.page.title() == "Second"
+
+
+def test_tabs_open_switch_and_close(browser: BrowserEnvironment, site: str):
+    browser.step("click", {"elem": mark(browser, "In a new tab")})
+    assert len(browser.tabs) == 2 and browser.page.title() == "Second"
+    browser.step("switch_tab", {"index": 0})
+    assert browser.page.title() == "Start"
+    browser.step("new_tab", {"url": f"{site}/second"})
+    assert len(browser.tabs) == 3
+    browser.step("close_tab", {"index": 1})
+    assert len(browser.tabs) == 2
+    with pytest.raises(InvalidAction, match="no tab 5"):
+        browser.step("switch_tab", {"index": 5})
+    browser.reset()
+    assert len(browser.tabs) == 1 and browser.page.title() == "Start"
+
+
+def test_scroll_press_and_coordinates(browser: BrowserEnvironment):
+    browser.step("scroll", {"direction": "down"})
+    assert browser.page.evaluate("() => window.scrollY") > 300
+    browser.step("click_at", {"x": 5, "y": 5})
+    browser.step("press", {"key": "Control+Home"})
+    with pytest.raises(InvalidAction, match="outside the page"):
+        browser.step("click_at", {"x": 5000, "y": 5})
+    with pytest.raises(InvalidAction):
+        browser.step("press", {"key": "rm -rf"})
+
+
+def test_bad_addresses_and_stale_marks_are_invalid(browser: BrowserEnvironment):
+    with pytest.raises(InvalidAction, match="web address"):
+        browser.step("goto", {"url": "file:///etc/passwd"})
+    browser.observe()
+    with pytest.raises(InvalidAction, match="valid ids"):
+        browser.step("click", {"elem": 99})
+
+
+def test_reset_forgets_cookies_and_storage(browser: BrowserEnvironment, site: str):
+    browser.page.evaluate("() => { document.cookie = 'k=v'; localStorage.setItem('a', '1'); }")
+    browser.reset()
+    assert browser.page.evaluate("() => document.cookie + (localStorage.getItem('a') || '')") == ""
+
+
+def test_stop_leaves_no_process(site: str):
+    env = BrowserEnvironment(start_url=site + "/")
+    env.start()
+    pids = env.pids()
+    assert pids
+    env.stop()
+    leftover = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] != "Z":
+                    leftover.append(pid)
+        except OSError:
+            continue
+    assert leftover == []

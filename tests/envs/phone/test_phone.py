@@ -1,0 +1,284 @@
+"""The phone on real Chromium with the real services: drawer, Mail, evaluators, reset.
+
+One services server, one phone and one desktop browser serve the whole module; every test
+starts from a reset.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from reefbench.envs.browser import BrowserEnvironment
+from reefbench.envs.browser.chromium import process_tree
+from reefbench.envs.phone import PhoneEnvironment
+from reefbench.envs.phone.checks import call_made, phone_setting_is, set_phone_setting
+from reefbench.envs.ui import StaticScreen
+from reefbench.envs.ui.evaluators import (
+    current_app,
+    element_checked,
+    element_text,
+    list_item_count,
+    text_on_screen,
+)
+from reefbench.errors import ActionFailed, InvalidAction
+
+pytest.importorskip("playwright")
+pytest.importorskip("fastapi")
+pytestmark = pytest.mark.integration
+
+from reefbench.apps import ServicesEnvironment  # noqa: E402
+from reefbench.apps.evaluators import mail_sent  # noqa: E402
+
+DUMPS = Path("/work/shared/android")
+if not DUMPS.exists():
+    DUMPS = Path(__file__).resolve().parents[3].parent / "shared" / "android"
+LITERAL = 'It\'s "odd"; echo $(id) `x` & 100% %s\nnext line: Grüße, 東京 — ok'
+
+
+@pytest.fixture(scope="module")
+def devices() -> Iterator[tuple[ServicesEnvironment, PhoneEnvironment, BrowserEnvironment]]:
+    services = ServicesEnvironment()
+    phone = PhoneEnvironment(services=services)
+    browser = BrowserEnvironment(services=services)
+    try:
+        phone.start()
+        browser.start()
+        yield services, phone, browser
+    finally:
+        phone.stop()
+        browser.stop()
+        services.stop()
+
+
+@pytest.fixture
+def phone(
+    devices: tuple[ServicesEnvironment, PhoneEnvironment, BrowserEnvironment],
+) -> PhoneEnvironment:
+    services, phone, _ = devices
+    services.reset()
+    phone.reset()
+    return phone
+
+
+def mark_of(phone: PhoneEnvironment, label: str) -> int:
+    """The number of the element named ``label`` (or with resource id ``label``)."""
+    snapshot = phone.observe_now()
+    for mark, node in zip(snapshot.marks.marks.marks, snapshot.marks.nodes, strict=True):
+        if mark.name == label or node.id_name == label:
+            return mark.id
+    raise AssertionError(f"no element {label!r} on screen:\n{snapshot.marks.marks.text()}")
+
+
+def test_show_all_drawer_then_tap_opens_mail(phone: PhoneEnvironment):
+    assert phone.current_package() == "com.reef.launcher"
+    phone.step("show_all_drawer")
+    listed = phone.observe()["elements"]
+    for name in ("Account", "Calendar", "Clock", "Mail", "Phone", "Settings", "Tasks"):
+        assert f'TextView "{name}"' in listed
+    phone.step("tap", {"elem": mark_of(phone, "Mail")})
+    assert phone.current_package() == "com.reef.mail"
+    assert current_app(package="com.reef.mail").evaluate(phone).success
+    assert text_on_screen(text="Compose").evaluate(phone).success
+
+
+def compose(phone: PhoneEnvironment, to: str, subject: str, body: str) -> None:
+    phone.open_app("com.reef.mail")
+    phone.step("tap", {"elem": mark_of(phone, "Compose")})
+    for field, text in (("to", to), ("subject", subject), ("body", body)):
+        phone.step("tap", {"elem": mark_of(phone, field)})
+        phone.step("write_text", {"text": text})
+
+
+def test_sending_mail_on_the_phone_passes_the_services_evaluator_and_the_browser_sees_it(
+    devices: tuple[ServicesEnvironment, PhoneEnvironment, BrowserEnvironment],
+    phone: PhoneEnvironment,
+):
+    services, _, browser = devices
+    browser.reset()
+    check = mail_sent(to="bob@example.com", subject="Quarterly numbers", body="see you at 3")
+    assert not check.evaluate(phone).success
+    compose(phone, "bob@example.com", "Quarterly numbers", "Hi Bob,\nsee you at 3")
+    phone.step("tap", {"elem": mark_of(phone, "Send")})
+    assert check.evaluate(phone).success  # routed through phone.services
+    assert check.evaluate(services).success
+    browser.goto(f"{services.url}/mail?folder=sent")
+    assert "Quarterly numbers" in browser.text_content()
+    assert "To: bob@example.com" in browser.text_content()
+
+
+def test_write_text_arrives_literally(phone: PhoneEnvironment):
+    compose(phone, "x@example.com", "s", LITERAL)
+    value = phone.page.evaluate(
+        "() => document.getElementById('app_frame').contentDocument.getElementById('body').value"
+    )
+    assert value == LITERAL
+    # The dump carries it too (newlines escaped so a parser gives them back).
+    assert element_text(resource_id="body", text=LITERAL).evaluate(phone).success
+    node = phone.ui_hierarchy().find(resource_id="com.reef.mail:id/body")
+    assert node is not None and node.text == LITERAL and node.short_class == "EditText"
+
+
+def test_write_text_without_a_focused_field_says_what_to_do(phone: PhoneEnvironment):
+    with pytest.raises(ActionFailed, match="tap the field first"):
+        phone.step("write_text", {"text": "hello"})
+
+
+def test_unknown_element_numbers_are_invalid_actions(phone: PhoneEnvironment):
+    with pytest.raises(InvalidAction, match="no observation"):
+        phone.step("tap", {"elem": 1})
+    phone.observe()
+    with pytest.raises(InvalidAction, match=r"valid ids: 1\.\."):
+        phone.step("tap", {"elem": 500})
+
+
+def test_one_set_of_xml_evaluators_reads_the_phone_and_real_dumps(phone: PhoneEnvironment):
+    phone.open_app("com.reef.settings")
+    phone.step("tap", {"elem": mark_of(phone, "Bluetooth")})
+    assert phone.state.settings["bluetooth"] is True
+    dialog = StaticScreen.from_file(DUMPS / "maps_delete_timeline_dialog.xml")
+    on = element_checked(text="Bluetooth")
+    assert on.evaluate(phone).success
+    assert not element_checked(text="Airplane mode").evaluate(phone).success
+    assert element_checked(text="I understand and want to delete.").evaluate(dialog).success
+    assert not on.evaluate(dialog).success  # same evaluator, other screen: no such row
+    assert current_app(package="com.reef.settings").evaluate(phone).success
+    assert current_app(package="com.google.android.apps.maps").evaluate(dialog).success
+    # The phone's dump parses like a device's: window roots, device-pixel bounds.
+    ui = phone.ui_hierarchy()
+    assert [r.package for r in ui.roots] == [
+        "com.android.systemui",
+        "com.reef.settings",
+        "com.android.systemui",
+    ]
+    assert ui.size == phone.screen_size()
+    assert text_on_screen(text=phone.clock()[11:16]).evaluate(phone).success  # account clock
+    items = len(ui.find(resource_id="settings_list").children)
+    assert list_item_count(resource_id="settings_list", count=items).evaluate(phone).success
+
+
+def test_long_tap_opens_the_app_menu_and_back_closes_it(phone: PhoneEnvironment):
+    phone.step("long_tap", {"elem": mark_of(phone, "Mail")})
+    assert text_on_screen(text="App info", exact=True).evaluate(phone).success
+    phone.step("press", {"key": "back"})
+    assert not text_on_screen(text="App info", exact=True).evaluate(phone).success
+    phone.step("long_tap", {"elem": mark_of(phone, "Mail")})
+    phone.step("tap", {"elem": mark_of(phone, "App info")})
+    assert phone.current_package() == "com.reef.settings"
+    assert text_on_screen(text="com.reef.mail", exact=True).evaluate(phone).success
+
+
+def test_back_walks_app_history_then_closes_the_app(phone: PhoneEnvironment):
+    phone.open_app("com.reef.mail")
+    phone.step("tap", {"elem": mark_of(phone, "Compose")})
+    assert text_on_screen(text="New message").evaluate(phone).success
+    phone.step("press", {"key": "back"})
+    assert not text_on_screen(text="New message").evaluate(phone).success
+    assert phone.current_package() == "com.reef.mail"
+    phone.step("press", {"key": "back"})
+    assert phone.current_package() == "com.reef.launcher"
+    phone.open_app("com.reef.mail")
+    phone.step("press", {"key": "home"})
+    assert phone.current_package() == "com.reef.launcher"
+
+
+def test_swipe_scrolls_a_long_list(
+    devices: tuple[ServicesEnvironment, PhoneEnvironment, BrowserEnvironment],
+    phone: PhoneEnvironment,
+):
+    services, _, _ = devices
+    for i in range(30):
+        services.call("add_contact", name=f"Person {i:02d}", phone=f"555-01{i:02d}")
+    phone.open_app("com.reef.contacts")
+
+    def top() -> int:
+        return int(
+            phone.page.evaluate(
+                "() => document.getElementById('app_frame')"
+                ".contentDocument.scrollingElement.scrollTop"
+            )
+        )
+
+    phone.step(
+        "swipe",
+        {"elem": mark_of(phone, "Person 05 555-0105"), "direction": "up", "distance": "medium"},
+    )
+    scrolled = top()
+    assert scrolled > 100
+    phone.observe()
+    phone.step("swipe", {"elem": 12, "direction": "down", "distance": "long"})
+    assert top() < scrolled
+
+
+def test_dialer_records_calls_in_the_phone_state(phone: PhoneEnvironment):
+    assert not call_made(number="555-0100").evaluate(phone).success
+    phone.open_app("com.reef.dialer")
+    phone.step("tap", {"elem": mark_of(phone, "digits")})
+    phone.step("write_text", {"text": "555-0100"})
+    phone.step("tap", {"elem": mark_of(phone, "call")})
+    assert text_on_screen(text="Calling 5550100").evaluate(phone).success
+    assert phone.state.calls[-1]["number"] == "5550100"
+    phone.step("tap", {"elem": mark_of(phone, "end_call")})
+    assert text_on_screen(text="Outgoing").evaluate(phone).success
+    assert call_made(number="(555) 0100").evaluate(phone).success
+
+
+def test_reset_restores_the_seed(
+    devices: tuple[ServicesEnvironment, PhoneEnvironment, BrowserEnvironment],
+    phone: PhoneEnvironment,
+):
+    services, _, _ = devices
+    phone.open_app("com.reef.settings")
+    phone.step("tap", {"elem": mark_of(phone, "Dark theme")})
+    compose(phone, "eve@example.com", "Before reset", "x")
+    phone.step("tap", {"elem": mark_of(phone, "Send")})
+    assert phone_setting_is(key="dark_mode", value="on").evaluate(phone).success
+    assert mail_sent(to="eve@example.com").evaluate(phone).success
+    services.reset()
+    phone.reset()
+    assert phone_setting_is(key="dark_mode", value="off").evaluate(phone).success
+    assert not mail_sent(to="eve@example.com").evaluate(phone).success
+    assert phone.current_package() == "com.reef.launcher"
+    assert phone.snapshot is None
+    phone.open_app("com.reef.settings")
+    assert not element_checked(text="Dark theme").evaluate(phone).success
+
+
+def test_stop_leaves_no_process():
+    phone = PhoneEnvironment()
+    phone.start()
+    pids = phone.pids()
+    assert len(pids) >= 3  # browser, zygotes, renderer ...
+    assert phone.memory_bytes() > 10 * 2**20
+    phone.stop()
+    alive = [p for p in pids if _alive(p)]
+    assert alive == []
+    assert phone.pids() == []
+    assert all(not process_tree(p) or not _alive(p) for p in pids)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            state = f.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z" and os.path.exists(f"/proc/{pid}")
+
+
+def test_setup_actions_change_what_the_screen_shows(phone: PhoneEnvironment):
+    phone.execute(set_phone_setting(key="bluetooth_name", value="Kitchen speaker"))
+    phone.execute(set_phone_setting(key="airplane_mode", value="on"))
+    phone.open_app("com.reef.settings")
+    assert (
+        element_text(resource_id="device_name_value", text="Kitchen speaker")
+        .evaluate(phone)
+        .success
+    )
+    assert element_checked(text="Airplane mode").evaluate(phone).success
+    assert phone_setting_is(key="bluetooth_name", value="kitchen  SPEAKER").evaluate(phone).success
+    with pytest.raises(ActionFailed, match="no setting"):
+        phone.execute(set_phone_setting(key="volume", value="11"))
