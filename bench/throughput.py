@@ -7,10 +7,13 @@ for a simulated ``--latency`` seconds per step (default 10 s), then waits; both 
 observed every step (screenshot, accessibility tree / UI dump, Set-of-Marks), exactly as a
 model-backed agent would have them observed. Episodes end at the step limit.
 
-Throughput counts whole runs, environment start-up included (the runner pre-warms one
-desktop and one phone per worker, concurrently). Memory is the summed proportional set
-size (PSS) and resident set size (RSS) of this process and every descendant (X servers,
-sandboxes, apps, Chromium), sampled every second; PSS counts shared pages once.
+Two throughputs are reported: for the whole run, environment start-up included (the
+runner pre-warms one desktop and one phone per worker, concurrently, which costs a few CPU
+seconds per pair on 2 cores), and in steady state, counted from the moment every worker has
+finished its first episode (the regime of a long benchmark run). Memory is the summed
+proportional set size (PSS) and resident set size (RSS) of this process and every
+descendant (X servers, sandboxes, apps, Chromium), sampled every second; PSS counts shared
+pages once.
 
 Usage: ``python bench/throughput.py [--latency 10] [--steps 3] [--episodes-per-worker 3]``
 """
@@ -123,10 +126,12 @@ def measure(workers: int, episodes: int, steps: int, latency: float) -> dict[str
     store = ResultsStore(folder)
     sampler = MemorySampler()
     sampler.start()
+    finished: list[float] = []
     started = time.perf_counter()
     try:
-        progress = Runner(config, [task], lambda key: ThinkingAgent(latency),
-                          make_environments, store).run()
+        progress = Runner(
+            config, [task], lambda key: ThinkingAgent(latency), make_environments, store
+        ).run(on_progress=lambda p: finished.append(time.perf_counter()))
     finally:
         wall = time.perf_counter() - started
         sampler.done.set()
@@ -137,32 +142,51 @@ def measure(workers: int, episodes: int, steps: int, latency: float) -> dict[str
     if bad or progress.done != episodes:
         print(f"unexpected outcomes: {bad} ({progress.done}/{episodes} done)", file=sys.stderr)
         sys.exit(1)
+    warm = finished[workers - 1]  # every worker has finished its first episode
+    steady = (
+        (len(finished) - workers) / (finished[-1] - warm) * 3600 if len(finished) > workers else 0.0
+    )
     return {
         "wall": wall,
         "per_hour": episodes / wall * 3600,
+        "steady_per_hour": steady,
         "peak_pss_mb": sampler.peak_pss,
         "peak_rss_mb": sampler.peak_rss,
     }
 
 
 def emit(metric: str, value: float, unit: str, **extra: Any) -> None:
-    print(json.dumps({"metric": metric, "value": round(value, 3), "unit": unit, **extra}),
-          flush=True)
+    print(
+        json.dumps({"metric": metric, "value": round(value, 3), "unit": unit, **extra}), flush=True
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--latency", type=float, default=10.0)
     parser.add_argument("--steps", type=int, default=3)
-    parser.add_argument("--episodes-per-worker", type=int, default=3)
+    parser.add_argument("--episodes-per-worker", type=int, default=6)
     parser.add_argument("--workers", type=int, default=16)
     args = parser.parse_args()
     single = measure(1, args.episodes_per_worker, args.steps, args.latency)
     emit("throughput_1_worker", single["per_hour"], "episodes/h", wall_s=round(single["wall"], 1))
     many = measure(args.workers, args.workers * args.episodes_per_worker, args.steps, args.latency)
-    emit(f"throughput_{args.workers}_workers", many["per_hour"], "episodes/h",
-         wall_s=round(many["wall"], 1))
+    emit(
+        f"throughput_{args.workers}_workers",
+        many["per_hour"],
+        "episodes/h",
+        wall_s=round(many["wall"], 1),
+    )
     emit("throughput_speedup", many["per_hour"] / single["per_hour"], "x", target=12)
+    emit("throughput_1_worker_steady", single["steady_per_hour"], "episodes/h")
+    emit(f"throughput_{args.workers}_workers_steady", many["steady_per_hour"], "episodes/h")
+    emit(
+        "throughput_speedup_steady",
+        many["steady_per_hour"] / single["steady_per_hour"],
+        "x",
+        target=12,
+    )
+    emit("load_average_1min", os.getloadavg()[0], "processes")
     emit("memory_peak_pss", many["peak_pss_mb"], "MB", workers=args.workers, target_mb=16384)
     emit("memory_peak_rss", many["peak_rss_mb"], "MB", workers=args.workers)
     emit("memory_peak_pss_1_worker", single["peak_pss_mb"], "MB")
