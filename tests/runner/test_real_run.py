@@ -40,8 +40,13 @@ def test_runner_on_the_real_desktop_stores_screenshots_and_reports(tmp_path: Pat
         run_dir = tmp_path / name
         store = ResultsStore(run_dir)
         try:
-            Runner(RunConfig(), [TASK], lambda key, a=agent: a(),
-                   lambda: {"desktop": DesktopEnvironment("desktop")}, store).run()
+            Runner(
+                RunConfig(),
+                [TASK],
+                lambda key, a=agent: a(),
+                lambda: {"desktop": DesktopEnvironment("desktop")},
+                store,
+            ).run()
             assert [r["status"] for r in store.rows()] == ["done"]
             results[name] = store.results(trajectory=True)
         finally:
@@ -53,7 +58,14 @@ def test_runner_on_the_real_desktop_stores_screenshots_and_reports(tmp_path: Pat
     assert shots and all(p.read_bytes()[:4] == b"\x89PNG" for p in shots)
     first = oracle.trajectory[0].observations["desktop"]
     assert any(isinstance(v, str) and v.endswith(".png") for v in first.values())
-    runs = [LoadedRun(tmp_path / n, {"config": {}, "config_hash": n, "versions": {}},
-                      results[n], {TASK.id: TASK}) for n in ("oracle", "null")]
+    runs = [
+        LoadedRun(
+            tmp_path / n,
+            {"config": {}, "config_hash": n, "versions": {}},
+            results[n],
+            {TASK.id: TASK},
+        )
+        for n in ("oracle", "null")
+    ]
     html = write_report(runs, tmp_path / "report").read_text()
     assert "desktop-hello" in html and "100.0" in html
