@@ -127,6 +127,26 @@ class MarkSet:
         return len(self.marks)
 
 
+def require_mark(marks: MarkSet | None, elem: int) -> Mark:
+    """The mark numbered ``elem`` in the latest observation's ``marks``.
+
+    Raises:
+        InvalidAction: there is no observation yet, or no such number in it (a stale or
+            made-up id is the agent's mistake, not a crash).
+    """
+    from reefbench.errors import InvalidAction
+
+    if marks is None:
+        raise InvalidAction(
+            f"element {elem} is unknown: there is no observation with numbered elements yet"
+        )
+    found = marks.get(elem)
+    if found is None:
+        valid = f"1..{len(marks)}" if len(marks) else "none"
+        raise InvalidAction(f"element {elem} is not in the latest observation (valid ids: {valid})")
+    return found
+
+
 def clip_box(box: Box, size: tuple[int, int]) -> Box | None:
     """``box`` cut to the screen, or ``None`` if nothing of it is on screen."""
     x, y, w, h = box

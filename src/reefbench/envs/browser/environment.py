@@ -18,7 +18,7 @@ from reefbench.envs.browser.chromium import Chromium
 from reefbench.envs.browser.page_marks import page_marks
 from reefbench.envs.browser.settle import INIT_SCRIPT, RequestTracker, settle
 from reefbench.errors import ActionFailed, EnvironmentFailure, InvalidAction
-from reefbench.observe.marks import Mark, MarkSet
+from reefbench.observe.marks import Mark, MarkSet, require_mark
 
 if TYPE_CHECKING:
     from playwright.sync_api import BrowserContext, Page
@@ -223,18 +223,7 @@ class BrowserEnvironment(Environment):
         Raises:
             InvalidAction: no observation yet, or no such number in it.
         """
-        if self.snapshot is None:
-            raise InvalidAction(
-                f"element {elem} is unknown: there is no observation with numbered elements yet"
-            )
-        found = self.snapshot.marks.get(elem)
-        if found is None:
-            count = len(self.snapshot.marks)
-            valid = f"1..{count}" if count else "none"
-            raise InvalidAction(
-                f"element {elem} is not in the latest observation (valid ids: {valid})"
-            )
-        return found
+        return require_mark(self.snapshot.marks if self.snapshot else None, elem)
 
     def accessibility_tree(self) -> str:
         """The current tab's accessibility tree as an ARIA snapshot (YAML-like text)."""

@@ -30,7 +30,7 @@ from reefbench.envs.desktop.screen import Frame, Screen, Settle
 from reefbench.envs.desktop.session import DesktopSession, SessionConfig
 from reefbench.envs.desktop.x11 import X11, XWindow
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure, InvalidAction
-from reefbench.observe.marks import Mark
+from reefbench.observe.marks import Mark, require_mark
 
 T = TypeVar("T")
 
@@ -249,18 +249,7 @@ class DesktopEnvironment(Environment):
         Raises:
             InvalidAction: no observation yet, or no such id in it.
         """
-        if self.snapshot is None:
-            raise InvalidAction(
-                f"element {elem} is unknown: there is no observation with numbered elements yet"
-            )
-        found = self.snapshot.marks.get(elem)
-        if found is None:
-            count = len(self.snapshot.marks)
-            valid = f"1..{count}" if count else "none"
-            raise InvalidAction(
-                f"element {elem} is not in the latest observation (valid ids: {valid})"
-            )
-        return found
+        return require_mark(self.snapshot.marks if self.snapshot else None, elem)
 
     def record(self, kind: str, **details: Any) -> None:
         """Remember what an action did, for trajectory evaluators (cleared on reset)."""

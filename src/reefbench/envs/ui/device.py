@@ -20,7 +20,7 @@ from reefbench.environment import Environment
 from reefbench.envs.ui.hierarchy import UIHierarchy, UINode, parse_hierarchy
 from reefbench.envs.ui.marks import UIMarks, scaled, ui_marks
 from reefbench.errors import InvalidAction
-from reefbench.observe.marks import Mark
+from reefbench.observe.marks import Mark, require_mark
 
 
 @runtime_checkable
@@ -174,18 +174,10 @@ class TouchEnvironment(Environment):
         Raises:
             InvalidAction: no observation yet, or no such number in it.
         """
-        if self.snapshot is None:
-            raise InvalidAction(
-                f"element {elem} is unknown: there is no observation with numbered elements yet"
-            )
-        node = self.snapshot.marks.node(elem)
-        mark = self.snapshot.marks.marks.get(elem)
-        if node is None or mark is None:
-            count = len(self.snapshot.marks.nodes)
-            valid = f"1..{count}" if count else "none"
-            raise InvalidAction(
-                f"element {elem} is not in the latest observation (valid ids: {valid})"
-            )
+        mark = require_mark(self.snapshot.marks.marks if self.snapshot else None, elem)
+        node = self.snapshot.marks.node(elem) if self.snapshot else None
+        if node is None:  # every numbered mark is built from a node; this is a bug if hit
+            raise InvalidAction(f"element {elem} has no node in the latest observation")
         return mark, node
 
     def forget_observation(self) -> None:
