@@ -46,7 +46,7 @@ class InvalidActionArguments(InvalidAction):
         self.action = action
         self.parameter = parameter
         self.problem = problem
-        where = f"parameter '{parameter}'" if parameter else "arguments"
+        where = f"parameter {parameter!r}" if parameter else "arguments"  # repr: one line
         super().__init__(f"{action}: {where}: {problem}")
 
 

@@ -161,11 +161,16 @@ def task_from_dict(
             return _from_composed(ComposedTaskFile.model_validate(data), pool, label)
         return _from_explicit(ExplicitTaskFile.model_validate(data), label)
     except pydantic.ValidationError as exc:
-        raise TaskLoadError(f"{label}: {_first_error(exc)}") from None
-    except TaskLoadError:
-        raise
+        raise TaskLoadError(_one_line(f"{label}: {_first_error(exc)}")) from None
+    except TaskLoadError as exc:
+        raise TaskLoadError(_one_line(str(exc))) from None
     except ReefError as exc:
-        raise TaskLoadError(f"{label}: {exc}") from None
+        raise TaskLoadError(_one_line(f"{label}: {exc}")) from None
+
+
+def _one_line(message: str) -> str:
+    """Ids and keys from the file may hold newlines; the error stays one line."""
+    return message.replace("\r", "\\r").replace("\n", "\\n")
 
 
 def _from_explicit(spec: ExplicitTaskFile, label: str) -> Task:
@@ -275,7 +280,7 @@ def resolve_ref(ref: str, where: str = "reference") -> Action:
         raise ConfigError(f"{where}: '{ref}' is not of the form 'package.module:name'")
     try:
         module = importlib.import_module(module_name)
-    except ImportError as exc:
+    except Exception as exc:  # not found, relative ('.x': TypeError), or failing on import
         raise ConfigError(f"{where}: cannot import module '{module_name}' ({exc})") from None
     target: Any = module
     for part in attr.split("."):

@@ -9,10 +9,13 @@ evaluators filter in Python.
 from __future__ import annotations
 
 import base64
+import functools
+import json
 import secrets
 from collections.abc import Callable
 from typing import Any
 
+import pydantic
 from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import JSONResponse
 
@@ -31,6 +34,7 @@ from reefbench.apps import (
 from reefbench.apps.store import TABLES, StoreError
 from reefbench.apps.web import services
 
+MAX_BODY = 32 * 1024 * 1024  # seeded files travel inside the JSON
 OPERATIONS: dict[str, Callable[..., Any]] = {
     **settings.OPERATIONS,
     **contacts.OPERATIONS,
@@ -88,17 +92,44 @@ async def operation(request: Request, name: str) -> JSONResponse:
     op = OPERATIONS.get(name)
     if op is None:
         raise HTTPException(404, f"unknown operation {name!r}; known: {', '.join(OPERATIONS)}")
-    arguments = await request.json()
+    arguments = await _json_body(request, name)
     if not isinstance(arguments, dict):
         raise HTTPException(422, f"{name}: send the arguments as a JSON object")
     try:
         with services(request).store.write() as db:
-            result = op(db, **arguments)
+            result = _checked(name, op)(db, **arguments)
     except StoreError as exc:
         raise HTTPException(422, f"{name}: {exc}") from None
-    except TypeError as exc:  # unknown or missing keyword arguments
-        raise HTTPException(422, f"{name}: {exc}") from None
+    except pydantic.ValidationError as exc:  # unknown, missing or mistyped arguments
+        error = exc.errors()[0]
+        where = ".".join(str(p) for p in error.get("loc", ()))
+        raise HTTPException(422, f"{name}: {where}: {error.get('msg')}") from None
     return JSONResponse({"result": result})
+
+
+async def _json_body(request: Request, name: str) -> Any:
+    """The request's JSON, refused (413) while it streams in once it passes MAX_BODY."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        raise HTTPException(413, f"{name}: the body is larger than {MAX_BODY} bytes")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise HTTPException(413, f"{name}: the body is larger than {MAX_BODY} bytes")
+        chunks.append(chunk)
+    try:
+        return json.loads(b"".join(chunks) or b"null")
+    except (ValueError, RecursionError):
+        raise HTTPException(422, f"{name}: the body is not valid JSON") from None
+
+
+@functools.cache
+def _checked(name: str, op: Callable[..., Any]) -> Callable[..., Any]:
+    # Arguments come from the network: their types are checked against the operation's
+    # signature before any of them reaches SQL.
+    checked = pydantic.validate_call(config=pydantic.ConfigDict(arbitrary_types_allowed=True))
+    return checked(op)
 
 
 @router.post("/session")

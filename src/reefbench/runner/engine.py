@@ -133,7 +133,7 @@ class _Worker(threading.Thread):
             self.current.abort()
         result = self.current.run()
         self.current = None
-        if result.termination == "env_error":
+        if needs_new_environments(result, self.envs):
             self._close_envs()  # a broken environment is replaced, not reused
         return result
 
@@ -170,6 +170,23 @@ class _RayWorker(_Worker):
 
     def _close_envs(self) -> None:
         return None  # the actor owns them; the pool closes it
+
+
+def needs_new_environments(result: EpisodeResult, envs: Mapping[str, Environment] | None) -> bool:
+    """After an env_error, or another infrastructure failure that left an environment
+    unhealthy (an evaluator that found its server dead), the environments are replaced, so
+    the fault does not spill over into the next episode."""
+    if result.termination == "env_error":
+        return True
+    if result.termination not in RETRYABLE or envs is None:
+        return False
+    for env in envs.values():
+        try:
+            if not env.health():
+                return True
+        except Exception:  # a health probe that crashes means: unhealthy
+            return True
+    return False
 
 
 def _infrastructure_result(task: Task, termination: Any, error: str) -> EpisodeResult:

@@ -16,6 +16,7 @@ from typing import Any
 from reefbench.agents.base import Agent
 from reefbench.episode import Episode, EpisodeResult
 from reefbench.runner.config import AgentSpec, RunConfig
+from reefbench.runner.engine import needs_new_environments
 from reefbench.runner.store import EpisodeKey
 
 
@@ -52,7 +53,7 @@ class EpisodePlayer:
             start_at=start_at,
             observation_sink=keep,
         ).run()
-        if result.termination == "env_error":
+        if needs_new_environments(result, self.envs):
             self.close()
         return {"result": result.model_dump_json(), "files": files}
 
@@ -85,13 +86,19 @@ class RayPool:
             else:
                 ray.init(address=config.ray_address, log_to_driver=False)
         self.config_json = config.model_dump_json()
-        actor: Any = ray.remote(EpisodePlayer)
-        self.actors: list[Any] = [actor.remote(self.config_json) for _ in range(workers)]
+        self._actor: Any = ray.remote(EpisodePlayer)
+        self.actors: list[Any] = [self._actor.remote(self.config_json) for _ in range(workers)]
 
     def play(self, index: int, key: EpisodeKey, folder: Path) -> EpisodeResult:
         import ray
 
-        reply = ray.get(self.actors[index].play.remote(key.task_id, key.seed, key.start_at))
+        try:
+            reply = ray.get(self.actors[index].play.remote(key.task_id, key.seed, key.start_at))
+        except ray.exceptions.RayActorError:
+            # The actor's process died (killed, OOM, node lost): a new actor takes its place,
+            # so the retry of this episode and the worker's next episodes have one to run on.
+            self.actors[index] = self._actor.remote(self.config_json)
+            raise
         if reply["files"]:
             folder.mkdir(parents=True, exist_ok=True)
             for name, data in reply["files"].items():
@@ -104,5 +111,7 @@ class RayPool:
         for actor in self.actors:
             try:
                 ray.get(actor.close.remote())
+            except ray.exceptions.RayError:
+                continue  # a dead actor has nothing left to close; the others still do
             finally:
                 ray.kill(actor)

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from reefbench.episode import EpisodeResult
-from reefbench.errors import ConfigError
+from reefbench.errors import ConfigError, ReefError
 
 Status = Literal["pending", "done", "failed"]
 
@@ -48,6 +48,13 @@ CREATE TABLE IF NOT EXISTS episodes (
 );
 CREATE INDEX IF NOT EXISTS episodes_status ON episodes(status);
 """
+
+
+class ResultsWriteError(ReefError):
+    """The run directory cannot be written (full disk, read-only mount): the run must stop.
+
+    Nothing half-written is ever marked done, so the run resumes once space is freed.
+    """
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,13 +89,24 @@ class ResultsStore:
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        self._db.execute("BEGIN IMMEDIATE")
         try:
-            yield self._db
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+                self._db.execute("COMMIT")  # a COMMIT that fails (disk full) is rolled back too
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
+        except sqlite3.OperationalError as exc:
+            raise self._unwritable(exc) from None
+
+    def _unwritable(self, exc: BaseException) -> ResultsWriteError:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        return ResultsWriteError(
+            f"cannot write the results in {self.run_dir}: {reason}; free space (or fix the "
+            f"directory), then continue with: reef run --resume --out {self.run_dir}"
+        )
 
     # --------------------------------------------------------------- planning
     def plan(self, keys: Iterable[EpisodeKey]) -> None:
@@ -129,13 +147,16 @@ class ResultsStore:
     def record(self, key: EpisodeKey, result: EpisodeResult, *, final: bool = True) -> None:
         """Store a finished episode: files first (fsynced), then the row, atomically."""
         folder = self.episode_dir(key.key)
-        folder.mkdir(parents=True, exist_ok=True)
         turns = "".join(
             json.dumps(turn, ensure_ascii=False) + "\n"
             for turn in result.model_dump(mode="json", include={"trajectory"})["trajectory"]
         )
-        _write_durably(folder / "trajectory.jsonl", turns)
-        _write_durably(folder / "result.json", result.model_dump_json(exclude={"trajectory"}))
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            _write_durably(folder / "trajectory.jsonl", turns)
+            _write_durably(folder / "result.json", result.model_dump_json(exclude={"trajectory"}))
+        except OSError as exc:
+            raise self._unwritable(exc) from None
         status: Status = "done" if final else "failed"
         with self._transaction() as db:
             db.execute(
@@ -187,10 +208,14 @@ class ResultsStore:
 
 def _write_durably(path: Path, text: str) -> None:
     tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
+    try:
+        with tmp.open("w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except BaseException:
+        tmp.unlink(missing_ok=True)  # never leave a half-written file behind
+        raise
     os.replace(tmp, path)
 
 

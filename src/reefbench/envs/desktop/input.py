@@ -69,6 +69,21 @@ _PUNCTUATION = {
 _MODIFIERS = {"ctrl", "alt", "shift", "super"}
 
 
+REMAP_DELAY_MS = 40
+
+
+def _runs(text: str) -> list[tuple[str, bool]]:
+    """Split text into runs of keymap characters (ASCII) and of remapped ones."""
+    runs: list[tuple[str, bool]] = []
+    for char in text:
+        remapped = not char.isascii()
+        if runs and runs[-1][1] == remapped:
+            runs[-1] = (runs[-1][0] + char, remapped)
+        else:
+            runs.append((char, remapped))
+    return runs
+
+
 def keysym(key: str) -> str:
     """The X keysym name for an agent's key name.
 
@@ -157,8 +172,17 @@ class Input:
 
     # -------------------------------------------------------------- keyboard
     def type_text(self, text: str, delay_ms: int = 4) -> None:
-        if text:
-            self._run("type", "--clearmodifiers", "--delay", str(delay_ms), "--", text)
+        """Type ``text``; a newline presses Enter.
+
+        xdotool types "\n" as the Linefeed key, which GTK text views ignore, so newlines
+        are sent as "\r" (Return). Characters outside the keyboard map (non-ASCII) are
+        typed by remapping a spare keycode; at full speed an app can read the key before
+        the new mapping reaches it and drop the character, so those runs go slower.
+        """
+        text = text.replace("\r\n", "\n").replace("\n", "\r")
+        for chunk, remapped in _runs(text):
+            delay = max(delay_ms, REMAP_DELAY_MS) if remapped else delay_ms
+            self._run("type", "--clearmodifiers", "--delay", str(delay), "--", chunk)
 
     def press(self, keys: Sequence[str]) -> None:
         """Press a key or a chord (``["ctrl", "s"]``) and release it."""

@@ -39,10 +39,13 @@ from reefbench.envs.desktop.sandbox import (
     account_files,
     bwrap_command,
 )
-from reefbench.errors import ActionFailed, EnvironmentFailure
+from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure
 
 _INIT_SOURCE = Path(__file__).with_name("_sandbox_init.py")
 SYSTEM_PYTHON = "/usr/bin/python3"
+# sun_path holds 108 bytes with the final NUL; the deepest socket is run/at-spi/bus_<display>.
+_SOCKET_PATH_MAX = 107
+_DEEPEST_SOCKET = "reef-desktop-xxxxxxxx/run/at-spi/bus_9999"
 # The bwrap process itself gets only this: nothing of the harness's environment.
 _HOST_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
 
@@ -148,6 +151,12 @@ class DesktopSession:
     def start(self) -> None:
         """Create the instance directory, start Xvfb, the port relay and the sandbox."""
         base = self.config.workdir or Path(tempfile.gettempdir())
+        deepest = base.absolute() / _DEEPEST_SOCKET
+        if len(str(deepest)) > _SOCKET_PATH_MAX:
+            raise ConfigError(
+                f"desktop workdir {base} is too long for the session's unix sockets "
+                f"({len(str(deepest))} > {_SOCKET_PATH_MAX} characters): use a shorter path"
+            )
         base.mkdir(parents=True, exist_ok=True)
         self.dir = Path(tempfile.mkdtemp(prefix="reef-desktop-", dir=base))
         for name in ("home", "tmp", "run", "ports"):

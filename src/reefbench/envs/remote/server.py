@@ -14,10 +14,13 @@ from __future__ import annotations
 import json
 import secrets
 import threading
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Iterator, MutableMapping
+from contextlib import contextmanager
 from typing import Any
 
 from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
 
 from reefbench import __version__
 from reefbench.environment import Environment, loggable
@@ -104,6 +107,19 @@ async def _reject(send: Send, status: int, detail: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+@contextmanager
+def refused_as_422(ref: str) -> Iterator[None]:
+    """A referenced step the client should not have sent is its error (422), not a crash.
+
+    Actions say so with InvalidAction/ActionFailed; an action made for another kind of
+    environment (a desktop action sent to a phone server) raises TypeError in its guard.
+    """
+    try:
+        yield
+    except (InvalidAction, ActionFailed, TypeError) as exc:
+        raise HTTPException(422, f"{ref}: {exc}") from None
+
+
 def create_app(
     env: Environment,
     token: str,
@@ -132,6 +148,16 @@ def create_app(
             raise HTTPException(422, str(exc)) from None
 
     api = FastAPI(title=f"reefbench environment '{env.name}'", docs_url=None, redoc_url=None)
+
+    @api.exception_handler(RequestValidationError)
+    async def invalid_body(request: Request, exc: RequestValidationError) -> JSONResponse:
+        # FastAPI's default echoes the input, which may hold NaN (not JSON: a 500) or megabytes.
+        errors = [
+            {"loc": [str(p) for p in e.get("loc", ())], "msg": str(e.get("msg", ""))}
+            for e in exc.errors()
+        ]
+        return JSONResponse({"detail": errors}, status_code=422)
+
     guard = [Depends(authorised)]
 
     @api.get("/version")
@@ -193,7 +219,7 @@ def create_app(
     @api.post("/execute", dependencies=guard)
     def execute(body: RefRequest) -> dict[str, Any]:
         action = bind(body)
-        with lock:
+        with lock, refused_as_422(body.ref):
             return {"result": loggable(env.execute(action))}
 
     @api.post("/evaluate", dependencies=guard)
@@ -201,7 +227,7 @@ def create_app(
         evaluator = bind(body)
         if not isinstance(evaluator, Evaluator):
             raise HTTPException(422, f"'{body.ref}' is not an evaluator")
-        with lock:
+        with lock, refused_as_422(body.ref):
             result = env.evaluate(evaluator)
         return EvaluateReply(
             success=result.success, message=result.message, progress=result.progress
