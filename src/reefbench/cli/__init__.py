@@ -11,7 +11,7 @@ import sys
 
 from rich.console import Console
 
-from reefbench.cli import compose, core, report, run, serve, services, tasks  # noqa: F401 - registers the commands
+from reefbench.cli import compose, core, report, run, serve, services, suite, tasks  # noqa: F401 - registers the commands
 from reefbench.cli.app import app
 from reefbench.errors import ReefError
 

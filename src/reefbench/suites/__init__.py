@@ -26,7 +26,11 @@ def get_suite(name: str) -> Suite:
         from reefbench.suites import memory
 
         return Suite("memory", memory.__doc__ or "", memory.load, memory.make_environments)
+    if name == "v0":
+        from reefbench.suites import v0
+
+        return Suite("v0", v0.__doc__ or "", v0.load, v0.make_environments)
     raise ConfigError(f"unknown suite '{name}': available suites: {', '.join(SUITES)}")
 
 
-SUITES = ("memory",)
+SUITES = ("memory", "v0")

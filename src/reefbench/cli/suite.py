@@ -1,0 +1,112 @@
+"""``reef suite ...``: validate a built-in suite task by task, and describe what it holds.
+
+``reef suite check`` runs the validation gates (reference and alternative solutions
+succeed, the null agent completes nothing, checkpoints are deterministic, instructions pass
+the consistency validator) and prints one line per failing task.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import time
+from collections import Counter
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from reefbench.cli.app import app, console
+from reefbench.errors import ConfigError, ReefError
+
+suite_app = typer.Typer(help="Validate and describe built-in suites.", no_args_is_help=True)
+app.add_typer(suite_app, name="suite")
+
+
+def _suite_pool(name: str) -> dict[str, object] | None:
+    if name == "v0":
+        from reefbench.suites.v0.templates import POOL
+
+        return dict(POOL)
+    return None
+
+
+@suite_app.command("check")
+def suite_check(
+    suite: Annotated[str, typer.Option(help="Built-in suite.")] = "v0",
+    tasks: Annotated[
+        list[str] | None, typer.Option(help="Task id or glob (repeatable; default all).")
+    ] = None,
+    workers: Annotated[int, typer.Option(help="Tasks checked at the same time.")] = 2,
+) -> None:
+    """Run the validation gates; print a verdict per failing task (exit 1 if any fails)."""
+    from reefbench.compose.lint import lint_pool
+    from reefbench.suites import get_suite
+    from reefbench.suites.v0.gates import run_gates
+
+    if workers < 1:
+        raise ConfigError(f"--workers must be at least 1, got {workers}")
+    chosen = get_suite(suite)
+    everything = chosen.load()
+    picked = [
+        t for t in everything if not tasks or any(fnmatch.fnmatchcase(t.id, p) for p in tasks)
+    ]
+    if not picked:
+        raise ReefError(f"no task of suite {suite} matches {', '.join(tasks or [])}")
+    pool = _suite_pool(suite)
+    failed = 0
+    if pool is not None:
+        for problem in lint_pool(pool, f"{suite} pool"):  # type: ignore[arg-type]
+            console.print(f"[red]lint[/] {problem}", highlight=False)
+            failed += problem.severity == "error"
+    started = time.perf_counter()
+    done = [0]
+
+    def show(verdict: object) -> None:
+        done[0] += 1
+        if not verdict.ok:  # type: ignore[attr-defined]
+            console.print(f"[red]FAIL[/] {verdict.line()}", highlight=False)  # type: ignore[attr-defined]
+
+    verdicts = run_gates(
+        picked,
+        chosen.make_environments,
+        pool=pool,  # type: ignore[arg-type]
+        workers=workers,
+        on_verdict=show,
+    )
+    failed += sum(not v.ok for v in verdicts)
+    seconds = time.perf_counter() - started
+    episodes = sum(v.episodes for v in verdicts)
+    console.print(
+        f"{len(verdicts) - sum(not v.ok for v in verdicts)} of {len(verdicts)} tasks pass "
+        f"the gates ({episodes} episodes, {seconds:.0f} s, {workers} worker(s))"
+    )
+    if failed:
+        raise typer.Exit(1)
+
+
+@suite_app.command("stats")
+def suite_stats(suite: Annotated[str, typer.Option(help="Built-in suite.")] = "v0") -> None:
+    """Per-platform counts, checkpoint-count histogram, level x scope matrix, tags."""
+    from reefbench.suites import get_suite
+
+    loaded = get_suite(suite).load()
+    platforms = Counter(t.metadata.platform for t in loaded)
+    nodes = Counter(len(t.nodes) for t in loaded)
+    table = Table(title=f"suite {suite}: {len(loaded)} tasks")
+    table.add_column("platform")
+    table.add_column("tasks", justify="right")
+    for name, count in sorted(platforms.items()):
+        table.add_row(name, str(count))
+    console.print(table)
+    console.print("checkpoints per task: " + " ".join(f"{k}:{v}" for k, v in sorted(nodes.items())))
+    scopes = sorted({t.metadata.scope or "-" for t in loaded})
+    matrix = Table(title="automation level x generalisation scope (OS-MAP)")
+    matrix.add_column("level")
+    for scope in scopes:
+        matrix.add_column(scope, justify="right")
+    for level in sorted({t.metadata.level or "-" for t in loaded}):
+        row = Counter(t.metadata.scope or "-" for t in loaded if (t.metadata.level or "-") == level)
+        matrix.add_row(level, *(str(row[s]) for s in scopes))
+    console.print(matrix)
+    tags = Counter(tag for t in loaded for tag in t.metadata.tags)
+    console.print("tags: " + ", ".join(f"{k} {v}" for k, v in sorted(tags.items())))

@@ -1,0 +1,29 @@
+"""reef-v0: the built-in cross-environment benchmark.
+
+A real Linux desktop (terminal, text editor, vim, settings, images), a phone (the
+account's apps, settings, dialer) and a desktop browser, around one local cloud account.
+Tasks are composed from a pool of subtask templates (:mod:`.templates`) by the compose
+package's controlled synthesis (:mod:`.composed`) or assembled by hand (:mod:`.handmade`);
+every one ships a reference solution played through the real action space, and the
+validation gates (:mod:`.gates`, ``reef suite check``) prove each solvable and non-trivial.
+"""
+
+from __future__ import annotations
+
+from reefbench.suites.v0.environments import make_environments
+from reefbench.task import Task
+
+DESCRIPTION = (
+    "reef-v0: desktop, phone and browser tasks around one local cloud account "
+    "(composed from a subtask pool, plus handmade ones), each proven solvable."
+)
+
+
+def load() -> list[Task]:
+    """Every task: handmade first, then composed (stable ids and order)."""
+    from reefbench.suites.v0 import composed, handmade
+
+    return handmade.load() + composed.load()
+
+
+__all__ = ["DESCRIPTION", "load", "make_environments"]

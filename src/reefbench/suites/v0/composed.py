@@ -1,0 +1,176 @@
+"""reef-v0's composed tasks: synthesised from the pool, deterministically, at load time.
+
+:func:`specs` asks the compose package's controlled synthesis for small, medium and long
+tasks per intent (fixed seeds, so every load yields the same tasks and ids), OS-MAP L1
+(step-by-step) and L3 (a detail only the user knows) variants, and keeps those that fit the
+benchmark: at most 11 checkpoints (CRAB's range), at most one answer and only as the last
+action, and the quotas of cross-device tasks and long chains. Instructions are rendered in
+the structure-preserving form that the consistency validator reads back.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Iterable
+
+from reefbench.compose.synthesis import ComposedSpec, Request, Synthesizer
+from reefbench.suites.v0.finish import ask_first, finish
+from reefbench.suites.v0.templates import POOL
+from reefbench.task import Task
+
+MAX_NODES = 11
+LONG_CHAIN = (4, 8)
+
+# (tag, request, seed, how many). Intents name groups of templates in the pool.
+FILES = "organise files on the computer"
+WRITE = "prepare a document on the computer"
+SETUP = "set up the computer"
+IMAGES = "prepare pictures on the computer"
+LOOKUP = "look something up"
+CODE = "bring a code from the phone to the computer"
+MEMO = "take a message from the computer to the phone"
+CONTACT = "stay in touch from the phone"
+PLAN = "plan the day on the phone"
+PHONE_SETUP = "configure the phone"
+CLOUD = "keep files in the cloud"
+WEB = "organise the week in the browser"
+SIGN_IN = "sign back in to the account"
+
+PLAN_OF_REQUESTS: list[tuple[str, Request, int, int]] = [
+    (
+        "small",
+        Request(levels={"instruction": "easy"}, intents=(FILES, WRITE, SETUP, IMAGES)),
+        1,
+        18,
+    ),
+    (
+        "small",
+        Request(levels={"instruction": "easy"}, intents=(CONTACT, PLAN, PHONE_SETUP, CLOUD)),
+        2,
+        18,
+    ),
+    ("small", Request(levels={"instruction": "easy"}, intents=(WEB,)), 3, 8),
+    ("small", Request(levels={"instruction": "easy"}, intents=(SIGN_IN,), max_subtasks=1), 4, 1),
+    ("lookup", Request(levels={"instruction": "easy"}, intents=(LOOKUP,), max_subtasks=1), 5, 6),
+    ("cross", Request(levels={"instruction": "easy"}, intents=(CODE, MEMO)), 6, 16),
+    ("cross", Request(levels={"instruction": "medium"}, intents=(CODE, MEMO)), 7, 14),
+    ("medium", Request(levels={"instruction": "medium"}, intents=(FILES, WRITE, SETUP)), 8, 10),
+    (
+        "medium",
+        Request(levels={"instruction": "medium"}, intents=(CONTACT, PLAN, PHONE_SETUP, CLOUD)),
+        9,
+        8,
+    ),
+    ("medium", Request(levels={"instruction": "medium"}, intents=(WEB,)), 10, 3),
+    (
+        "chain",
+        Request(
+            levels={"hierarchy": "medium", "branch": "easy"}, intents=(FILES, CODE), max_subtasks=4
+        ),
+        11,
+        6,
+    ),
+    (
+        "chain",
+        Request(
+            levels={"hierarchy": "hard", "branch": "easy"}, intents=(FILES, CODE), max_subtasks=8
+        ),
+        12,
+        6,
+    ),
+    (
+        "wide",
+        Request(levels={"branch": "hard"}, intents=(PLAN, CONTACT, PHONE_SETUP), max_subtasks=6),
+        13,
+        3,
+    ),
+    (
+        "steps",
+        Request(levels={"instruction": "easy"}, intents=(FILES, PLAN, CONTACT), style="steps"),
+        14,
+        6,
+    ),
+    (
+        "ask-user",
+        Request(
+            levels={"instruction": "easy"}, intents=(WRITE, CONTACT, PLAN), missing_detail=True
+        ),
+        15,
+        6,
+    ),
+]
+
+
+def _answers(spec: ComposedSpec) -> int:
+    return sum(1 for template, _ in spec.subtasks if "answer" in POOL[template].outputs)
+
+
+def _is_chain(spec: ComposedSpec) -> bool:
+    n = len(spec.subtasks)
+    outs = [u for u, _ in spec.links]
+    ins = [v for _, v in spec.links]
+    linear = len(spec.links) == n - 1 and len(set(outs)) == len(outs) and len(set(ins)) == len(ins)
+    return linear and LONG_CHAIN[0] <= n <= LONG_CHAIN[1]
+
+
+def _fits(task: Task) -> bool:
+    if len(task.nodes) > MAX_NODES:
+        return False
+    for solution in (task.reference_solution, *task.alternative_solutions):
+        submits = [k for k, c in enumerate(solution) if c.name == "submit"]
+        if submits and submits != [len(solution) - 1]:
+            return False
+    return True
+
+
+# Alternative solutions of composed tasks are the templates' alternatives strung together;
+# the short tasks already play every template's alternative, so the long ones keep only
+# their reference solution (which halves the gates' time on them).
+ALTERNATIVES_UP_TO = 3
+
+
+def _build(spec: ComposedSpec, tag: str) -> Task:
+    task = spec.build(POOL)
+    if len(spec.subtasks) > ALTERNATIVES_UP_TO:
+        task.alternative_solutions = []
+    if spec.user_data:
+        ask_first(task, sorted(spec.user_data))
+    tags = [tag] + (["long-chain"] if _is_chain(spec) else [])
+    return finish(task, tags=tuple(tags))
+
+
+def _draw(tag: str, request: Request, seed: int, wanted: int) -> Iterable[Task]:
+    synthesizer = Synthesizer(POOL, dataclasses.replace(request, id_prefix=f"v0-{tag}"), seed)
+    made = 0
+    for spec in synthesizer.run(wanted * 6):
+        if made >= wanted:
+            return
+        if _answers(spec) > 1:
+            continue
+        if tag == "chain" and not _is_chain(spec):
+            continue
+        task = _build(spec, tag)
+        if not _fits(task):
+            continue
+        if tag == "cross" and "cross-device" not in task.metadata.tags:
+            continue
+        made += 1
+        yield task
+
+
+@functools.cache
+def _tasks() -> tuple[Task, ...]:
+    seen: set[str] = set()
+    out: list[Task] = []
+    for tag, request, seed, wanted in PLAN_OF_REQUESTS:
+        for task in _draw(tag, request, seed, wanted):
+            if task.id not in seen:
+                seen.add(task.id)
+                out.append(task)
+    return tuple(out)
+
+
+def load() -> list[Task]:
+    """The composed tasks (fresh copies: episodes may not share mutable task state)."""
+    return [t.model_copy(deep=False) for t in _tasks()]

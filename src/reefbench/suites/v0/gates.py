@@ -1,0 +1,198 @@
+"""The validation gates: every task of a suite proven solvable and non-trivial.
+
+For each task, on real environments:
+
+1. its reference solution reaches success (the oracle agent);
+2. after that episode, evaluating every checkpoint twice on the same final state gives the
+   same results (no flaky checkpoint);
+3. every alternative solution also reaches success;
+4. the null agent (does nothing, declares completion) completes no checkpoint: CR = 0;
+5. a composed task's instruction passes the consistency validator.
+
+Episodes run like the runner's: N worker threads, each owning one set of environments
+(started once, reset by every episode). Playwright objects belong to the thread that
+made them, so each worker builds its own set.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+from reefbench.agents import NullAgent, OracleAgent
+from reefbench.compose.consistency import check_instruction
+from reefbench.compose.instructions import InstructionGraph
+from reefbench.environment import Environment
+from reefbench.episode import Episode, EpisodeResult
+from reefbench.subtask import SubTask
+from reefbench.task import Task
+
+EnvironmentFactory = Callable[[], Mapping[str, Environment]]
+
+
+@dataclass
+class Verdict:
+    """What the gates found for one task (``problems`` empty: the task passed)."""
+
+    task_id: str
+    problems: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    episodes: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def line(self) -> str:
+        return f"{self.task_id}: " + ("ok" if self.ok else "; ".join(self.problems))
+
+
+def instruction_problems(task: Task, pool: Mapping[str, SubTask]) -> list[str]:
+    """Consistency-validator findings for a composed task (none for a handmade one)."""
+    subtasks = task.metadata.subtasks
+    if not subtasks or {"handmade", "steps"} & set(task.metadata.tags):
+        return []  # written by hand, or OS-MAP L1 steps: not the structure-preserving form
+    index = {info.id: int(info.id[1:]) for info in subtasks}
+    texts = [""] * len(subtasks)
+    for info in subtasks:
+        template = pool.get(info.template)
+        if template is None:
+            return [f"subtask {info.id}: template {info.template!r} is not in the pool"]
+        texts[index[info.id]] = template.description.format(**info.attributes)
+    for kind, value in task.user_data.items():  # OS-MAP L3: details only the user knows
+        if kind not in ("username", "password"):
+            texts = [t.replace(value, f"[ask the user for the {kind}]") for t in texts]
+    edges = [(index[u], index[v]) for u, v in task.metadata.subtask_links]
+    report = check_instruction(task.instruction, InstructionGraph.of(texts, edges))
+    return [f"instruction: {p}" for p in report.problems]
+
+
+def _failure(label: str, result: EpisodeResult) -> str:
+    missing = result.total_nodes - len(result.credited_nodes)
+    detail = result.error or f"{missing} of {result.total_nodes} checkpoints not reached"
+    failed = [c for turn in result.trajectory for c in turn.calls if c.status != "ok"]
+    if failed and not result.error:
+        first = failed[0]
+        detail += f"; first failed action: {first.env}.{first.name}: {first.error}"
+    return f"{label} ended with {result.termination} ({detail})"
+
+
+def used_environments(task: Task, envs: Mapping[str, Environment]) -> dict[str, Environment]:
+    """The environments a task's checkpoints, setup and solutions touch (plus any that own
+    shared state, e.g. the account), so episodes neither reset nor observe idle devices."""
+    names = {ev.env_name for ev in task.nodes.values()} | {s.env for s in task.setup}
+    names |= {c.env for s in (task.reference_solution, *task.alternative_solutions) for c in s}
+    names |= {s.env for s in task.extra_actions} | set(task.metadata.environments)
+    return {k: e for k, e in envs.items() if k in names or not e.observation_space}
+
+
+def _unstable_checkpoints(
+    task: Task, envs: Mapping[str, Environment], within: float = 5.0
+) -> list[str]:
+    """Checkpoints whose result differs between two evaluations of the same final state.
+
+    An app may still be closing when the last action returns (the state is not final
+    yet), so evaluation repeats until two rounds in a row agree, up to ``within`` seconds;
+    what still disagrees then is reported.
+    """
+    deadline = time.monotonic() + within
+    previous = {k: ev.check(envs).success for k, ev in task.nodes.items()}
+    while True:
+        current = {k: ev.check(envs).success for k, ev in task.nodes.items()}
+        differ = [k for k in task.nodes if current[k] != previous[k]]
+        if not differ or time.monotonic() > deadline:
+            return differ
+        previous = current
+        time.sleep(0.1)
+
+
+def check_task(task: Task, envs: Mapping[str, Environment]) -> Verdict:
+    """Run gates 1-4 for one task on started-or-not environments (they are reset)."""
+    started = time.perf_counter()
+    envs = used_environments(task, envs)
+    verdict = Verdict(task.id)
+    oracle = Episode(task, OracleAgent(), envs)
+    result = oracle.run()
+    verdict.episodes += 1
+    if not result.success:
+        verdict.problems.append(_failure("oracle", result))
+    else:
+        flaky = _unstable_checkpoints(task, oracle.envs)
+        if flaky:
+            verdict.problems.append(f"checkpoints {flaky} differ on the same final state")
+    for number in range(len(task.alternative_solutions)):
+        alternative = Episode(task, OracleAgent(alternative=number), envs).run()
+        verdict.episodes += 1
+        if not alternative.success:
+            verdict.problems.append(_failure(f"alternative solution {number}", alternative))
+    null = Episode(task, NullAgent(), envs).run()
+    verdict.episodes += 1
+    if null.termination in ("env_error", "evaluator_error", "agent_error"):
+        verdict.problems.append(_failure("null agent", null))
+    elif null.completed_nodes:
+        verdict.problems.append(
+            f"null agent completed {null.completed_nodes}: they hold before the agent acts"
+        )
+    verdict.seconds = time.perf_counter() - started
+    return verdict
+
+
+def run_gates(
+    tasks: Iterable[Task],
+    make_environments: EnvironmentFactory,
+    *,
+    pool: Mapping[str, SubTask] | None = None,
+    workers: int = 2,
+    on_verdict: Callable[[Verdict], None] | None = None,
+) -> list[Verdict]:
+    """All gates for all tasks, ``workers`` tasks at a time; verdicts in task order."""
+    todo = list(tasks)
+    verdicts: dict[str, Verdict] = {}
+    if pool is not None:
+        for task in todo:
+            found = instruction_problems(task, pool)
+            if found:
+                verdicts[task.id] = Verdict(task.id, found)
+    work: queue.Queue[Task] = queue.Queue()
+    for task in todo:
+        if task.id not in verdicts:
+            work.put(task)
+    lock = threading.Lock()
+
+    def worker() -> None:
+        envs: Mapping[str, Environment] | None = None
+        try:
+            while True:
+                try:
+                    task = work.get_nowait()
+                except queue.Empty:
+                    return
+                if envs is None:
+                    envs = make_environments()
+                try:
+                    verdict = check_task(task, envs)
+                except Exception as exc:  # a crash is a failing task, not a dead worker
+                    verdict = Verdict(task.id, [f"gate crashed: {type(exc).__name__}: {exc}"])
+                with lock:
+                    verdicts[task.id] = verdict
+                    if on_verdict is not None:
+                        on_verdict(verdict)
+        finally:
+            for env in (envs or {}).values():
+                try:
+                    env.stop()
+                except Exception:  # stopping a broken environment may fail; keep going
+                    continue
+
+    threads = [
+        threading.Thread(target=worker, name=f"reef-gate-{i}", daemon=True)
+        for i in range(max(1, min(workers, work.qsize())))
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return [verdicts[t.id] for t in todo if t.id in verdicts]

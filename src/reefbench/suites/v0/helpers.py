@@ -1,0 +1,319 @@
+"""Actions and checkpoints reef-v0 adds to the environments' own.
+
+* **Name-addressed actions** (``click_on`` on the desktop and the browser, ``tap_on`` on the
+  phone). Reference solutions must act through the real action space, but mark ids change
+  with every observation, so a stored solution cannot name one. These actions take the
+  element's accessible name (or resource id) instead, find it in a fresh observation and
+  run the real ``click``/``tap`` on its mark: the same input events, resolved at play time.
+  Tasks list them in ``extra_actions``.
+* **Setup actions** the environments lack: start a named background program, draw a
+  picture, sign a browser out of the account.
+* **Checkpoints** the environments lack: a file is gone, a text is shown in some desktop
+  window (read from the accessibility tree, not OCR, so it costs milliseconds), the
+  browser is signed in.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Callable
+from typing import Any
+
+from reefbench.actions import action
+from reefbench.errors import ActionFailed, InvalidAction
+from reefbench.evaluators import EvalResult, evaluator
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def _pick(candidates: list[tuple[int, str, str, str]], name: str, role: str) -> int:
+    """The id of the first candidate (id, name, role, resource id) matching name and role."""
+    wanted = _norm(name)
+    for exact in (True, False):
+        for mark_id, mark_name, mark_role, resource in candidates:
+            if role and mark_role != role:
+                continue
+            label = _norm(mark_name)
+            if (label == wanted or resource == name) if exact else wanted in label:
+                return mark_id
+    shown = "; ".join(f"{r} {n!r}" for _, n, r, _ in candidates[:40])
+    raise InvalidAction(f"no element named {name!r}{f' ({role})' if role else ''}: {shown}")
+
+
+def _find(
+    observe: Callable[[], list[tuple[int, str, str, str]]],
+    name: str,
+    role: str,
+    within: float = 3.0,
+) -> int:
+    """Observe until an element with this name shows up (a menu still opening, a page
+    still loading), up to ``within`` seconds; then say what is there instead."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            return _pick(observe(), name, role)
+        except InvalidAction:
+            if time.monotonic() > deadline:
+                raise
+        time.sleep(0.1)
+
+
+# ----------------------------------------------------------------- desktop
+def _search_app(name: str, env: Any) -> str:
+    """Search for an application in the launcher by name and open it.
+
+    Available: Terminal, Text Editor (mousepad), Files (thunar), Vim, Chromium.
+
+    Args:
+        name: Application name or a word describing it, e.g. "terminal", "text editor",
+            "files", "chromium".
+    """
+    # The desktop's search_app with one race fixed: after Enter, the launcher takes a moment
+    # to exit when it found a match; on a loaded machine the original read "still running"
+    # as "no match". Here the launcher gets a deadline to exit before that conclusion.
+    from reefbench.envs.desktop.apps import APPS, LAUNCHER
+
+    desk = env
+    query = name.strip()
+    if not query:
+        raise ActionFailed("search_app needs a name, e.g. 'terminal'")
+    launcher = [
+        *LAUNCHER,
+        "-drun-match-fields",
+        "name,generic,keywords",
+        "-sort",
+        "-sorting-method",
+        "fzf",
+        "-filter",
+        query,
+    ]
+    # Two attempts: a single-instance app (the text editor) that is still exiting from an
+    # earlier use answers the first launch with a window it is about to close.
+    for _attempt in range(2):
+        before = {w.id for w in desk.x11.stacking()}
+        frame = desk.screen.grab()
+        pid = desk.session.spawn(launcher, name="launcher")
+        deadline = time.monotonic() + 10.0
+        while desk.screen.grab().raw == frame.raw:
+            if time.monotonic() > deadline:
+                desk.session.kill(pid)
+                raise ActionFailed("the application launcher did not appear; try again")
+            time.sleep(0.01)
+        desk.settle()
+        desk.input.press(["enter"])
+        desk.settle()
+        window = desk.wait_for_new_window(before, 1.0)
+        exit_deadline = time.monotonic() + 3.0
+        launcher_gone = False
+        while window is None and time.monotonic() < exit_deadline:
+            if not any(p["pid"] == pid for p in desk.session.processes()):
+                launcher_gone = True
+                window = desk.wait_for_new_window(before, 10.0)
+                break
+            time.sleep(0.05)
+        if window is not None or not launcher_gone:
+            break
+    if window is None:
+        desk.session.kill(pid)
+        desk.settle()
+        titles = ", ".join(a.title for a in APPS.values() if a.available())
+        raise ActionFailed(f"no application matches {name!r} (available: {titles})")
+    desk.settle()
+    spec = next((a for a in APPS.values() if a.wm_class == window.wm_class), None)
+    desk.record("opened_app", app=spec.name if spec else window.wm_class, query=query)
+    return f"opened {window.title or window.wm_class}"
+
+
+search_app = action(name="search_app")(_search_app)
+
+
+@action(name="click_on")
+def desktop_click_on(name: str, env: Any, role: str = "") -> str:
+    """Click the element with this accessible name (and role, if given) in the current screen.
+
+    Args:
+        name: The element's name as listed, e.g. "View" or "Line Numbers".
+        role: Its role, e.g. "menu" or "menu item" (empty: any).
+    """
+    from reefbench.envs.desktop.actions import click
+
+    elem = _find(
+        lambda: [(m.id, m.name, m.role, "") for m in env.observe_now().marks.marks], name, role
+    )
+    result: str = click.run(env, elem=elem)
+    return result
+
+
+@action
+def start_program(name: str, env: Any) -> str:
+    """Start a long-running background program called ``name`` inside the desktop.
+
+    It is a copy of ``sleep`` under that name, so process checks see exactly that name.
+
+    Args:
+        name: Program name (letters, digits, '-'; at most 15 characters).
+    """
+    if not name.replace("-", "").isalnum() or len(name) > 15:
+        raise ActionFailed(f"program name {name!r}: use letters, digits and '-', <= 15 chars")
+    desk = env
+    target = desk.session.host_path(f"~/.local/bin/{name}")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    sleep = shutil.which("sleep") or "/bin/sleep"
+    shutil.copyfile(sleep, target)
+    target.chmod(0o755)
+    desk.session.spawn([f"/home/user/.local/bin/{name}", "3600"], name=name)
+    return f"started {name}"
+
+
+@action
+def draw_picture(path: str, width: int, height: int, color: str, env: Any) -> str:
+    """Create a PNG picture of one colour with a white square in the middle.
+
+    Args:
+        path: Where, as the agent sees it (e.g. "~/Pictures/logo.png").
+        width: Width in pixels.
+        height: Height in pixels.
+        color: Fill colour name, e.g. "teal".
+    """
+    from PIL import Image, ImageDraw
+
+    target = env.session.host_path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    image = Image.new("RGB", (width, height), color)
+    side = min(width, height) // 3
+    x0, y0 = (width - side) // 2, (height - side) // 2
+    ImageDraw.Draw(image).rectangle((x0, y0, x0 + side, y0 + side), fill="white")
+    image.save(target, format="PNG")
+    return f"drew {path}"
+
+
+@evaluator
+def file_absent(path: str, env: Any) -> EvalResult:
+    """No file exists at this path any more (it was moved, renamed or deleted).
+
+    Args:
+        path: Path as the agent sees it.
+    """
+    try:
+        target = env.session.host_path(path)
+    except ActionFailed as exc:
+        return EvalResult(success=False, message=str(exc))
+    gone = not target.exists()
+    return EvalResult(success=gone, message=f"{path} {'is gone' if gone else 'still exists'}")
+
+
+@evaluator
+def file_holds(path: str, content: str, env: Any) -> EvalResult:
+    """The file's content equals the text (surrounding whitespace ignored).
+
+    Unlike the desktop's persistent ``file_content_equals``, it is not re-checked at the
+    end: a later subtask may legitimately append to, move or rename the file.
+
+    Args:
+        path: Path as the agent sees it.
+        content: Expected content.
+    """
+    from reefbench.envs.desktop.evaluators import file_content_equals
+
+    result: EvalResult = file_content_equals.func(path=path, content=content, env=env)
+    return result
+
+
+@evaluator
+def file_lacks(path: str, text: str, env: Any) -> EvalResult:
+    """The file exists and no longer contains the text.
+
+    Args:
+        path: Path as the agent sees it.
+        text: Text that must not occur.
+    """
+    try:
+        target = env.session.host_path(path)
+    except ActionFailed as exc:
+        return EvalResult(success=False, message=str(exc))
+    if not target.is_file():
+        return EvalResult(success=False, message=f"{path} does not exist")
+    present = text in target.read_text(encoding="utf-8", errors="replace")
+    return EvalResult(
+        success=not present,
+        message=f"{path} {'still ' if present else 'no longer '}contains {text!r}",
+    )
+
+
+@evaluator
+def window_shows(text: str, env: Any) -> EvalResult:
+    """Some desktop window shows the text (read from the accessibility tree: terminal
+    output, editor contents, labels).
+
+    Args:
+        text: Text that must be visible, compared ignoring case and spacing.
+    """
+    wanted = _norm(text)
+    for window in env.windows():
+        if wanted in _norm(window.text()):
+            return EvalResult(success=True, message=f"{window.title!r} shows {text!r}")
+    return EvalResult(success=False, message=f"no window shows {text!r}")
+
+
+# ------------------------------------------------------------------- phone
+@action(name="tap_on")
+def phone_tap_on(name: str, env: Any, role: str = "") -> str:
+    """Tap the element with this label or resource id on the current phone screen.
+
+    Args:
+        name: The label as listed (e.g. "Compose") or the resource id (e.g. "subject").
+        role: Its class as listed, e.g. "Button" (empty: any).
+    """
+    from reefbench.envs.ui.actions import tap
+
+    def marks() -> list[tuple[int, str, str, str]]:
+        snapshot = env.observe_now()
+        pairs = zip(snapshot.marks.marks.marks, snapshot.marks.nodes, strict=True)
+        return [(m.id, m.name, m.role, node.id_name) for m, node in pairs]
+
+    elem = _find(marks, name, role)
+    result: str = tap.run(env, elem=elem)
+    return result
+
+
+# ----------------------------------------------------------------- browser
+@action(name="click_on")
+def browser_click_on(name: str, env: Any, role: str = "") -> str:
+    """Click the element with this accessible name (and role, if given) on the current page.
+
+    Args:
+        name: The element's name as listed, e.g. "Compose" or "Save".
+        role: Its role, e.g. "link", "button" or "textbox" (empty: any).
+    """
+    from reefbench.envs.browser.actions import click
+
+    elem = _find(
+        lambda: [(m.id, m.name, m.role, "") for m in env.observe_now().marks.marks], name, role
+    )
+    result: str = click.run(env, elem=elem)
+    return result
+
+
+@action
+def sign_out_browser(env: Any) -> str:
+    """Sign the browser out of the account and show the sign-in page."""
+    env.context.clear_cookies()
+    env.goto(env.services.url + "/")
+    return "signed out"
+
+
+@evaluator
+def browser_signed_in(env: Any) -> EvalResult:
+    """The browser holds a signed-in session of the account (not on the sign-in page)."""
+    cookies = env.context.cookies() if env.context is not None else []
+    on_login = "/login" in env.page.url
+    ok = bool(cookies) and not on_login
+    return EvalResult(success=ok, message="signed in" if ok else "not signed in")
+
+
+DESKTOP_EXTRA = [desktop_click_on]
+PHONE_EXTRA = [phone_tap_on]
+BROWSER_EXTRA = [browser_click_on]

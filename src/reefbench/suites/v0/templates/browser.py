@@ -1,0 +1,211 @@
+"""Browser subtask templates: the account's apps in a desktop-sized Chromium.
+
+The browser types into date and time fields as a keyboard does (month, day, year; hour,
+minute, AM/PM), which the phone's soft keyboard cannot, so events with a date and time,
+due dates and alarms live here. ``browser.sign_in`` starts signed out: the password comes
+from the user (CALL_USER).
+"""
+
+from __future__ import annotations
+
+from datetime import date as Date
+
+from reefbench.apps import evaluators as aev
+from reefbench.apps.server import DEFAULT_PASSWORD, DEFAULT_USERNAME
+from reefbench.envs.root import user_was_asked
+from reefbench.subtask import SubTask
+from reefbench.suites.v0 import helpers as hp
+from reefbench.suites.v0.templates.common import (
+    CITIES,
+    EMAILS,
+    NAMES,
+    SUBJECTS,
+    TASK_TITLES,
+    TEXTS,
+    TITLES,
+    WORDS,
+    browser_app,
+    browser_fill,
+    call,
+)
+from reefbench.task import ActionStep
+
+B = "browser"
+WORK_INTENT = "organise the week in the browser"
+SIGN_IN_INTENT = "sign back in to the account"
+DATES = ["2024-06-04", "2024-06-05", "2024-06-06", "2024-06-07", "2024-06-10", "2024-06-12"]
+TIMES = ["08:30", "09:15", "10:00", "13:45", "15:30", "17:00"]
+REPORT_NAMES = [f"{w}-report.txt" for w in WORDS[12:24]]
+
+
+def typed_date(iso: str) -> str:
+    """What to type into a date field (en-US order: month, day, year)."""
+    day = Date.fromisoformat(iso)
+    return f"{day.month:02d}{day.day:02d}{day.year}"
+
+
+def typed_time(hhmm: str) -> str:
+    """What to type into a time field (hour, minute, AM/PM)."""
+    hour, minute = (int(x) for x in hhmm.split(":"))
+    suffix = "AM" if hour < 12 else "PM"
+    return f"{(hour % 12) or 12:02d}{minute:02d}{suffix}"
+
+
+TEMPLATES: list[SubTask] = [
+    SubTask(
+        id="browser.send_mail",
+        description="In the browser, email {to} with the subject "
+        '"{subject}" and the text "{body}".',
+        attributes={"to": "email", "subject": "str", "body": "text"},
+        outputs=["mail"],
+        env=B,
+        app="mail",
+        app_category="communication",
+        intents=[WORK_INTENT],
+        value_pools={"to": EMAILS, "subject": SUBJECTS, "body": TEXTS},
+        evaluator_generator=lambda to, subject, body: aev.mail_sent(
+            to=to, subject=subject, body=body
+        ),
+        solution_generator=lambda to, subject, body: [
+            *browser_app("Mail"),
+            call(B, "click_on", name="Compose"),
+            *browser_fill(("To", to), ("Subject", subject), ("Message", body)),
+            call(B, "click_on", name="Send", role="button"),
+        ],
+    ),
+    SubTask(
+        id="browser.add_event",
+        description='In the browser calendar, add the event "{title}" on {date} at {time}.',
+        attributes={"title": "str", "date": "date", "time": "time"},
+        outputs=["event"],
+        env=B,
+        app="calendar",
+        app_category="productivity",
+        intents=[WORK_INTENT],
+        value_pools={"title": TITLES, "date": DATES, "time": TIMES},
+        evaluator_generator=lambda title, date, time: aev.event_exists(
+            title=title, date=date, time=time
+        ),
+        solution_generator=lambda title, date, time: [
+            *browser_app("Calendar"),
+            call(B, "click_on", name="New event"),
+            *browser_fill(("Title", title), ("Date", typed_date(date))),
+            *browser_fill(("Start time", typed_time(time))),
+            call(B, "click_on", name="Save", role="button"),
+        ],
+    ),
+    SubTask(
+        id="browser.add_contact",
+        description="In the browser, add the contact {name} with the email address {email}.",
+        attributes={"name": "name", "email": "email"},
+        outputs=["contact"],
+        env=B,
+        app="contacts",
+        app_category="communication",
+        intents=[WORK_INTENT],
+        value_pools={"name": NAMES, "email": EMAILS},
+        evaluator_generator=lambda name, email: aev.contact_has(
+            name=name, field="email", value=email
+        ),
+        solution_generator=lambda name, email: [
+            *browser_app("Contacts"),
+            call(B, "click_on", name="New contact"),
+            *browser_fill(("Name", name), ("Email", email)),
+            call(B, "click_on", name="Save", role="button"),
+        ],
+    ),
+    SubTask(
+        id="browser.task_due",
+        description='In the browser, add the to-do "{title}" due on {due}.',
+        attributes={"title": "text", "due": "date"},
+        outputs=["task"],
+        env=B,
+        app="tasks",
+        app_category="productivity",
+        intents=[WORK_INTENT],
+        value_pools={"title": TASK_TITLES, "due": DATES},
+        evaluator_generator=lambda title, due: aev.task_exists(title=title, due=due),
+        solution_generator=lambda title, due: [
+            *browser_app("Tasks"),
+            *browser_fill(("New task", title), ("Due date", typed_date(due))),
+            call(B, "click_on", name="Add task", role="button"),
+        ],
+    ),
+    SubTask(
+        id="browser.set_alarm",
+        description='In the browser\'s Clock, set an alarm at {time} labelled "{label}".',
+        attributes={"time": "time", "label": "str"},
+        outputs=["alarm"],
+        env=B,
+        app="clock",
+        app_category="utilities",
+        intents=[WORK_INTENT],
+        value_pools={"time": TIMES, "label": TITLES},
+        evaluator_generator=lambda time, label: aev.alarm_set(time=time, label=label),
+        solution_generator=lambda time, label: [
+            *browser_app("Clock"),
+            *browser_fill(("Alarm time", typed_time(time)), ("Label", label)),
+            call(B, "click_on", name="Set alarm", role="button"),
+        ],
+    ),
+    SubTask(
+        id="browser.new_text_file",
+        description="In the browser's Files, create the text file "
+        '"{name}" containing "{content}".',
+        attributes={"name": "str", "content": "text"},
+        outputs=["cloud_file"],
+        env=B,
+        app="files",
+        app_category="file management",
+        intents=[WORK_INTENT],
+        value_pools={"name": REPORT_NAMES, "content": TEXTS},
+        evaluator_generator=lambda name, content: aev.file_in_folder(name=name, content=content),
+        solution_generator=lambda name, content: [
+            *browser_app("Files"),
+            call(B, "click_on", name="New text file"),
+            *browser_fill(("File name", name), ("Content", content)),
+            call(B, "click_on", name="Create file", role="button"),
+        ],
+    ),
+    SubTask(
+        id="browser.world_clock",
+        description="In the browser's Clock, add {city} to the world clock.",
+        attributes={"city": "city"},
+        outputs=["clock"],
+        env=B,
+        app="clock",
+        app_category="utilities",
+        intents=[WORK_INTENT],
+        value_pools={"city": CITIES},
+        evaluator_generator=lambda city: aev.world_clock_added(city=city),
+        solution_generator=lambda city: [
+            *browser_app("Clock"),
+            call(B, "click_on", name="World clock"),
+            *browser_fill(("Add city", city)),
+            call(B, "click_on", name="Add city", role="button"),
+        ],
+    ),
+    SubTask(
+        id="browser.sign_in",
+        description=f"The browser is signed out of the cloud account. Sign in again as "
+        f'"{DEFAULT_USERNAME}"; ask the user for the password.',
+        attributes={},
+        outputs=["session"],
+        env=B,
+        app="account",
+        app_category="system",
+        intents=[SIGN_IN_INTENT],
+        setup_generator=lambda: [ActionStep(env=B, action=hp.sign_out_browser())],
+        evaluator_generator=lambda: [
+            user_was_asked(kind="password"),
+            hp.browser_signed_in(),
+        ],
+        solution_generator=lambda: [
+            call("root", "call_user", kind="password"),
+            *browser_fill(("Username", DEFAULT_USERNAME)),
+            call(B, "click_on", name="Password", role="textbox"),
+            call(B, "write_text", text=DEFAULT_PASSWORD),
+            call(B, "click_on", name="Sign in", role="button"),
+        ],
+    ),
+]

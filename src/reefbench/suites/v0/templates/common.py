@@ -1,0 +1,193 @@
+"""What the template modules share: attribute types, call builders and value pools.
+
+Value pools are hand-written and disjoint across the types that end up as paths on the
+same device, so two subtasks of one task never touch the same file by accident (synthesis
+already refuses to reuse a value of one type within a task).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import shlex
+
+from reefbench.agents.base import ActionCall
+from reefbench.subtask import ATTRIBUTE_TYPES, register_attribute_type
+
+# Semantic types: a desktop path never feeds a phone field, a code never a file name.
+TYPES = {
+    "desktop_file": str,
+    "desktop_dir": str,
+    "image_path": str,
+    "memo": str,
+    "city": str,
+    "setting": str,
+    "app_name": str,
+    "account_page": str,
+}
+for _name, _type in TYPES.items():
+    if _name not in ATTRIBUTE_TYPES:
+        register_attribute_type(_name, _type)
+
+HOME = "/home/user"
+
+
+def call(env: str, action: str, /, **arguments: object) -> ActionCall:
+    return ActionCall(env=env, name=action, arguments=dict(arguments))
+
+
+def expand(path: str) -> str:
+    """``~/a`` -> ``/home/user/a`` (for commands that take no ``~``)."""
+    return HOME + path[1:] if path.startswith("~") else path
+
+
+def q(text: str) -> str:
+    """Shell-quote for a command typed into the desktop's terminal."""
+    return shlex.quote(expand(text) if text.startswith("~") else text)
+
+
+def basename(path: str) -> str:
+    return posixpath.basename(path)
+
+
+def dirname(path: str) -> str:
+    return posixpath.dirname(path)
+
+
+# ------------------------------------------------------------ desktop macros
+def terminal(*commands: str) -> list[ActionCall]:
+    """Open a terminal, run the commands, close it (``exit`` waits for them to finish)."""
+    line = "; ".join([*commands, "exit"])
+    return [
+        call("desktop", "search_app", name="terminal"),
+        call("desktop", "write_text", text=line + "\n"),
+    ]
+
+
+def mousepad_new(content: str, path: str) -> list[ActionCall]:
+    """Write ``content`` in a new text-editor document, save it as ``path``, quit."""
+    return [
+        call("desktop", "search_app", name="text editor"),
+        call("desktop", "write_text", text=content),
+        call("desktop", "hotkey", keys=["ctrl", "s"]),
+        # A turn of slack (one more observation) for the dialog to take the keyboard.
+        call("root", "wait"),
+        call("desktop", "write_text", text=expand(path)),
+        call("desktop", "press", key="enter"),
+        call("root", "wait"),
+        call("desktop", "hotkey", keys=["ctrl", "q"]),
+        call("root", "wait"),  # and for the editor to exit before anything reopens it
+    ]
+
+
+def vim_new(content: str, path: str) -> list[ActionCall]:
+    """Open vim, insert ``content``, write it to ``path`` and quit."""
+    return [
+        call("desktop", "search_app", name="vim"),
+        call("desktop", "write_text", text="i" + content),
+        call("desktop", "press", key="esc"),
+        call("desktop", "write_text", text=f":wq {expand(path)}\n"),
+    ]
+
+
+# -------------------------------------------------------------- phone macros
+def phone_app(resource: str) -> list[ActionCall]:
+    """Open a phone app from the app drawer by its icon's id (``drawer_mail``)."""
+    return [call("phone", "show_all_drawer"), call("phone", "tap_on", name=resource)]
+
+
+def phone_fill(*fields: tuple[str, str]) -> list[ActionCall]:
+    """Tap each field (label or resource id) and type its text."""
+    out = []
+    for field, text in fields:
+        out += [call("phone", "tap_on", name=field), call("phone", "write_text", text=text)]
+    return out
+
+
+# ------------------------------------------------------------ browser macros
+def browser_app(link: str) -> list[ActionCall]:
+    """Go to the account's home page and open one of its apps by its link."""
+    return [call("browser", "click_on", name=link, role="link")]
+
+
+def browser_fill(*fields: tuple[str, str]) -> list[ActionCall]:
+    out = []
+    for field, text in fields:
+        out += [
+            call("browser", "click_on", name=field, role="textbox"),
+            call("browser", "write_text", text=text),
+        ]
+    return out
+
+
+# -------------------------------------------------------------- value pools
+WORDS = [
+    "amber", "birch", "cobalt", "delta", "ember", "fjord", "garnet", "harbor", "indigo",
+    "juniper", "kestrel", "lagoon", "maple", "nimbus", "orchid", "pebble", "quartz",
+    "raven", "saffron", "tundra", "umber", "violet", "willow", "zephyr",
+]  # fmt: skip
+TEXTS = [
+    "buy more coffee filters", "call the plumber on monday", "renew the gym pass",
+    "send the invoice to Lena", "book a table for four", "water the tomato plants",
+    "back up the laptop tonight", "return the library books", "pay the electricity bill",
+    "order new printer ink", "plan the team offsite", "fix the squeaky door",
+    "pick up the dry cleaning", "check the tyre pressure", "update the project board",
+    "write the monthly report",
+]  # fmt: skip
+DESKTOP_FILES = [
+    f"~/{folder}/{word}.txt"
+    for folder, words in (
+        ("Documents", WORDS[:8]),
+        ("Desktop", WORDS[8:16]),
+        ("Downloads", WORDS[16:24]),
+    )
+    for word in words
+]
+COPY_TARGETS = [f"~/Documents/copy-of-{w}.txt" for w in WORDS[:12]] + [
+    f"~/Desktop/backup-{w}.txt" for w in WORDS[12:]
+]
+NEW_NAMES = [f"{w}-final.txt" for w in WORDS]
+FOLDERS = [f"~/Documents/{w.title()}Project" for w in WORDS[:12]] + [
+    f"~/Desktop/{w.title()}Stuff" for w in WORDS[12:]
+]
+ARCHIVES = [f"~/Downloads/{w}-bundle.tar.gz" for w in WORDS]
+PEOPLE = [
+    ("Ana Ruiz", "555-0101", "ana.ruiz@example.com"),
+    ("Ben Okafor", "555-0102", "ben.okafor@example.com"),
+    ("Chloe Martin", "555-0103", "chloe.martin@example.com"),
+    ("Dev Patel", "555-0104", "dev.patel@example.com"),
+    ("Elif Kaya", "555-0105", "elif.kaya@example.com"),
+    ("Femi Adeyemi", "555-0106", "femi.adeyemi@example.com"),
+    ("Greta Lind", "555-0107", "greta.lind@example.com"),
+    ("Hiro Tanaka", "555-0108", "hiro.tanaka@example.com"),
+    ("Ines Costa", "555-0109", "ines.costa@example.com"),
+    ("Jonas Weber", "555-0110", "jonas.weber@example.com"),
+    ("Kira Novak", "555-0111", "kira.novak@example.com"),
+    ("Liam Byrne", "555-0112", "liam.byrne@example.com"),
+]
+NAMES = [p[0] for p in PEOPLE]
+NUMBERS = [p[1] for p in PEOPLE]
+EMAILS = [p[2] for p in PEOPLE]
+SUBJECTS = [
+    "Quarterly numbers", "Trip itinerary", "Budget draft", "Meeting notes", "Photo album",
+    "Lunch on Friday", "Invoice 2041", "Workshop agenda", "Holiday plans", "Contract review",
+    "Release checklist", "Garden party",
+]  # fmt: skip
+CODES = [
+    "482913", "730215", "169482", "905371", "318640", "527096", "641857", "293074",
+    "856120", "074639", "412785", "968203",
+]  # fmt: skip
+MEMOS = [
+    "Room 4B at 3 pm", "Gate 12, boarding 7:40", "Locker 318, code blue", "Desk 27 on floor 5",
+    "Parking level P2 spot 44", "Table 9 by the window", "Platform 6 for the 8:15",
+    "Studio C after lunch",
+]  # fmt: skip
+TITLES = [
+    "Dentist", "Team sync", "Yoga class", "Project review", "Piano lesson", "Car service",
+    "Book club", "Vet visit", "Budget meeting", "Haircut", "Parent evening", "Code review",
+]  # fmt: skip
+PLACES = [
+    "Cafe Blue", "Room 101", "Main Library", "City Hall", "Harbor Gym", "North Clinic",
+    "Studio 3", "Union Hall",
+]  # fmt: skip
+CITIES = ["Tokyo", "Nairobi", "Lima", "Oslo", "Sydney", "Toronto", "Cairo", "Seoul"]
+TASK_TITLES = [t.capitalize() for t in TEXTS]

@@ -1,0 +1,258 @@
+"""Cross-device subtask templates: information that must travel between phone and computer.
+
+Each seeds a fact on one device that the instruction does not state (a code in a text
+message, a meeting room in a file on the computer, a place in the calendar) and checks
+that it arrived on the other device, plus a checkpoint that it was actually looked at
+where it lives. The pool's linking pairs (``phone.read_code`` -> ``desktop.save_code``,
+``desktop.read_message`` -> ``phone.note_message``) make the same journey across subtasks.
+"""
+
+from __future__ import annotations
+
+from reefbench.apps import evaluators as aev
+from reefbench.apps import seeding as sd
+from reefbench.envs.desktop import setup as st
+from reefbench.envs.ui import evaluators as uev
+from reefbench.subtask import SubTask
+from reefbench.suites.v0 import helpers as hp
+from reefbench.suites.v0.templates.common import (
+    CODES,
+    DESKTOP_FILES,
+    EMAILS,
+    MEMOS,
+    NAMES,
+    NUMBERS,
+    PLACES,
+    SUBJECTS,
+    TITLES,
+    call,
+    phone_app,
+    phone_fill,
+    q,
+    terminal,
+)
+from reefbench.suites.v0.templates.phone import SENDERS, TODAY
+from reefbench.task import ActionStep
+
+CODE_INTENT = "bring a code from the phone to the computer"
+MEMO_INTENT = "take a message from the computer to the phone"
+CATEGORY = "cross-device"
+
+
+def _desk(action: object) -> ActionStep:
+    return ActionStep(env="desktop", action=action)  # type: ignore[arg-type]
+
+
+def _account(action: object) -> ActionStep:
+    return ActionStep(env="services", action=action)  # type: ignore[arg-type]
+
+
+def _save(text: str, path: str) -> list:  # type: ignore[type-arg]
+    return terminal(f"printf '%s\\n' {q(text)} > {q(path)}")
+
+
+def _show(path: str) -> list:  # type: ignore[type-arg]
+    return [
+        call("desktop", "search_app", name="terminal"),
+        call("desktop", "write_text", text=f"cat {q(path)}\n"),
+        call("desktop", "write_text", text="exit\n"),
+    ]
+
+
+def _on_phone(ev_: object) -> object:
+    return ev_.on("phone")  # type: ignore[attr-defined]
+
+
+def _on_desktop(ev_: object) -> object:
+    return ev_.on("desktop")  # type: ignore[attr-defined]
+
+
+TEMPLATES: list[SubTask] = [
+    SubTask(
+        id="cross.sms_code_to_file",
+        description="{sender} texted a verification code to the phone. Save just the code on "
+        "the computer in {path}.",
+        attributes={"sender": "name", "code": "code", "path": "desktop_file"},
+        output_type="desktop_file",
+        outputs=["desktop_file"],
+        env="phone",
+        app="messages",
+        app_category=CATEGORY,
+        intents=[CODE_INTENT],
+        value_pools={"sender": SENDERS, "code": CODES, "path": DESKTOP_FILES},
+        setup_generator=lambda sender, code, path: [
+            _account(sd.add_message(contact=sender, text=f"Your verification code is {code}"))
+        ],
+        evaluator_generator=lambda sender, code, path: [
+            _on_phone(uev.text_on_screen(text=code)),
+            _on_desktop(hp.file_holds(path=path, content=code)),
+        ],
+        solution_generator=lambda sender, code, path: [
+            *phone_app("drawer_messages"),
+            call("phone", "tap_on", name=sender),
+            *_save(code, path),
+        ],
+        output_generator=lambda sender, code, path: path,
+    ),
+    SubTask(
+        id="cross.mail_room_to_file",
+        description='The mail "{subject}" on the phone says where the meeting is. Write the '
+        "meeting place into {path} on the computer.",
+        attributes={"subject": "str", "memo": "memo", "path": "desktop_file"},
+        output_type="desktop_file",
+        outputs=["desktop_file"],
+        env="phone",
+        app="mail",
+        app_category=CATEGORY,
+        intents=[CODE_INTENT],
+        value_pools={"subject": SUBJECTS, "memo": MEMOS, "path": DESKTOP_FILES},
+        setup_generator=lambda subject, memo, path: [
+            _account(
+                sd.add_mail(
+                    sender="office@example.com", subject=subject, body=f"We meet at: {memo}"
+                )
+            )
+        ],
+        evaluator_generator=lambda subject, memo, path: [
+            _on_phone(uev.text_on_screen(text=memo)),
+            _on_desktop(hp.file_holds(path=path, content=memo)),
+        ],
+        solution_generator=lambda subject, memo, path: [
+            *phone_app("drawer_mail"),
+            call("phone", "tap_on", name=subject),
+            *_save(memo, path),
+        ],
+        output_generator=lambda subject, memo, path: path,
+    ),
+    SubTask(
+        id="cross.event_place_to_file",
+        description='Look up on the phone where today\'s event "{title}" takes place and write '
+        "the place into {path} on the computer.",
+        attributes={"title": "str", "place": "str", "path": "desktop_file"},
+        output_type="desktop_file",
+        outputs=["desktop_file"],
+        env="phone",
+        app="calendar",
+        app_category=CATEGORY,
+        intents=[CODE_INTENT],
+        value_pools={"title": TITLES, "place": PLACES, "path": DESKTOP_FILES},
+        setup_generator=lambda title, place, path: [
+            _account(sd.add_event(title=title, date=TODAY, start="11:00", place=place))
+        ],
+        evaluator_generator=lambda title, place, path: [
+            _on_phone(uev.text_on_screen(text=place)),
+            _on_desktop(hp.file_holds(path=path, content=place)),
+        ],
+        solution_generator=lambda title, place, path: [
+            *phone_app("drawer_calendar"),
+            call("phone", "tap_on", name=title),
+            *_save(place, path),
+        ],
+        output_generator=lambda title, place, path: path,
+    ),
+    SubTask(
+        id="cross.file_to_note",
+        description="The file {path} on the computer holds a message. Put it into a new phone "
+        'note titled "{title}".',
+        attributes={"path": "desktop_file", "memo": "memo", "title": "str"},
+        outputs=["note"],
+        env="desktop",
+        app="notes",
+        app_category=CATEGORY,
+        intents=[MEMO_INTENT],
+        value_pools={"path": DESKTOP_FILES, "memo": MEMOS, "title": TITLES},
+        setup_generator=lambda path, memo, title: [
+            _desk(st.create_file(path=path, content=memo + "\n"))
+        ],
+        evaluator_generator=lambda path, memo, title: [
+            _on_desktop(hp.window_shows(text=memo)),
+            _on_phone(aev.note_contains(text=memo, title=title)),
+        ],
+        solution_generator=lambda path, memo, title: [
+            *_show(path),
+            *phone_app("drawer_notes"),
+            call("phone", "tap_on", name="New note"),
+            *phone_fill(("title", title), ("body", memo)),
+            call("phone", "tap_on", name="Save"),
+        ],
+    ),
+    SubTask(
+        id="cross.file_to_mail",
+        description="From the phone, email the message stored in {path} on the computer to "
+        '{to} with the subject "{subject}".',
+        attributes={"path": "desktop_file", "memo": "memo", "to": "email", "subject": "str"},
+        outputs=["mail"],
+        env="desktop",
+        app="mail",
+        app_category=CATEGORY,
+        intents=[MEMO_INTENT],
+        value_pools={"path": DESKTOP_FILES, "memo": MEMOS, "to": EMAILS, "subject": SUBJECTS},
+        setup_generator=lambda path, memo, to, subject: [
+            _desk(st.create_file(path=path, content=memo + "\n"))
+        ],
+        evaluator_generator=lambda path, memo, to, subject: [
+            _on_desktop(hp.window_shows(text=memo)),
+            _on_phone(aev.mail_sent(to=to, subject=subject, body=memo)),
+        ],
+        solution_generator=lambda path, memo, to, subject: [
+            *_show(path),
+            *phone_app("drawer_mail"),
+            call("phone", "tap_on", name="Compose"),
+            *phone_fill(("to", to), ("subject", subject), ("body", memo)),
+            call("phone", "tap_on", name="Send"),
+        ],
+    ),
+    SubTask(
+        id="cross.card_to_contact",
+        description="{path} on the computer is a contact card. Add that person, with the "
+        "phone number on the card, to the phone's contacts.",
+        attributes={"path": "desktop_file", "name": "name", "number": "phone_number"},
+        output_type="phone_number",
+        outputs=["phone_number"],
+        env="desktop",
+        app="contacts",
+        app_category=CATEGORY,
+        intents=[MEMO_INTENT],
+        value_pools={"path": DESKTOP_FILES, "name": NAMES, "number": NUMBERS},
+        setup_generator=lambda path, name, number: [
+            _desk(st.create_file(path=path, content=f"Name: {name}\nPhone: {number}\n"))
+        ],
+        evaluator_generator=lambda path, name, number: _on_phone(
+            aev.contact_has(name=name, field="phone", value=number)
+        ),
+        solution_generator=lambda path, name, number: [
+            *_show(path),
+            *phone_app("drawer_contacts"),
+            call("phone", "tap_on", name="New contact"),
+            *phone_fill(("name", name), ("phone", number)),
+            call("phone", "tap_on", name="Save"),
+        ],
+        output_generator=lambda path, name, number: number,
+    ),
+    SubTask(
+        id="cross.file_code_to_sms",
+        description="{path} on the computer holds an access code. Text that code to {number} "
+        "from the phone.",
+        attributes={"path": "desktop_file", "code": "code", "number": "phone_number"},
+        outputs=["sms"],
+        env="desktop",
+        app="messages",
+        app_category=CATEGORY,
+        intents=[MEMO_INTENT],
+        value_pools={"path": DESKTOP_FILES, "code": CODES, "number": NUMBERS},
+        setup_generator=lambda path, code, number: [
+            _desk(st.create_file(path=path, content=f"access code: {code}\n"))
+        ],
+        evaluator_generator=lambda path, code, number: [
+            _on_desktop(hp.window_shows(text=code)),
+            _on_phone(aev.message_sent(to=number, text=code)),
+        ],
+        solution_generator=lambda path, code, number: [
+            *_show(path),
+            *phone_app("drawer_messages"),
+            call("phone", "tap_on", name="Start chat"),
+            *phone_fill(("to", number), ("body", code)),
+            call("phone", "tap_on", name="Send"),
+        ],
+    ),
+]

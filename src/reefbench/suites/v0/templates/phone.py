@@ -1,0 +1,503 @@
+"""Phone subtask templates: the account's apps on the phone, its settings and dialer.
+
+Solutions open apps from the app drawer and touch elements by label or resource id
+(``tap_on``); where the desktop browser can do the same job, a second solution does it
+there, so the checkpoint (the account's state) is proven independent of the device.
+"""
+
+from __future__ import annotations
+
+from reefbench.apps import evaluators as aev
+from reefbench.apps import seeding as sd
+from reefbench.envs.phone import checks as pc
+from reefbench.envs.root import answer_equals
+from reefbench.envs.ui import evaluators as uev
+from reefbench.subtask import SubTask
+from reefbench.suites.v0.templates.common import (
+    CITIES,
+    CODES,
+    EMAILS,
+    MEMOS,
+    NAMES,
+    NUMBERS,
+    PLACES,
+    SUBJECTS,
+    TASK_TITLES,
+    TEXTS,
+    TITLES,
+    WORDS,
+    browser_app,
+    browser_fill,
+    call,
+    phone_app,
+    phone_fill,
+)
+from reefbench.task import ActionStep
+
+P = "phone"
+TODAY = "2024-06-03"  # the account's default clock (reefbench.apps.store.DEFAULT_NOW)
+CONTACT_INTENT = "stay in touch from the phone"
+PLAN_INTENT = "plan the day on the phone"
+SETTINGS_INTENT = "configure the phone"
+FILES_INTENT = "keep files in the cloud"
+LOOKUP_INTENT = "look something up"
+CODE_INTENT = "bring a code from the phone to the computer"
+MEMO_INTENT = "take a message from the computer to the phone"
+
+SETTINGS = {
+    "Bluetooth": "bluetooth",
+    "Airplane mode": "airplane_mode",
+    "Dark theme": "dark_mode",
+    "Do not disturb": "do_not_disturb",
+    "Wi-Fi": "wifi",
+}
+APPS = {
+    "Mail": "com.reef.mail",
+    "Calendar": "com.reef.calendar",
+    "Contacts": "com.reef.contacts",
+    "Tasks": "com.reef.tasks",
+    "Notes": "com.reef.notes",
+    "Files": "com.reef.files",
+    "Messages": "com.reef.messages",
+    "Clock": "com.reef.clock",
+}
+SENDERS = ["Bank", "Courier", "Airline", "Clinic", "Pharmacy", "Bike shop"]
+FOLDER_NAMES = ["Trips", "Receipts", "Recipes", "Taxes", "Photos 2024", "Manuals"]
+FILE_NAMES = [f"{w}-list.txt" for w in WORDS[:12]]
+
+
+def _services(action: object) -> ActionStep:
+    return ActionStep(env="services", action=action)  # type: ignore[arg-type]
+
+
+def _mail_phone(to: str, subject: str, body: str) -> list:  # type: ignore[type-arg]
+    return [
+        *phone_app("drawer_mail"),
+        call(P, "tap_on", name="Compose"),
+        *phone_fill(("to", to), ("subject", subject), ("body", body)),
+        call(P, "tap_on", name="Send"),
+    ]
+
+
+def _mail_browser(to: str, subject: str, body: str) -> list:  # type: ignore[type-arg]
+    return [
+        *browser_app("Mail"),
+        call("browser", "click_on", name="Compose"),
+        *browser_fill(("To", to), ("Subject", subject), ("Message", body)),
+        call("browser", "click_on", name="Send", role="button"),
+    ]
+
+
+def _note_phone(title: str, body: str) -> list:  # type: ignore[type-arg]
+    return [
+        *phone_app("drawer_notes"),
+        call(P, "tap_on", name="New note"),
+        *phone_fill(("title", title), ("body", body)),
+        call(P, "tap_on", name="Save"),
+    ]
+
+
+def _sms_phone(to: str, text: str) -> list:  # type: ignore[type-arg]
+    return [
+        *phone_app("drawer_messages"),
+        call(P, "tap_on", name="Start chat"),
+        *phone_fill(("to", to), ("body", text)),
+        call(P, "tap_on", name="Send"),
+    ]
+
+
+TEMPLATES: list[SubTask] = [
+    SubTask(
+        id="phone.send_mail",
+        description='On the phone, email {to} with the subject "{subject}" and the text "{body}".',
+        attributes={"to": "email", "subject": "str", "body": "text"},
+        outputs=["mail"],
+        env=P,
+        app="mail",
+        app_category="communication",
+        intents=[CONTACT_INTENT],
+        value_pools={"to": EMAILS, "subject": SUBJECTS, "body": TEXTS},
+        evaluator_generator=lambda to, subject, body: aev.mail_sent(
+            to=to, subject=subject, body=body
+        ),
+        solution_generator=_mail_phone,
+        alternative_generators=[_mail_browser],
+    ),
+    SubTask(
+        id="phone.add_contact",
+        description="Add {name} with the phone number {number} to the contacts.",
+        attributes={"name": "name", "number": "phone_number"},
+        output_type="phone_number",
+        outputs=["phone_number"],
+        env=P,
+        app="contacts",
+        app_category="communication",
+        intents=[CONTACT_INTENT],
+        value_pools={"name": NAMES, "number": NUMBERS},
+        evaluator_generator=lambda name, number: aev.contact_has(
+            name=name, field="phone", value=number
+        ),
+        solution_generator=lambda name, number: [
+            *phone_app("drawer_contacts"),
+            call(P, "tap_on", name="New contact"),
+            *phone_fill(("name", name), ("phone", number)),
+            call(P, "tap_on", name="Save"),
+        ],
+        alternative_generators=[
+            lambda name, number: [
+                *browser_app("Contacts"),
+                call("browser", "click_on", name="New contact"),
+                *browser_fill(("Name", name), ("Phone", number)),
+                call("browser", "click_on", name="Save", role="button"),
+            ]
+        ],
+        output_generator=lambda name, number: number,
+    ),
+    SubTask(
+        id="phone.call_number",
+        description="Call {number} from the phone.",
+        attributes={"number": "phone_number"},
+        outputs=["call"],
+        env=P,
+        app="dialer",
+        app_category="communication",
+        intents=[CONTACT_INTENT],
+        value_pools={"number": NUMBERS},
+        evaluator_generator=lambda number: pc.call_made(number=number),
+        solution_generator=lambda number: [
+            *phone_app("drawer_dialer"),
+            *phone_fill(("digits", number)),
+            call(P, "tap_on", name="call"),
+        ],
+    ),
+    SubTask(
+        id="phone.send_sms",
+        description='Text "{text}" to {number} from the phone.',
+        attributes={"number": "phone_number", "text": "text"},
+        outputs=["sms"],
+        env=P,
+        app="messages",
+        app_category="communication",
+        intents=[CONTACT_INTENT],
+        value_pools={"number": NUMBERS, "text": TEXTS},
+        evaluator_generator=lambda number, text: aev.message_sent(to=number, text=text),
+        solution_generator=lambda number, text: _sms_phone(number, text),
+    ),
+    SubTask(
+        id="phone.add_note",
+        description='Create a note titled "{title}" with the text "{body}".',
+        attributes={"title": "str", "body": "text"},
+        outputs=["note"],
+        env=P,
+        app="notes",
+        app_category="productivity",
+        intents=[PLAN_INTENT],
+        value_pools={"title": TITLES, "body": TEXTS},
+        evaluator_generator=lambda title, body: aev.note_contains(text=body, title=title),
+        solution_generator=_note_phone,
+        alternative_generators=[
+            lambda title, body: [
+                *browser_app("Notes"),
+                call("browser", "click_on", name="New note"),
+                *browser_fill(("Title", title), ("Note", body)),
+                call("browser", "click_on", name="Save", role="button"),
+            ]
+        ],
+    ),
+    SubTask(
+        id="phone.add_task",
+        description='Add the to-do "{title}" to the task list.',
+        attributes={"title": "text"},
+        outputs=["task"],
+        env=P,
+        app="tasks",
+        app_category="productivity",
+        intents=[PLAN_INTENT],
+        value_pools={"title": TASK_TITLES},
+        evaluator_generator=lambda title: aev.task_exists(title=title),
+        solution_generator=lambda title: [
+            *phone_app("drawer_tasks"),
+            *phone_fill(("task-title", title)),
+            call(P, "tap_on", name="Add task"),
+        ],
+        alternative_generators=[
+            lambda title: [
+                *browser_app("Tasks"),
+                *browser_fill(("New task", title)),
+                call("browser", "click_on", name="Add task", role="button"),
+            ]
+        ],
+    ),
+    SubTask(
+        id="phone.complete_task",
+        description='The to-do "{title}" is done: mark it complete.',
+        attributes={"title": "text"},
+        outputs=["task"],
+        env=P,
+        app="tasks",
+        app_category="productivity",
+        intents=[PLAN_INTENT],
+        value_pools={"title": TASK_TITLES},
+        setup_generator=lambda title: [_services(sd.add_task(title=title))],
+        evaluator_generator=lambda title: aev.task_completed(title=title),
+        solution_generator=lambda title: [
+            *phone_app("drawer_tasks"),
+            call(P, "tap_on", name="Complete"),
+        ],
+    ),
+    SubTask(
+        id="phone.add_event_today",
+        description='Add an event "{title}" at {place} to today\'s calendar.',
+        attributes={"title": "str", "place": "str"},
+        outputs=["event"],
+        env=P,
+        app="calendar",
+        app_category="productivity",
+        intents=[PLAN_INTENT],
+        value_pools={"title": TITLES, "place": PLACES},
+        evaluator_generator=lambda title, place: aev.event_exists(
+            title=title, date=TODAY, place=place
+        ),
+        solution_generator=lambda title, place: [
+            *phone_app("drawer_calendar"),
+            call(P, "tap_on", name="New event"),
+            *phone_fill(("title", title), ("place", place)),
+            call(P, "tap_on", name="Save"),
+        ],
+    ),
+    SubTask(
+        id="phone.world_clock",
+        description="Add {city} to the phone's world clock.",
+        attributes={"city": "city"},
+        outputs=["clock"],
+        env=P,
+        app="clock",
+        app_category="utilities",
+        intents=[PLAN_INTENT],
+        value_pools={"city": CITIES},
+        evaluator_generator=lambda city: aev.world_clock_added(city=city),
+        solution_generator=lambda city: [
+            *phone_app("drawer_clock"),
+            call(P, "tap_on", name="World clock"),
+            *phone_fill(("city", city)),
+            call(P, "tap_on", name="Add city", role="Button"),
+        ],
+    ),
+    SubTask(
+        id="phone.start_timer",
+        description="Start a {minutes}-minute timer on the phone.",
+        attributes={"minutes": "int"},
+        outputs=["timer"],
+        env=P,
+        app="clock",
+        app_category="utilities",
+        intents=[PLAN_INTENT],
+        value_pools={"minutes": [3, 5, 10, 12, 15, 20, 25, 40]},
+        evaluator_generator=lambda minutes: aev.timer_set(seconds=minutes * 60),
+        solution_generator=lambda minutes: [
+            *phone_app("drawer_clock"),
+            call(P, "tap_on", name="Timers"),
+            *phone_fill(("minutes", str(minutes))),
+            call(P, "tap_on", name="Start timer"),
+        ],
+    ),
+    SubTask(
+        id="phone.turn_on",
+        description='In the phone\'s Settings, turn on "{setting}".',
+        attributes={"setting": "setting"},
+        outputs=["phone_setting"],
+        env=P,
+        app="settings",
+        app_category="system",
+        intents=[SETTINGS_INTENT],
+        value_pools={"setting": [s for s in SETTINGS if s != "Wi-Fi"]},
+        evaluator_generator=lambda setting: pc.phone_setting_is(key=SETTINGS[setting], value="on"),
+        solution_generator=lambda setting: [
+            *phone_app("drawer_settings"),
+            call(P, "tap_on", name=setting),
+        ],
+    ),
+    SubTask(
+        id="phone.turn_off",
+        description='In the phone\'s Settings, turn off "{setting}".',
+        attributes={"setting": "setting"},
+        outputs=["phone_setting"],
+        env=P,
+        app="settings",
+        app_category="system",
+        intents=[SETTINGS_INTENT],
+        value_pools={"setting": list(SETTINGS)},
+        setup_generator=lambda setting: [
+            ActionStep(env=P, action=pc.set_phone_setting(key=SETTINGS[setting], value="on"))
+        ],
+        evaluator_generator=lambda setting: pc.phone_setting_is(key=SETTINGS[setting], value="off"),
+        solution_generator=lambda setting: [
+            *phone_app("drawer_settings"),
+            call(P, "tap_on", name=setting),
+        ],
+    ),
+    SubTask(
+        id="phone.open_app",
+        description="Open the {app} app on the phone.",
+        attributes={"app": "app_name"},
+        outputs=["screen"],
+        env=P,
+        app="launcher",
+        app_category="system",
+        intents=[SETTINGS_INTENT],
+        value_pools={"app": list(APPS)},
+        evaluator_generator=lambda app: uev.current_app(package=APPS[app]),
+        solution_generator=lambda app: phone_app("drawer_" + APPS[app].rsplit(".", 1)[1]),
+    ),
+    SubTask(
+        id="phone.new_folder",
+        description='In the Files app, create the folder "{folder}".',
+        attributes={"folder": "str"},
+        outputs=["cloud_folder"],
+        env=P,
+        app="files",
+        app_category="file management",
+        intents=[FILES_INTENT],
+        value_pools={"folder": FOLDER_NAMES},
+        evaluator_generator=lambda folder: aev.folder_exists(path=folder),
+        solution_generator=lambda folder: [
+            *phone_app("drawer_files"),
+            *phone_fill(("New folder name", folder)),
+            call(P, "tap_on", name="Create folder"),
+        ],
+    ),
+    SubTask(
+        id="phone.new_text_file",
+        description='In the Files app, create the text file "{name}" containing "{content}".',
+        attributes={"name": "str", "content": "text"},
+        outputs=["cloud_file"],
+        env=P,
+        app="files",
+        app_category="file management",
+        intents=[FILES_INTENT],
+        value_pools={"name": FILE_NAMES, "content": TEXTS},
+        evaluator_generator=lambda name, content: aev.file_in_folder(name=name, content=content),
+        solution_generator=lambda name, content: [
+            *phone_app("drawer_files"),
+            call(P, "tap_on", name="New text file"),
+            *phone_fill(("name", name), ("content", content)),
+            call(P, "tap_on", name="Create file"),
+        ],
+        alternative_generators=[
+            lambda name, content: [
+                *browser_app("Files"),
+                call("browser", "click_on", name="New text file"),
+                *browser_fill(("File name", name), ("Content", content)),
+                call("browser", "click_on", name="Create file", role="button"),
+            ]
+        ],
+    ),
+    SubTask(
+        id="phone.read_code",
+        description="{sender} texted a verification code to the phone. Open the message and "
+        "read the code.",
+        attributes={"sender": "name", "code": "code"},
+        output_type="code",
+        outputs=["code"],
+        env=P,
+        app="messages",
+        app_category="communication",
+        intents=[CODE_INTENT, CONTACT_INTENT],
+        value_pools={"sender": SENDERS, "code": CODES},
+        setup_generator=lambda sender, code: [
+            _services(sd.add_message(contact=sender, text=f"Your verification code is {code}"))
+        ],
+        evaluator_generator=lambda sender, code: uev.text_on_screen(text=code),
+        solution_generator=lambda sender, code: [
+            *phone_app("drawer_messages"),
+            call(P, "tap_on", name=sender),
+        ],
+        output_generator=lambda sender, code: code,
+    ),
+    SubTask(
+        id="phone.mail_answer",
+        description='Open the mail "{subject}" on the phone and submit the booking reference '
+        "it gives.",
+        attributes={"subject": "str", "code": "code"},
+        outputs=["answer"],
+        env=P,
+        app="mail",
+        app_category="communication",
+        intents=[LOOKUP_INTENT],
+        value_pools={"subject": SUBJECTS, "code": CODES},
+        setup_generator=lambda subject, code: [
+            _services(
+                sd.add_mail(
+                    sender="bookings@example.com",
+                    subject=subject,
+                    body=f"Thank you. Your booking reference is {code}.",
+                )
+            )
+        ],
+        evaluator_generator=lambda subject, code: answer_equals(expected=code),
+        solution_generator=lambda subject, code: [
+            *phone_app("drawer_mail"),
+            call(P, "tap_on", name=subject),
+            call("root", "submit", answer=code),
+        ],
+    ),
+    SubTask(
+        id="phone.text_code",
+        description="Text that code to {number} from the phone.",
+        attributes={"code": "code", "number": "phone_number"},
+        inputs=["code"],
+        outputs=["sms"],
+        env=P,
+        app="messages",
+        app_category="communication",
+        intents=[CODE_INTENT, CONTACT_INTENT],
+        value_pools={"code": CODES, "number": NUMBERS},
+        evaluator_generator=lambda code, number: aev.message_sent(to=number, text=code),
+        solution_generator=lambda code, number: _sms_phone(number, code),
+    ),
+    SubTask(
+        id="phone.note_message",
+        description='On the phone, create a note titled "{title}" holding that message.',
+        attributes={"memo": "memo", "title": "str"},
+        inputs=["memo"],
+        outputs=["note"],
+        env=P,
+        app="notes",
+        app_category="productivity",
+        intents=[MEMO_INTENT],
+        value_pools={"memo": MEMOS, "title": TITLES},
+        evaluator_generator=lambda memo, title: aev.note_contains(text=memo, title=title),
+        solution_generator=lambda memo, title: _note_phone(title, memo),
+    ),
+    SubTask(
+        id="phone.mail_message",
+        description='From the phone, email that message to {to} with the subject "{subject}".',
+        attributes={"memo": "memo", "to": "email", "subject": "str"},
+        inputs=["memo"],
+        outputs=["mail"],
+        env=P,
+        app="mail",
+        app_category="communication",
+        intents=[MEMO_INTENT],
+        value_pools={"memo": MEMOS, "to": EMAILS, "subject": SUBJECTS},
+        evaluator_generator=lambda memo, to, subject: aev.mail_sent(
+            to=to, subject=subject, body=memo
+        ),
+        solution_generator=lambda memo, to, subject: _mail_phone(to, subject, memo),
+        alternative_generators=[lambda memo, to, subject: _mail_browser(to, subject, memo)],
+    ),
+    SubTask(
+        id="phone.text_contact",
+        description='Text "{text}" to that number from the phone.',
+        attributes={"number": "phone_number", "text": "text"},
+        inputs=["number"],
+        outputs=["sms"],
+        env=P,
+        app="messages",
+        app_category="communication",
+        intents=[CONTACT_INTENT],
+        value_pools={"number": NUMBERS, "text": TEXTS},
+        evaluator_generator=lambda number, text: aev.message_sent(to=number, text=text),
+        solution_generator=lambda number, text: _sms_phone(number, text),
+    ),
+]

@@ -1,0 +1,59 @@
+"""The validation gates on real environments, for every task of reef-v0.
+
+One module-scoped run plays the whole suite with two workers (oracle, alternatives, null
+agent, double evaluation of the final state); each task is then its own test, so a failing
+task is a failing test named after it. The run time is printed in the terminal summary.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from reefbench.suites import get_suite
+from reefbench.suites.v0.gates import Verdict, run_gates
+from reefbench.suites.v0.templates import POOL
+
+pytest.importorskip("playwright")
+pytest.importorskip("fastapi")
+pytestmark = [
+    pytest.mark.integration,
+    # The first test's setup plays the whole suite (about 10 minutes with two workers).
+    pytest.mark.timeout(2400),
+    pytest.mark.skipif(
+        not all(shutil.which(t) for t in ("Xvfb", "bwrap", "xdotool", "openbox", "rofi"))
+        or not Path("/usr/bin/chromium").exists(),
+        reason="needs Xvfb, bubblewrap, xdotool, openbox, rofi and Chromium",
+    ),
+]
+
+SUITE = get_suite("v0")
+TASK_IDS = [t.id for t in SUITE.load()]
+
+
+@pytest.fixture(scope="module")
+def verdicts(request: pytest.FixtureRequest) -> dict[str, Verdict]:
+    started = time.perf_counter()
+    found = run_gates(SUITE.load(), SUITE.make_environments, pool=POOL, workers=2)
+    seconds = time.perf_counter() - started
+    episodes = sum(v.episodes for v in found)
+    failed = sum(not v.ok for v in found)
+    reporter = request.config.pluginmanager.getplugin("terminalreporter")
+    line = (
+        f"reef-v0 gates: {len(found)} tasks, {episodes} episodes, {failed} failing, "
+        f"{seconds:.0f} s with 2 workers"
+    )
+    if reporter is not None:
+        reporter.write_line("")
+        reporter.write_line(line)
+    print(line)
+    return {v.task_id: v for v in found}
+
+
+@pytest.mark.parametrize("task_id", TASK_IDS)
+def test_task_passes_the_gates(task_id: str, verdicts: dict[str, Verdict]) -> None:
+    verdict = verdicts[task_id]
+    assert verdict.ok, verdict.line()

@@ -1,0 +1,174 @@
+"""reef-v0 without environments: the pool, the task set, its labels and the gate logic.
+
+Everything here runs in seconds; the gates on real environments are in test_v0_gates.py.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import pytest
+from typer.testing import CliRunner
+
+from reefbench.agents.base import ActionCall
+from reefbench.compose.lint import lint_pool
+from reefbench.envs import memory as m
+from reefbench.envs.browser.actions import BROWSER_ACTIONS
+from reefbench.envs.desktop.actions import DESKTOP_ACTIONS
+from reefbench.envs.root import ROOT, RootEnvironment
+from reefbench.envs.ui.actions import TOUCH_ACTIONS
+from reefbench.errors import InvalidAction
+from reefbench.suites import get_suite
+from reefbench.suites.memory import make_environments as memory_environments
+from reefbench.suites.v0 import composed, handmade
+from reefbench.suites.v0 import helpers as hp
+from reefbench.suites.v0.finish import is_cross_device
+from reefbench.suites.v0.gates import check_task, instruction_problems
+from reefbench.suites.v0.templates import BY_PLATFORM, POOL
+from reefbench.task import Task, TaskMetadata
+
+
+@pytest.fixture(scope="module")
+def tasks() -> list[Task]:
+    return get_suite("v0").load()
+
+
+def test_the_pool_has_the_required_templates_per_platform_and_lints_clean() -> None:
+    assert len(BY_PLATFORM["desktop"]) >= 19
+    assert len(BY_PLATFORM["phone"]) >= 17
+    assert len(BY_PLATFORM["browser"]) >= 6
+    assert len(BY_PLATFORM["cross"]) >= 5
+    assert lint_pool(POOL, "v0") == []
+    for template in POOL.values():
+        assert template.intents and template.app and template.app_category, template.id
+        assert template.solution_generator is not None, template.id
+
+
+def test_task_counts_meet_the_issue(tasks: list[Task]) -> None:
+    handmade_ids = {t.id for t in handmade.load()}
+    assert len(handmade_ids) >= 16
+    assert len(composed.load()) >= 120
+    assert len({t.id for t in tasks}) == len(tasks)
+    cross = [t for t in tasks if is_cross_device(t)]
+    assert len(cross) >= 30
+    chains = [t for t in tasks if "long-chain" in t.metadata.tags]
+    assert len(chains) >= 10
+    for task in chains:
+        assert 4 <= len(task.metadata.subtasks) <= 8
+        assert len(task.metadata.subtask_links) == len(task.metadata.subtasks) - 1
+    sizes = {len(t.nodes) for t in tasks}
+    assert min(sizes) == 1 and max(sizes) == 11
+    assert set(range(1, 12)) <= sizes
+
+
+def test_labels_cover_levels_scopes_answers_and_call_user(tasks: list[Task]) -> None:
+    assert {t.metadata.level for t in tasks} == {"L1", "L2", "L3", "L4"}
+    assert {t.metadata.scope for t in tasks} == {"S1", "S2", "S3"}
+    assert all(t.metadata.scenario and t.metadata.domain for t in tasks)
+    assert all(t.metadata.complexity.get("instruction_level") for t in tasks)
+    assert Counter(c for t in tasks for c in t.metadata.capabilities)
+    answers = [t for t in tasks if any(c.name == "submit" for c in t.reference_solution)]
+    assert len(answers) >= 5
+    signed_out = [t for t in tasks if t.user_data.get("password")]
+    assert len(signed_out) >= 3
+    for task in signed_out:
+        assert task.reference_solution[0].name == "call_user"
+        assert any(n.startswith("s0.user_was_asked") for n in task.nodes)
+
+
+def test_loading_is_deterministic() -> None:
+    first = [(t.id, t.instruction) for t in get_suite("v0").load()]
+    composed._tasks.cache_clear()
+    second = [(t.id, t.instruction) for t in get_suite("v0").load()]
+    assert first == second
+
+
+def test_every_composed_instruction_passes_the_consistency_validator(tasks: list[Task]) -> None:
+    checked = 0
+    for task in tasks:
+        if "handmade" in task.metadata.tags:
+            continue
+        assert instruction_problems(task, POOL) == [], task.id
+        checked += 1
+    assert checked >= 120
+
+
+def test_the_validator_catches_a_wrong_instruction(tasks: list[Task]) -> None:
+    chain = next(t for t in tasks if "long-chain" in t.metadata.tags)
+    flattened = chain.instruction.replace("Then, using its result, ", "Independently, ")
+    broken = chain.model_copy(update={"instruction": flattened})
+    assert instruction_problems(broken, POOL)
+
+
+def test_solutions_use_only_real_actions_and_spans_cover_them(tasks: list[Task]) -> None:
+    spaces = {
+        "desktop": {a.name for a in DESKTOP_ACTIONS} | {a.name for a in hp.DESKTOP_EXTRA},
+        "phone": {a.name for a in TOUCH_ACTIONS} | {a.name for a in hp.PHONE_EXTRA},
+        "browser": {a.name for a in BROWSER_ACTIONS} | {a.name for a in hp.BROWSER_EXTRA},
+        ROOT: set(RootEnvironment().action_space),
+    }
+    for task in tasks:
+        extras = {(s.env, s.action.name) for s in task.extra_actions}
+        for solution in (task.reference_solution, *task.alternative_solutions):
+            for call in solution:
+                assert call.name in spaces[call.env], (task.id, call)
+                if call.name in ("click_on", "tap_on"):
+                    assert (call.env, call.name) in extras, task.id
+        spans = [s.solution_span for s in task.metadata.subtasks]
+        assert spans[0][0] == 0 and spans[-1][1] == len(task.reference_solution), task.id
+        assert all(a[1] == b[0] for a, b in itertools.pairwise(spans)), task.id
+        assert len(task.reference_solution) + 5 <= task.step_limit
+
+
+def test_name_lookup_prefers_exact_names_and_says_what_is_there() -> None:
+    marks = [
+        (1, "Add city", "EditText", "city"),
+        (2, "Add city", "Button", ""),
+        (3, "Bank · 1 unread", "TextView", ""),
+    ]
+    assert hp._pick(marks, "Add city", "Button") == 2
+    assert hp._pick(marks, "city", "") == 1
+    assert hp._pick(marks, "bank", "") == 3
+    with pytest.raises(InvalidAction, match=r"no element named 'Send'.*Button 'Add city'"):
+        hp._pick(marks, "Send", "")
+
+
+def _memory_task(**fields: object) -> Task:
+    base: dict[str, object] = {
+        "id": "gate-probe",
+        "instruction": 'Write "x" to a.txt on the laptop.',
+        "nodes": {"a": m.file_equals("a.txt", "x").on("laptop")},
+        "reference_solution": [
+            ActionCall(env="laptop", name="write_file", arguments={"path": "a.txt", "content": "x"})
+        ],
+        "metadata": TaskMetadata(environments=["laptop"]),
+    }
+    return Task(**{**base, **fields})  # type: ignore[arg-type]
+
+
+def test_gates_pass_a_good_task_and_name_each_kind_of_broken_one() -> None:
+    envs = memory_environments()
+    assert check_task(_memory_task(), envs).ok
+    wrong = [
+        ActionCall(env="laptop", name="write_file", arguments={"path": "a.txt", "content": "y"})
+    ]
+    verdict = check_task(_memory_task(reference_solution=wrong), envs)
+    assert not verdict.ok and "oracle ended with false_completion" in verdict.line()
+    verdict = check_task(_memory_task(alternative_solutions=[wrong]), envs)
+    assert "alternative solution 0" in verdict.line()
+    trivial = _memory_task(
+        nodes={
+            "a": m.file_exists("missing.txt").on("laptop") | ~m.file_exists("a.txt").on("laptop")
+        }
+    )
+    verdict = check_task(trivial, envs)
+    assert "null agent completed" in verdict.line()
+
+
+def test_suite_check_rejects_an_unknown_task_in_one_line() -> None:
+    from reefbench.cli import app
+
+    result = CliRunner().invoke(app, ["suite", "check", "--tasks", "no-such-task-*"])
+    assert result.exit_code != 0
+    assert "no task of suite v0 matches no-such-task-*" in str(result.exception or result.output)
