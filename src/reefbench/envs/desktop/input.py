@@ -69,7 +69,7 @@ _PUNCTUATION = {
 _MODIFIERS = {"ctrl", "alt", "shift", "super"}
 
 
-REMAP_DELAY_MS = 40
+REMAP_DELAY_MS = 150
 
 
 def _runs(text: str) -> list[tuple[str, bool]]:
@@ -176,8 +176,10 @@ class Input:
 
         xdotool types "\n" as the Linefeed key, which GTK text views ignore, so newlines
         are sent as "\r" (Return). Characters outside the keyboard map (non-ASCII) are
-        typed by remapping a spare keycode; at full speed an app can read the key before
-        the new mapping reaches it and drop the character, so those runs go slower.
+        typed by remapping xdotool's one spare keycode; an app that reads the key after the
+        mapping moved on to the next character drops it, so those (rare) runs are paced at
+        REMAP_DELAY_MS per character. Pacing narrows the race under load; typing through
+        several spare keycodes with XTEST would close it.
         """
         text = text.replace("\r\n", "\n").replace("\n", "\r")
         for chunk, remapped in _runs(text):
