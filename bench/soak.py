@@ -146,7 +146,7 @@ def main() -> int:
         while time.monotonic() < deadline:
             run_dir = root / f"round{totals['rounds']}"
             store = ResultsStore(run_dir)
-            config = RunConfig(seeds=list(range(seeds)), workers=args.workers)
+            config = RunConfig(suite="memory", seeds=list(range(seeds)), workers=args.workers)
             try:
                 progress = Runner(
                     config, tasks, lambda key: PacedOracle(args.latency), make_environments, store

@@ -121,7 +121,7 @@ class MemorySampler(threading.Thread):
 def measure(workers: int, episodes: int, steps: int, latency: float) -> dict[str, float]:
     task = make_task(steps)
     seeds = list(range(episodes))
-    config = RunConfig(workers=workers, seeds=seeds, max_infra_retries=0)
+    config = RunConfig(suite="memory", workers=workers, seeds=seeds, max_infra_retries=0)
     folder = Path(tempfile.mkdtemp(prefix="reef-throughput-"))
     store = ResultsStore(folder)
     sampler = MemorySampler()

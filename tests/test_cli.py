@@ -42,7 +42,7 @@ def test_help_and_version() -> None:
 
 def test_run_writes_results_and_prints_the_table(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    done = reef("run", "--out", str(out))
+    done = reef("run", "--suite", "memory", "--out", str(out))
     assert done.returncode == 0, done.stderr
     assert "SR%" in done.stdout and "oracle on memory" in done.stdout
     rows = stored(out)
@@ -51,7 +51,7 @@ def test_run_writes_results_and_prints_the_table(tmp_path: Path) -> None:
 
 
 def test_null_agent_run(tmp_path: Path) -> None:
-    done = reef("run", "--agent", "null", "--out", str(tmp_path / "null"))
+    done = reef("run", "--suite", "memory", "--agent", "null", "--out", str(tmp_path / "null"))
     assert done.returncode == 0
     rows = stored(tmp_path / "null")
     assert len(rows) == 8 and all(r.completion_ratio == 0.0 for r in rows)
@@ -91,8 +91,10 @@ def test_tasks_validate_and_list(tmp_path: Path) -> None:
     )
     done = reef("tasks", "validate", str(composed), "--pool", "reefbench.suites.memory:POOL")
     assert done.returncode == 0, done.stderr
-    listed = reef("tasks", "list")
+    listed = reef("tasks", "list", "--suite", "memory")
     assert listed.returncode == 0 and "mem-cross-code" in listed.stdout
+    default = reef("tasks", "list")  # reef-v0 unless told otherwise, like `reef run`
+    assert default.returncode == 0 and "v0-hand-" in default.stdout
 
 
 @pytest.mark.parametrize(

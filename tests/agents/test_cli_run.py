@@ -30,7 +30,12 @@ def reef(
     if key is not None:
         env["OPENAI_COMPATIBLE_API_KEY"] = key
     return subprocess.run(
-        [*REEF, "run", *args], capture_output=True, text=True, timeout=120, env=env, input=stdin
+        [*REEF, "run", "--suite", "memory", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        input=stdin,
     )
 
 
@@ -176,3 +181,59 @@ def test_builtin_agents_by_name(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert _rows(human)[0]["termination"] == "success"
     assert "mem-write-note" in done.stdout and "action> " in done.stdout
+
+
+def test_reef_run_defaults_to_reef_v0_and_drives_real_apps_with_a_model(
+    openai_server: FakeServer, tmp_path: Path
+) -> None:
+    """No --suite: reef-v0 on real environments, once with the oracle, once with a model."""
+    import json
+
+    import pytest
+
+    from reefbench.suites import get_suite
+
+    pytest.importorskip("playwright")
+    if not Path("/usr/bin/chromium").exists():
+        pytest.skip("needs Chromium")
+    phone_tasks = [
+        t
+        for t in get_suite("v0").load()
+        if t.metadata.platform == "phone" and all(c.env == "phone" for c in t.reference_solution)
+    ]
+    task = min(phone_tasks, key=lambda t: (len(t.reference_solution), t.id))
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    env |= {"COLUMNS": "200", "OPENAI_COMPATIBLE_API_KEY": FAKE_KEY}
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*REEF, "run", "--task", task.id, "--workers", "1", *args],
+            capture_output=True,
+            text=True,
+            timeout=240,
+            env=env,
+        )
+
+    oracle = run("--out", str(tmp_path / "oracle"))
+    assert oracle.returncode == 0, oracle.stderr
+    assert "oracle on v0" in oracle.stdout
+    (row,) = _rows(tmp_path / "oracle")
+    assert row["termination"] == "success" and row["task_id"] == task.id
+
+    for call in task.reference_solution:
+        body = json.dumps({"name": f"phone__{call.name}", "arguments": call.arguments})
+        openai_server.script(Scripted(f"Next step.\n```json\n{body}\n```"))
+    url = f"http://127.0.0.1:{openai_server.port}/v1"
+    model = run("--model", f"openai-compatible/fake-vl@{url}", "--out", str(tmp_path / "model"))
+    assert model.returncode == 0, model.stderr
+    (row,) = _rows(tmp_path / "model")
+    assert row["termination"] == "success", row
+    assert len(openai_server.bodies) == len(task.reference_solution)
+    first = openai_server.bodies[0]["messages"]
+    assert any(  # the model saw the phone's screenshot
+        part.get("type") == "image_url"
+        for m in first
+        if isinstance(m.get("content"), list)
+        for part in m["content"]
+    )
+    _no_key_anywhere(tmp_path / "model", model)

@@ -49,7 +49,11 @@ def test_compose_writes_tasks_that_validate_and_show_and_draw(tmp_path: Path) ->
 
     stats = reef("tasks", "stats", str(out), "--pool", DEMO)
     assert stats.returncode == 0, stats.stderr
-    assert "Parallel Planning" in stats.stdout and "complexity levels of 12 task(s)" in stats.stdout
+    assert "Parallel Planning" in stats.stdout and "12 task(s) in" in stats.stdout
+    assert "not built" in stats.stdout  # composed tasks are measured without building them
+    full = reef("tasks", "stats", str(out), "--pool", DEMO, "--full")
+    assert full.returncode == 0, full.stderr
+    assert "not built" not in full.stdout and "checkpoints per task" in full.stdout
 
     png = tmp_path / "graph.png"
     show = reef(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,15 @@ def test_file_stats_equal_stats_of_the_built_tasks(tmp_path: Path) -> None:
     assert from_files.levels == from_tasks.levels == level_counts(specs)
     assert from_files.capabilities == from_tasks.capabilities
     assert from_files.automation == from_tasks.automation
+    assert from_files.platforms == from_tasks.platforms
+    assert from_files.level_scope == from_tasks.level_scope
+    assert from_files.tags == from_tasks.tags
     assert sum(from_files.levels["branch"].values()) == 40
+    # checkpoints are only known once built: the fast path says so instead of guessing
+    assert from_files.checkpoints == {None: 40}
+    built = stats_for_files([path], POOL, full=True)
+    assert built.checkpoints == from_tasks.checkpoints
+    assert None not in built.checkpoints and sum(built.checkpoints.values()) == 40
 
 
 def test_capability_counts_follow_the_levels() -> None:
@@ -38,8 +47,12 @@ def test_capability_counts_follow_the_levels() -> None:
 
 
 def test_suite_stats_and_stale_labels_are_not_trusted(tmp_path: Path) -> None:
-    stats = stats_for_tasks(memory.load())
-    assert stats.tasks == len(memory.load())
+    tasks = memory.load()
+    stats = stats_for_tasks(tasks)
+    assert stats.tasks == len(tasks)
+    assert stats.platforms == Counter(t.metadata.platform for t in tasks)
+    assert stats.checkpoints == Counter(len(t.nodes) for t in tasks)
+    assert sum(stats.level_scope.values()) == len(tasks)
     specs, _ = synthesize(POOL, 1, Request(levels={"hierarchy": "easy"}), seed=2)
     document = specs[0].to_dict()
     document["metadata"]["complexity"]["hierarchy_level"] = "hard"  # a lie in the file

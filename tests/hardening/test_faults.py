@@ -90,7 +90,9 @@ def test_provider_faults_are_retried_as_agent_errors(
     faulty_openai.script = [fault] * attempts
     faulty_openai.default = Fault("ok", calls=(NOTE_CALL,))
     provider = openai_provider(faulty_openai, timeout=0.5, attempts=attempts)
-    config = RunConfig(tasks=["mem-write-note"], seeds=[0, 1, 2], max_infra_retries=1)
+    config = RunConfig(
+        suite="memory", tasks=["mem-write-note"], seeds=[0, 1, 2], max_infra_retries=1
+    )
     progress, rows = run(
         tmp_path, config, MEMORY_TASKS, lambda key: SingleAgent(provider), suite.make_environments
     )
@@ -108,7 +110,9 @@ def test_a_persistent_outage_is_stored_as_agent_error_and_the_run_goes_on(
     """A model that never answers: every episode is tried 1 + retries times, then stored."""
     faulty_openai.default = Fault("status", status=500)
     provider = openai_provider(faulty_openai, attempts=2)
-    config = RunConfig(tasks=["mem-write-note"], seeds=[0, 1, 2], max_infra_retries=1)
+    config = RunConfig(
+        suite="memory", tasks=["mem-write-note"], seeds=[0, 1, 2], max_infra_retries=1
+    )
     progress, rows = run(
         tmp_path, config, MEMORY_TASKS, lambda key: SingleAgent(provider), suite.make_environments
     )
@@ -130,7 +134,7 @@ def test_a_reply_without_choices_is_an_empty_turn_not_a_crash(
     faulty_openai.script = [Fault("empty")]
     faulty_openai.default = Fault("ok", calls=(NOTE_CALL,))
     provider = openai_provider(faulty_openai)
-    config = RunConfig(tasks=["mem-write-note"], invalid_tolerance=2)
+    config = RunConfig(suite="memory", tasks=["mem-write-note"], invalid_tolerance=2)
     progress, rows = run(
         tmp_path, config, MEMORY_TASKS, lambda key: SingleAgent(provider), suite.make_environments
     )
@@ -170,7 +174,9 @@ def fill(disk: Path, leave: int) -> Path:
     return filler
 
 
-DISK_CONFIG = RunConfig(seeds=list(range(8)), workers=2)  # 64 episodes: more than fits
+DISK_CONFIG = RunConfig(
+    suite="memory", seeds=list(range(8)), workers=2
+)  # 64 episodes: more than fits
 
 
 @pytest.mark.integration
@@ -278,7 +284,7 @@ def test_services_server_killed_mid_episode_is_retried_on_a_fresh_server(tmp_pat
         server.stop()  # the port closes and the thread ends, mid-episode
 
     injected: list[str] = []
-    config = RunConfig(seeds=[0, 1], max_infra_retries=2)
+    config = RunConfig(suite="memory", seeds=[0, 1], max_infra_retries=2)
     progress, rows = run(
         tmp_path,
         config,
@@ -333,7 +339,7 @@ def test_x_server_killed_mid_episode_is_an_env_error_retried_on_a_new_desktop(
     injected: list[str] = []
     progress, rows = run(
         tmp_path / "run",
-        RunConfig(max_infra_retries=1),
+        RunConfig(suite="memory", max_infra_retries=1),
         [_desktop_task()],
         lambda key: InjectingOracle(kill_x, injected),
         environments,
@@ -394,7 +400,9 @@ def test_a_ray_worker_process_killed_with_sigkill_is_replaced_and_its_episode_re
     ray_executor.RayPool = KillingPool  # type: ignore[misc]
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
-        config = RunConfig(seeds=[0, 1], workers=1, ray_address="local", max_infra_retries=1)
+        config = RunConfig(
+            suite="memory", seeds=[0, 1], workers=1, ray_address="local", max_infra_retries=1
+        )
         progress, rows = run(
             tmp_path, config, MEMORY_TASKS, lambda key: OracleAgent(), suite.make_environments
         )
@@ -448,7 +456,7 @@ def test_chromium_killed_mid_episode_is_an_env_error_retried_on_a_new_browser(
     injected: list[str] = []
     progress, rows = run(
         tmp_path,
-        RunConfig(max_infra_retries=1),
+        RunConfig(suite="memory", max_infra_retries=1),
         [task],
         lambda key: InjectingOracle(kill_chromium, injected),
         environments,

@@ -20,11 +20,15 @@ CHROMIUM = "/usr/bin/chromium"
 def runs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     root = tmp_path_factory.mktemp("runs")
     launch(
-        RunConfig(agent=AgentSpec(name="oracle"), start_at=[0, 2]),
+        RunConfig(suite="memory", agent=AgentSpec(name="oracle"), start_at=[0, 2]),
         root / "oracle",
         lambda key: OracleAgent(),
     )
-    launch(RunConfig(agent=AgentSpec(name="null")), root / "null", lambda key: NullAgent())
+    launch(
+        RunConfig(suite="memory", agent=AgentSpec(name="null")),
+        root / "null",
+        lambda key: NullAgent(),
+    )
     return [root / "oracle", root / "null"]
 
 

@@ -28,8 +28,14 @@ PNG = bytes.fromhex(
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Any:
     root = tmp_path_factory.mktemp("viewer")
-    launch(RunConfig(agent=AgentSpec(name="oracle")), root / "a", lambda key: OracleAgent())
-    launch(RunConfig(agent=AgentSpec(name="null")), root / "b", lambda key: NullAgent())
+    launch(
+        RunConfig(suite="memory", agent=AgentSpec(name="oracle")),
+        root / "a",
+        lambda key: OracleAgent(),
+    )
+    launch(
+        RunConfig(suite="memory", agent=AgentSpec(name="null")), root / "b", lambda key: NullAgent()
+    )
     app = ServedApp(create_viewer([root / "a", root / "b"], TOKEN))
     yield app, root
     app.stop()
@@ -114,7 +120,7 @@ def test_screenshots_are_written_and_served(tmp_path: Path) -> None:
     write_run_manifest(run_dir, {"config": {"suite": "memory"}, "config_hash": "x", "versions": {}})
     store = ResultsStore(run_dir)
     Runner(
-        RunConfig(step_limit=2),
+        RunConfig(suite="memory", step_limit=2),
         [task],
         lambda k: OracleAgent(),
         lambda: {"camera": Camera()},

@@ -36,7 +36,7 @@ def run(
 
 
 def test_parallel_run_stores_every_episode_once(tmp_path: Path) -> None:
-    progress, rows, results = run(tmp_path, RunConfig(workers=3, seeds=[0, 1]))
+    progress, rows, results = run(tmp_path, RunConfig(suite="memory", workers=3, seeds=[0, 1]))
     assert progress.done == progress.total == 16
     assert len(rows) == 16 and {r["status"] for r in rows} == {"done"}
     assert all(r.success for r in results)
@@ -45,13 +45,13 @@ def test_parallel_run_stores_every_episode_once(tmp_path: Path) -> None:
 
 
 def test_rerunning_a_finished_run_does_nothing(tmp_path: Path) -> None:
-    run(tmp_path, RunConfig())
-    progress, rows, _ = run(tmp_path, RunConfig())
+    run(tmp_path, RunConfig(suite="memory"))
+    progress, rows, _ = run(tmp_path, RunConfig(suite="memory"))
     assert progress.total == 0 and len(rows) == 8
 
 
 def test_sr_at_k_plans_only_existing_starts() -> None:
-    keys = plan(TASKS, RunConfig(start_at=[0, 2, 4]))
+    keys = plan(TASKS, RunConfig(suite="memory", start_at=[0, 2, 4]))
     long_chain = [k.start_at for k in keys if k.task_id == "mem-long-chain"]
     assert long_chain == [0, 2, 4]
     assert [k.start_at for k in keys if k.task_id == "mem-write-note"] == [0]
@@ -80,7 +80,9 @@ class CrashOnce(MemoryEnvironment):
 def test_infrastructure_failures_are_retried(tmp_path: Path) -> None:
     CrashOnce.crashed.clear()
     factory = lambda: {n: CrashOnce(n) for n in ("laptop", "phone")}  # noqa: E731
-    progress, rows, results = run(tmp_path, RunConfig(tasks=["mem-cross-code"]), factory)
+    progress, rows, results = run(
+        tmp_path, RunConfig(suite="memory", tasks=["mem-cross-code"]), factory
+    )
     assert progress.retried == 1 and CrashOnce.crashed == ["x"]
     assert rows[0]["status"] == "done" and rows[0]["attempts"] == 2
     assert results[0].success
@@ -93,7 +95,7 @@ class AlwaysBroken(MemoryEnvironment):
 
 def test_persistent_infrastructure_failure_is_reported_apart(tmp_path: Path) -> None:
     factory = lambda: {n: AlwaysBroken(n) for n in ("laptop", "phone")}  # noqa: E731
-    config = RunConfig(tasks=["mem-write-note"], max_infra_retries=2)
+    config = RunConfig(suite="memory", tasks=["mem-write-note"], max_infra_retries=2)
     progress, rows, results = run(tmp_path, config, factory)
     assert rows[0]["status"] == "failed" and rows[0]["attempts"] == 3
     assert results[0].termination == "env_error" and results[0].infrastructure_failure
@@ -101,7 +103,9 @@ def test_persistent_infrastructure_failure_is_reported_apart(tmp_path: Path) -> 
 
 
 def test_agent_failures_are_not_retried(tmp_path: Path) -> None:
-    _, rows, results = run(tmp_path, RunConfig(tasks=["mem-write-note"]), agent=NullAgent)
+    _, rows, results = run(
+        tmp_path, RunConfig(suite="memory", tasks=["mem-write-note"]), agent=NullAgent
+    )
     assert rows[0]["attempts"] == 1 and results[0].termination == "false_completion"
 
 
@@ -122,7 +126,7 @@ KILLABLE = textwrap.dedent(
             return super().act(turn)
 
     store = ResultsStore(Path(sys.argv[1]))
-    config = RunConfig(seeds=list(range(6)), workers=2)
+    config = RunConfig(suite="memory", seeds=list(range(6)), workers=2)
     Runner(config, memory.load(), lambda key: SlowOracle(), memory.make_environments, store).run()
     """
 )
@@ -154,7 +158,9 @@ def test_sigkill_mid_run_then_resume_runs_every_episode_exactly_once(tmp_path: P
     with sqlite3.connect(run_dir / "results.sqlite") as db:
         done_before = db.execute("SELECT COUNT(*) FROM episodes WHERE status='done'").fetchone()[0]
     assert 5 <= done_before < 48
-    progress, rows, results = run(run_dir, RunConfig(seeds=list(range(6)), workers=2))
+    progress, rows, results = run(
+        run_dir, RunConfig(suite="memory", seeds=list(range(6)), workers=2)
+    )
     assert progress.total == 48 - done_before, "the resume plays exactly the unfinished ones"
     assert len(rows) == 48 and {r["status"] for r in rows} == {"done"}
     assert all(r["attempts"] == 1 for r in rows), "no finished episode was played twice"

@@ -25,7 +25,9 @@ def local_cluster() -> Iterator[None]:
 
 
 def test_ray_run_stores_every_episode(local_cluster: None, tmp_path: Path) -> None:
-    config = RunConfig(agent=AgentSpec(name="oracle"), seeds=[0, 1], workers=2, ray_address="local")
+    config = RunConfig(
+        suite="memory", agent=AgentSpec(name="oracle"), seeds=[0, 1], workers=2, ray_address="local"
+    )
     store = ResultsStore(tmp_path)
     try:
         progress = Runner(
@@ -58,7 +60,7 @@ def test_a_dead_actor_is_an_infrastructure_failure_and_is_retried(
     original = ray_executor.RayPool
     ray_executor.RayPool = FlakyPool  # type: ignore[misc]
     try:
-        config = RunConfig(tasks=["mem-write-note"], workers=1, ray_address="local")
+        config = RunConfig(suite="memory", tasks=["mem-write-note"], workers=1, ray_address="local")
         store = ResultsStore(tmp_path)
         progress = Runner(
             config, memory.load(), lambda key: OracleAgent(), memory.make_environments, store

@@ -13,6 +13,7 @@ from reefbench.cli.app import app, console, tasks_app
 from reefbench.errors import ConfigError, ReefError
 
 if TYPE_CHECKING:
+    from reefbench.compose.stats import TaskStats
     from reefbench.subtask import SubTask
     from reefbench.task import Task
 
@@ -145,23 +146,61 @@ def tasks_stats(
         list[Path] | None, typer.Argument(help="Task files (.json/.jsonl); default: --suite.")
     ] = None,
     pool: PoolOption = None,
-    suite: Annotated[str, typer.Option(help="Built-in suite when no files are given.")] = "memory",
+    suite: Annotated[str, typer.Option(help="Built-in suite when no files are given.")] = "v0",
+    full: Annotated[
+        bool,
+        typer.Option(
+            "--full", help="Build composed tasks from files too, to count their checkpoints."
+        ),
+    ] = False,
 ) -> None:
-    """Complexity level histograms (OmniBench Table 2) and capability counts (Table 12)."""
-    from reefbench.compose.capabilities import CAPABILITIES
-    from reefbench.compose.complexity import DIMENSIONS, LEVELS
+    """What a task set holds: platforms, checkpoints, OS-MAP level x scope, OmniBench
+    complexity level histograms (Table 2) and capability counts (Table 12)."""
     from reefbench.compose.pool import load_pool
     from reefbench.compose.stats import stats_for_files, stats_for_tasks
     from reefbench.suites import get_suite
 
     subtasks = load_pool(pool) if pool else None
     if files:
-        stats = stats_for_files(files, subtasks)
+        stats = stats_for_files(files, subtasks, full=full)
         source = ", ".join(str(f) for f in files)
     else:
         stats = stats_for_tasks(get_suite(suite).load())
         source = f"suite {suite}"
-    levels = Table(title=f"complexity levels of {stats.tasks} task(s) in {source}")
+    _print_stats(stats, source)
+
+
+def _print_stats(stats: TaskStats, source: str) -> None:
+    from reefbench.compose.capabilities import CAPABILITIES
+    from reefbench.compose.complexity import DIMENSIONS, LEVELS
+
+    console.print(f"{stats.tasks} task(s) in {source}", highlight=False)
+    platforms = Table(title="tasks per platform")
+    platforms.add_column("platform")
+    platforms.add_column("tasks", justify="right")
+    for name, count in sorted(stats.platforms.items()):
+        platforms.add_row(name, str(count))
+    console.print(platforms)
+    built = sorted((k, v) for k, v in stats.checkpoints.items() if k is not None)
+    histogram = Table(title="checkpoints per task")
+    histogram.add_column("checkpoints", justify="right")
+    histogram.add_column("tasks", justify="right")
+    histogram.add_column("")
+    widest = max((v for _, v in built), default=1)
+    for nodes, count in built:
+        histogram.add_row(str(nodes), str(count), "#" * max(1, round(30 * count / widest)))
+    if stats.checkpoints[None]:
+        histogram.add_row("not built", str(stats.checkpoints[None]), "(use --full)")
+    console.print(histogram)
+    scopes = sorted({scope for _, scope in stats.level_scope})
+    matrix = Table(title="OS-MAP level x scope")
+    matrix.add_column("level")
+    for scope in scopes:
+        matrix.add_column(scope, justify="right")
+    for level in sorted({level for level, _ in stats.level_scope}):
+        matrix.add_row(level, *(str(stats.level_scope[(level, s)]) for s in scopes))
+    console.print(matrix)
+    levels = Table(title="complexity levels (OmniBench)")
     levels.add_column("dimension")
     for level in LEVELS:
         levels.add_column(level, justify="right")
@@ -178,12 +217,9 @@ def tasks_stats(
             c.name, c.abbreviation, ", ".join(c.hard), str(stats.capabilities[c.id])
         )
     console.print(capabilities)
-    automation = Table(title="automation levels (OS-MAP)")
-    automation.add_column("level")
-    automation.add_column("tasks", justify="right")
-    for name, count in sorted(stats.automation.items()):
-        automation.add_row(name, str(count))
-    console.print(automation)
+    if stats.tags:
+        tags = ", ".join(f"{tag} {count}" for tag, count in sorted(stats.tags.items()))
+        console.print(f"tags: {tags}", highlight=False)
 
 
 @tasks_app.command("show")
@@ -193,7 +229,7 @@ def tasks_show(
         list[Path] | None, typer.Option("--file", "-f", help="Task file(s) to look in.")
     ] = None,
     pool: PoolOption = None,
-    suite: Annotated[str, typer.Option(help="Built-in suite when no file is given.")] = "memory",
+    suite: Annotated[str, typer.Option(help="Built-in suite when no file is given.")] = "v0",
     png: Annotated[Path | None, typer.Option(help="Draw the task graph into this PNG.")] = None,
 ) -> None:
     """Show one task: instruction, subtasks, complexity; optionally draw its graph."""

@@ -22,7 +22,9 @@ from reefbench.errors import ReefError
 
 @app.command()
 def run(
-    suite: Annotated[str | None, typer.Option(help="Built-in suite (default memory).")] = None,
+    suite: Annotated[
+        str | None, typer.Option(help="Built-in suite: v0 (default) or memory.")
+    ] = None,
     agent: Annotated[
         str | None,
         typer.Option(help="Built-in agent: oracle, null, random, replay, human (default oracle)."),
@@ -74,7 +76,8 @@ def run(
         typer.Option(help="SR@k: also start after the first k subtasks (repeatable)."),
     ] = None,
     workers: Annotated[
-        int | None, typer.Option(help="Concurrent episodes on this machine.")
+        int | None,
+        typer.Option(help="Concurrent episodes on this machine (default: cores, at most 4)."),
     ] = None,
     ray: Annotated[
         str | None, typer.Option(help="Distribute over a Ray cluster ('local' starts one).")

@@ -1,4 +1,4 @@
-"""``reef suite ...``: validate a built-in suite task by task, and describe what it holds.
+"""``reef suite check``: validate a built-in suite task by task.
 
 ``reef suite check`` runs the validation gates (reference and alternative solutions
 succeed, the null agent completes nothing, checkpoints are deterministic, instructions pass
@@ -9,16 +9,14 @@ from __future__ import annotations
 
 import fnmatch
 import time
-from collections import Counter
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from reefbench.cli.app import app, console
 from reefbench.errors import ConfigError, ReefError
 
-suite_app = typer.Typer(help="Validate and describe built-in suites.", no_args_is_help=True)
+suite_app = typer.Typer(help="Validate built-in suites.", no_args_is_help=True)
 app.add_typer(suite_app, name="suite")
 
 
@@ -82,31 +80,3 @@ def suite_check(
     )
     if failed:
         raise typer.Exit(1)
-
-
-@suite_app.command("stats")
-def suite_stats(suite: Annotated[str, typer.Option(help="Built-in suite.")] = "v0") -> None:
-    """Per-platform counts, checkpoint-count histogram, level x scope matrix, tags."""
-    from reefbench.suites import get_suite
-
-    loaded = get_suite(suite).load()
-    platforms = Counter(t.metadata.platform for t in loaded)
-    nodes = Counter(len(t.nodes) for t in loaded)
-    table = Table(title=f"suite {suite}: {len(loaded)} tasks")
-    table.add_column("platform")
-    table.add_column("tasks", justify="right")
-    for name, count in sorted(platforms.items()):
-        table.add_row(name, str(count))
-    console.print(table)
-    console.print("checkpoints per task: " + " ".join(f"{k}:{v}" for k, v in sorted(nodes.items())))
-    scopes = sorted({t.metadata.scope or "-" for t in loaded})
-    matrix = Table(title="automation level x generalisation scope (OS-MAP)")
-    matrix.add_column("level")
-    for scope in scopes:
-        matrix.add_column(scope, justify="right")
-    for level in sorted({t.metadata.level or "-" for t in loaded}):
-        row = Counter(t.metadata.scope or "-" for t in loaded if (t.metadata.level or "-") == level)
-        matrix.add_row(level, *(str(row[s]) for s in scopes))
-    console.print(matrix)
-    tags = Counter(tag for t in loaded for tag in t.metadata.tags)
-    console.print("tags: " + ", ".join(f"{k} {v}" for k, v in sorted(tags.items())))

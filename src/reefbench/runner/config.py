@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import platform
 import sys
 import tomllib
@@ -38,12 +39,18 @@ class AgentSpec(BaseModel):
         return f"{self.model} ({self.policy})" if self.model else self.name
 
 
+def default_workers() -> int:
+    """One episode per core, at most four: a reef-v0 worker holds a desktop, a phone and
+    a browser (about 2 GB), and more than four rarely pays off on one machine."""
+    return max(1, min(4, os.cpu_count() or 1))
+
+
 class RunConfig(BaseModel):
     """Everything a run needs; ``workers``, ``ray_address`` and ``out`` do not change results."""
 
     model_config = ConfigDict(extra="forbid")
 
-    suite: str = "memory"
+    suite: str = "v0"
     tasks: list[str] = Field(default_factory=list, description="task id globs; empty = all")
     agent: AgentSpec = Field(default_factory=AgentSpec)
     seeds: list[int] = Field(default_factory=lambda: [0], min_length=1)
@@ -51,7 +58,7 @@ class RunConfig(BaseModel):
     invalid_tolerance: int = Field(default=0, ge=0)
     step_limit: int | None = Field(default=None, ge=1)
     max_infra_retries: int = Field(default=2, ge=0)
-    workers: int = Field(default=1, ge=1, le=256)
+    workers: int = Field(default_factory=lambda: default_workers(), ge=1, le=256)
     ray_address: str | None = None
 
     def config_hash(self) -> str:

@@ -2,13 +2,15 @@
 
 One module-scoped run plays the whole suite with two workers (oracle, alternatives, null
 agent, double evaluation of the final state); each task is then its own test, so a failing
-task is a failing test named after it. The run time is printed in the terminal summary.
+task is a failing test named after it. The run time is printed in the terminal summary
+(see conftest.py).
 """
 
 from __future__ import annotations
 
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -35,21 +37,16 @@ TASK_IDS = [t.id for t in SUITE.load()]
 
 
 @pytest.fixture(scope="module")
-def verdicts(request: pytest.FixtureRequest) -> dict[str, Verdict]:
+def verdicts(report_gates: Callable[[str], None]) -> dict[str, Verdict]:
     started = time.perf_counter()
     found = run_gates(SUITE.load(), SUITE.make_environments, pool=POOL, workers=2)
     seconds = time.perf_counter() - started
     episodes = sum(v.episodes for v in found)
     failed = sum(not v.ok for v in found)
-    reporter = request.config.pluginmanager.getplugin("terminalreporter")
-    line = (
+    report_gates(
         f"reef-v0 gates: {len(found)} tasks, {episodes} episodes, {failed} failing, "
         f"{seconds:.0f} s with 2 workers"
     )
-    if reporter is not None:
-        reporter.write_line("")
-        reporter.write_line(line)
-    print(line)
     return {v.task_id: v for v in found}
 
 

@@ -40,6 +40,13 @@ def test_the_pool_has_the_required_templates_per_platform_and_lints_clean() -> N
     assert len(BY_PLATFORM["browser"]) >= 6
     assert len(BY_PLATFORM["cross"]) >= 5
     assert lint_pool(POOL, "v0") == []
+    apps = {platform: {POOL[t].app for t in ids} for platform, ids in BY_PLATFORM.items()}
+    # CRAB's application mix: CLI, GUI and modal editors, a file manager, settings, images
+    assert {"terminal", "mousepad", "vim", "thunar", "imagemagick"} <= apps["desktop"]
+    assert {
+        *("mail", "calendar", "contacts", "tasks", "notes", "messages"),
+        *("maps", "clock", "files", "settings"),
+    } <= apps["phone"]
     for template in POOL.values():
         assert template.intents and template.app and template.app_category, template.id
         assert template.solution_generator is not None, template.id
@@ -172,3 +179,30 @@ def test_suite_check_rejects_an_unknown_task_in_one_line() -> None:
     result = CliRunner().invoke(app, ["suite", "check", "--tasks", "no-such-task-*"])
     assert result.exit_code != 0
     assert "no task of suite v0 matches no-such-task-*" in str(result.exception or result.output)
+
+
+def test_tasks_stats_describes_the_suite_as_loaded(tasks: list[Task]) -> None:
+    from reefbench.cli import app
+
+    result = CliRunner().invoke(app, ["tasks", "stats"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert f"{len(tasks)} task(s) in suite v0" in out
+    for title in (
+        "tasks per platform",
+        "checkpoints per task",
+        "OS-MAP level x scope",
+        "complexity levels",
+        "capability test sets",
+    ):
+        assert title in out
+    cells = {}
+    for line in out.splitlines():
+        parts = [p.strip() for p in line.replace("┃", "│").split("│")[1:-1]]
+        if len(parts) >= 2:
+            cells.setdefault(parts[0], parts[1:])
+    assert cells["cross"][0] == str(sum(t.metadata.platform == "cross" for t in tasks))
+    assert cells["11"][0] == str(sum(len(t.nodes) == 11 for t in tasks))
+    s3 = cells["level"].index("S3")
+    l4_s3 = sum((t.metadata.level, t.metadata.scope) == ("L4", "S3") for t in tasks)
+    assert l4_s3 > 0 and cells["L4"][s3] == str(l4_s3)

@@ -74,9 +74,12 @@ def _walk(
 ) -> None:
     if len(out) >= max_nodes:
         return
+    # Windows close while they are walked: an object gone between two calls is skipped,
+    # never an error (it has no place in the next screenshot either).
     try:
         role = acc.get_role_name()
         states = acc.get_state_set()
+        name = acc.get_name() or ""
     except Exception:
         return
     showing = states.contains(S.SHOWING) and states.contains(S.VISIBLE)
@@ -84,7 +87,7 @@ def _walk(
         return
     node = {
         "role": role,
-        "name": acc.get_name() or "",
+        "name": name,
         "box": _box(acc),
         "states": _states(states),
         "depth": depth,
@@ -112,7 +115,10 @@ def tree(max_nodes: int = 1500, max_children: int = 400) -> list[dict[str, Any]]
     desktop = Atspi.get_desktop(0)
     windows = []
     for i in range(desktop.get_child_count()):
-        app = desktop.get_child_at_index(i)
+        try:
+            app = desktop.get_child_at_index(i)
+        except Exception:
+            continue
         if app is None:
             continue
         try:

@@ -256,7 +256,6 @@ def search_app(name: str, env: Any) -> str:
     query = name.strip()
     if not query:
         raise ActionFailed("search_app needs a name, e.g. 'terminal'")
-    before = {w.id for w in desk.x11.stacking()}
     launcher = [
         *LAUNCHER,
         "-drun-match-fields",
@@ -267,22 +266,38 @@ def search_app(name: str, env: Any) -> str:
         "-filter",
         query,
     ]
-    frame = desk.screen.grab()
-    pid = desk.session.spawn(launcher, name="launcher")
-    # The launcher is up (and has grabbed the keyboard) once it has drawn and settled;
-    # then Enter opens the best match.
-    deadline = time.monotonic() + 5.0
-    while desk.screen.grab().raw == frame.raw:
-        if time.monotonic() > deadline:
-            desk.session.kill(pid)
-            raise ActionFailed("the application launcher did not appear; try again")
-        time.sleep(0.01)
-    desk.settle()
-    desk.input.press(["enter"])
-    desk.settle()
-    # With no match the launcher stays open; with one it exits and the app starts.
-    launcher_open = any(p["pid"] == pid for p in desk.session.processes())
-    window = None if launcher_open else desk.wait_for_new_window(before, 20.0)
+    # Two attempts: a single-instance app (the text editor, the file manager) that is still
+    # exiting from an earlier use answers a launch with a window it is about to close.
+    window = None
+    for _attempt in range(2):
+        _wait_for_exiting_apps(desk, within=5.0)
+        before = {w.id for w in desk.x11.stacking()}
+        frame = desk.screen.grab()
+        pid = desk.session.spawn(launcher, name="launcher")
+        # The launcher is up (and has grabbed the keyboard) once it has drawn and settled;
+        # then Enter opens the best match.
+        deadline = time.monotonic() + 10.0
+        while desk.screen.grab().raw == frame.raw:
+            if time.monotonic() > deadline:
+                desk.session.kill(pid)
+                raise ActionFailed("the application launcher did not appear; try again")
+            time.sleep(0.01)
+        desk.settle()
+        desk.input.press(["enter"])
+        desk.settle()
+        # With no match the launcher stays open; with one it exits (taking a moment on a
+        # loaded machine, so it gets a deadline) and the app starts.
+        window = desk.wait_for_new_window(before, 1.0)
+        launcher_gone = False
+        exit_deadline = time.monotonic() + 3.0
+        while window is None and time.monotonic() < exit_deadline:
+            if not any(p["pid"] == pid for p in desk.session.processes()):
+                launcher_gone = True
+                window = desk.wait_for_new_window(before, 10.0)
+                break
+            time.sleep(0.05)
+        if window is not None or not launcher_gone:
+            break
     if window is None:
         desk.session.kill(pid)
         desk.settle()
@@ -292,6 +307,24 @@ def search_app(name: str, env: Any) -> str:
     spec = next((a for a in APPS.values() if a.wm_class == window.wm_class), None)
     desk.record("opened_app", app=spec.name if spec else window.wm_class, query=query)
     return f"opened {window.title or window.wm_class}"
+
+
+def _wait_for_exiting_apps(desk: Any, within: float) -> None:
+    """Wait (up to ``within`` seconds) until no app process runs without a window.
+
+    An app whose last window just closed is on its way out; launching it again in that
+    moment hands the request to the dying instance and no window appears.
+    """
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        classes = {w.wm_class for w in desk.x11.stacking()}
+        running = set(desk.process_names())
+        if not any(
+            a.process in running and a.wm_class not in classes and not a.terminal
+            for a in APPS.values()
+        ):
+            return
+        time.sleep(0.05)
 
 
 # -------------------------------------------------------------- observations

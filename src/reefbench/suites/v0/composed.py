@@ -36,6 +36,8 @@ PHONE_SETUP = "configure the phone"
 CLOUD = "keep files in the cloud"
 WEB = "organise the week in the browser"
 SIGN_IN = "sign back in to the account"
+FILE_MANAGER = "organise folders in the file manager"
+ROUTE = "find the way on the phone"
 
 PLAN_OF_REQUESTS: list[tuple[str, Request, int, int]] = [
     (
@@ -99,6 +101,13 @@ PLAN_OF_REQUESTS: list[tuple[str, Request, int, int]] = [
         15,
         6,
     ),
+    (
+        "small",
+        Request(levels={"instruction": "easy"}, intents=(FILE_MANAGER,), max_subtasks=1),
+        16,
+        2,
+    ),
+    ("small", Request(levels={"instruction": "easy"}, intents=(ROUTE,), max_subtasks=1), 18, 2),
 ]
 
 

@@ -52,11 +52,7 @@ def make_environments() -> dict[str, Environment]:
     from reefbench.envs.phone import PhoneEnvironment
 
     class LazyDesktop(_LazyReset, DesktopEnvironment):
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            from reefbench.suites.v0.helpers import search_app
-
-            super().__init__(*args, **kwargs)
-            self.action_space["search_app"] = search_app  # same action, one race fixed
+        pass
 
     class LazyPhone(_LazyReset, PhoneEnvironment):
         pass

@@ -79,6 +79,39 @@ def mousepad_new(content: str, path: str) -> list[ActionCall]:
     ]
 
 
+def thunar_new_folder(folder: str) -> list[ActionCall]:
+    """Open the file manager, go to the folder's parent, create it there, quit."""
+    return [
+        call("desktop", "search_app", name="files"),
+        call("desktop", "hotkey", keys=["ctrl", "l"]),  # the location bar
+        call("desktop", "write_text", text=expand(dirname(folder)) + "\n"),
+        call("root", "wait"),
+        call("desktop", "hotkey", keys=["ctrl", "shift", "n"]),  # "Create New Folder"
+        call("root", "wait"),
+        call("desktop", "write_text", text=basename(folder) + "\n"),
+        call("root", "wait"),
+        call("desktop", "hotkey", keys=["ctrl", "q"]),
+        call("root", "wait"),  # and for the file manager to exit
+    ]
+
+
+def thunar_new_folder_by_menu(folder: str) -> list[ActionCall]:
+    """The same through the menu bar: File > Create Folder..., then the name."""
+    return [
+        call("desktop", "search_app", name="file manager"),
+        call("desktop", "hotkey", keys=["ctrl", "l"]),
+        call("desktop", "write_text", text=expand(dirname(folder)) + "\n"),
+        call("root", "wait"),
+        call("desktop", "click_on", name="File", role="menu"),
+        call("desktop", "click_on", name="Create Folder...", role="menu item"),
+        call("root", "wait"),
+        call("desktop", "write_text", text=basename(folder) + "\n"),
+        call("root", "wait"),
+        call("desktop", "hotkey", keys=["ctrl", "q"]),
+        call("root", "wait"),
+    ]
+
+
 def vim_new(content: str, path: str) -> list[ActionCall]:
     """Open vim, insert ``content``, write it to ``path`` and quit."""
     return [
@@ -148,6 +181,10 @@ COPY_TARGETS = [f"~/Documents/copy-of-{w}.txt" for w in WORDS[:12]] + [
 NEW_NAMES = [f"{w}-final.txt" for w in WORDS]
 FOLDERS = [f"~/Documents/{w.title()}Project" for w in WORDS[:12]] + [
     f"~/Desktop/{w.title()}Stuff" for w in WORDS[12:]
+]
+# Folders made in the file manager: a pool of their own, apart from FOLDERS.
+GUI_FOLDERS = [f"~/Pictures/{w.title()}Album" for w in WORDS[:8]] + [
+    f"~/Downloads/{w.title()}Drafts" for w in WORDS[8:16]
 ]
 ARCHIVES = [f"~/Downloads/{w}-bundle.tar.gz" for w in WORDS]
 PEOPLE = [

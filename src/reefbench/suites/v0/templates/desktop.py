@@ -1,4 +1,5 @@
-"""Desktop subtask templates: terminal, text editor (mousepad), vim, settings, images.
+"""Desktop subtask templates: terminal, text editor (mousepad), vim, file manager (thunar),
+settings, images.
 
 Reference solutions type into real apps opened with ``search_app``; the few menu clicks go
 through ``click_on`` (an element by its accessible name). Every solution closes what it
@@ -22,6 +23,7 @@ from reefbench.suites.v0.templates.common import (
     COPY_TARGETS,
     DESKTOP_FILES,
     FOLDERS,
+    GUI_FOLDERS,
     MEMOS,
     NEW_NAMES,
     TEXTS,
@@ -33,6 +35,8 @@ from reefbench.suites.v0.templates.common import (
     mousepad_new,
     q,
     terminal,
+    thunar_new_folder,
+    thunar_new_folder_by_menu,
     vim_new,
 )
 from reefbench.task import ActionStep
@@ -45,6 +49,7 @@ IMAGE_INTENT = "prepare pictures on the computer"
 LOOKUP_INTENT = "look something up"
 CODE_INTENT = "bring a code from the phone to the computer"
 MEMO_INTENT = "take a message from the computer to the phone"
+FILE_MANAGER_INTENT = "organise folders in the file manager"
 
 EDITOR_OPTIONS = {
     "Line Numbers": ("org.xfce.mousepad.preferences.view", "show-line-numbers"),
@@ -574,5 +579,24 @@ TEMPLATES: list[SubTask] = [
         solution_generator=lambda memo, path: mousepad_new(memo, path),
         alternative_generators=[lambda memo, path: terminal(_printf(memo, path))],
         output_generator=lambda memo, path: path,
+    ),
+    SubTask(
+        id="desktop.files_new_folder",
+        description="In the file manager (Files), create the folder {folder}.",
+        attributes={"folder": "desktop_dir"},
+        output_type="desktop_dir",
+        outputs=["desktop_dir"],
+        env=D,
+        app="thunar",
+        app_category="file management",
+        intents=[FILE_MANAGER_INTENT],
+        value_pools={"folder": GUI_FOLDERS},
+        evaluator_generator=lambda folder: [
+            ev.process_running(name="thunar"),
+            ev.directory_exists(path=folder),
+        ],
+        solution_generator=thunar_new_folder,
+        alternative_generators=[thunar_new_folder_by_menu],
+        output_generator=lambda folder: folder,
     ),
 ]

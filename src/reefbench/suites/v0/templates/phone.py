@@ -1,4 +1,5 @@
-"""Phone subtask templates: the account's apps on the phone, its settings and dialer.
+"""Phone subtask templates: the account's apps on the phone (maps included), its settings
+and dialer.
 
 Solutions open apps from the app drawer and touch elements by label or resource id
 (``tap_on``); where the desktop browser can do the same job, a second solution does it
@@ -43,6 +44,9 @@ FILES_INTENT = "keep files in the cloud"
 LOOKUP_INTENT = "look something up"
 CODE_INTENT = "bring a code from the phone to the computer"
 MEMO_INTENT = "take a message from the computer to the phone"
+ROUTE_INTENT = "find the way on the phone"
+ROUTE_CITIES = ["Berlin", "Paris", "Lyon", "Munich", "Hamburg", "Madrid", "Lisbon"]
+TRAVEL_MODES = ["walking", "cycling", "driving"]
 
 SETTINGS = {
     "Bluetooth": "bluetooth",
@@ -94,6 +98,26 @@ def _note_phone(title: str, body: str) -> list:  # type: ignore[type-arg]
         call(P, "tap_on", name="New note"),
         *phone_fill(("title", title), ("body", body)),
         call(P, "tap_on", name="Save"),
+    ]
+
+
+def _route_phone(origin: str, destination: str, mode: str) -> list:  # type: ignore[type-arg]
+    return [
+        *phone_app("drawer_maps"),
+        call(P, "tap_on", name="Directions"),
+        *phone_fill(("origin", origin), ("destination", destination)),
+        call(P, "tap_on", name=mode.capitalize()),
+        call(P, "tap_on", name="Get directions"),
+    ]
+
+
+def _route_browser(origin: str, destination: str, mode: str) -> list:  # type: ignore[type-arg]
+    return [
+        *browser_app("Maps"),
+        call("browser", "click_on", name="Directions"),
+        *browser_fill(("Start location", origin), ("Destination", destination)),
+        call("browser", "click_on", name=mode.capitalize(), role="radio"),
+        call("browser", "click_on", name="Get directions", role="button"),
     ]
 
 
@@ -499,5 +523,21 @@ TEMPLATES: list[SubTask] = [
         value_pools={"number": NUMBERS, "text": TEXTS},
         evaluator_generator=lambda number, text: aev.message_sent(to=number, text=text),
         solution_generator=lambda number, text: _sms_phone(number, text),
+    ),
+    SubTask(
+        id="phone.maps_directions",
+        description="On the phone, look up {mode} directions from {origin} to {destination}.",
+        attributes={"origin": "city", "destination": "city", "mode": "str"},
+        outputs=["route"],
+        env=P,
+        app="maps",
+        app_category="navigation",
+        intents=[ROUTE_INTENT],
+        value_pools={"origin": ROUTE_CITIES, "destination": ROUTE_CITIES, "mode": TRAVEL_MODES},
+        evaluator_generator=lambda origin, destination, mode: aev.directions_requested(
+            origin=origin, destination=destination, mode=mode
+        ),
+        solution_generator=_route_phone,
+        alternative_generators=[_route_browser],
     ),
 ]
