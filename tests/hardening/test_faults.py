@@ -90,8 +90,9 @@ def test_provider_faults_are_retried_as_agent_errors(
     faulty_openai.script = [fault] * attempts
     faulty_openai.default = Fault("ok", calls=(NOTE_CALL,))
     provider = openai_provider(faulty_openai, timeout=0.5, attempts=attempts)
+    # One worker: the scripted faults must all reach the first episode's requests.
     config = RunConfig(
-        suite="memory", tasks=["mem-write-note"], seeds=[0, 1, 2], max_infra_retries=1
+        suite="memory", tasks=["mem-write-note"], seeds=[0, 1, 2], max_infra_retries=1, workers=1
     )
     progress, rows = run(
         tmp_path, config, MEMORY_TASKS, lambda key: SingleAgent(provider), suite.make_environments

@@ -288,3 +288,27 @@ def _alive(pid: int) -> bool:
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def test_search_app_waits_for_an_app_that_is_still_exiting(desk: DesktopEnvironment) -> None:
+    """A windowless "mousepad" (on its way out) holds the launch back until it is gone, and
+    the editor reopens at once after being quit, again and again."""
+    from reefbench.envs.desktop.actions import _wait_for_exiting_apps
+
+    desk.reset()
+    assert _wait_for_exiting_apps(desk, within=0)
+    fake = desk.session.host_path("~/.local/bin/mousepad")
+    fake.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(shutil.which("sleep") or "/bin/sleep", fake)
+    fake.chmod(0o755)
+    pid = desk.session.spawn(["/home/user/.local/bin/mousepad", "600"], name="fake-mousepad")
+    assert _wait_until(lambda: ev.process_running(name="mousepad").evaluate(desk).success)
+    assert not _wait_for_exiting_apps(desk, within=0.3)
+    desk.session.kill(pid)
+    assert _wait_for_exiting_apps(desk, within=5.0)
+    fake.unlink()
+
+    for _ in range(3):
+        desk.step("search_app", {"name": "text editor"})
+        assert ev.focused_window(process="mousepad").evaluate(desk).success
+        desk.step("hotkey", {"keys": ["ctrl", "q"]})

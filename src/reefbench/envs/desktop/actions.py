@@ -309,21 +309,24 @@ def search_app(name: str, env: Any) -> str:
     return f"opened {window.title or window.wm_class}"
 
 
-def _wait_for_exiting_apps(desk: Any, within: float) -> None:
-    """Wait (up to ``within`` seconds) until no app process runs without a window.
+def _wait_for_exiting_apps(desk: Any, within: float) -> bool:
+    """Wait (up to ``within`` seconds) until no app process runs without a window; say
+    whether that happened.
 
     An app whose last window just closed is on its way out; launching it again in that
     moment hands the request to the dying instance and no window appears.
     """
     deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
+    while True:
         classes = {w.wm_class for w in desk.x11.stacking()}
         running = set(desk.process_names())
         if not any(
             a.process in running and a.wm_class not in classes and not a.terminal
             for a in APPS.values()
         ):
-            return
+            return True
+        if time.monotonic() > deadline:
+            return False
         time.sleep(0.05)
 
 
