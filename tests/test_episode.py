@@ -22,6 +22,7 @@ from reefbench.agents import NullAgent, OracleAgent, ScriptedAgent
 from reefbench.envs import memory as m
 from reefbench.envs.root import answer_equals
 from reefbench.suites import memory as suite
+from reefbench.task import ActionStep
 
 
 def envs() -> dict[str, m.MemoryEnvironment]:
@@ -299,3 +300,36 @@ def test_results_round_trip_through_json() -> None:
     loaded = type(result).model_validate_json(text)
     assert loaded == result
     assert loaded.trajectory[1].calls[0].checks[0].node == "b"
+
+
+@action
+def stamp(path: str, env: Any) -> str:
+    """Write a stamp file (a task-specific extra action).
+
+    Args:
+        path: File to stamp.
+    """
+    env.files[path] = "stamped"
+    return f"stamped {path}"
+
+
+def test_extra_actions_last_one_episode_on_reused_environments() -> None:
+    devices = envs()
+    with_extra = Task(
+        id="extra",
+        instruction="stamp a",
+        nodes={"a": m.file_exists("a").on("laptop")},
+        extra_actions=[ActionStep(env="laptop", action=stamp)],  # type: ignore[arg-type]
+        reference_solution=[ActionCall(env="laptop", name="stamp", arguments={"path": "a"})],
+    )
+    seen: list[list[str]] = []
+
+    class Spy(OracleAgent):
+        def reset(self, task: Task, spaces: Any, descriptions: Any) -> None:
+            seen.append([a.name for a in spaces["laptop"]])
+            super().reset(task, spaces, descriptions)
+
+    assert Episode(with_extra, Spy(), devices).run().success
+    assert "stamp" in seen[0] and "stamp" not in devices["laptop"].action_space
+    assert Episode(two_step_task(), Spy(), devices).run().success
+    assert "stamp" not in seen[1]  # the next task on the same devices does not see it

@@ -63,6 +63,10 @@ class Environment:
             raise ValueError(f"environment '{self.name}' already has an action '{act.name}'")
         self.action_space[act.name] = act
 
+    def remove_action(self, name: str) -> None:
+        """Take an action out of the action space (a task's extra action, after its episode)."""
+        self.action_space.pop(name, None)
+
     # ------------------------------------------------------------- lifecycle
     def start(self) -> None:
         """Bring the environment up (processes, servers); idempotent."""

@@ -57,6 +57,30 @@ def test_sr_at_k_plans_only_existing_starts() -> None:
     assert [k.start_at for k in keys if k.task_id == "mem-write-note"] == [0]
 
 
+def test_the_oracle_finishes_a_chain_started_after_k_subtasks(tmp_path: Path) -> None:
+    from reefbench.runner.agents import agent_from_spec
+    from reefbench.runner.config import AgentSpec
+
+    chain = next(t for t in TASKS if t.id == "mem-long-chain")
+    config = RunConfig(suite="memory", tasks=[chain.id], start_at=[0, 2, 4], workers=1)
+    store = ResultsStore(tmp_path)
+    try:
+        spec = AgentSpec(name="oracle")
+        Runner(
+            config, TASKS, lambda key: agent_from_spec(spec, key), memory.make_environments, store
+        ).run()
+        results = {r.start_at: r for r in store.results(trajectory=True)}
+    finally:
+        store.close()
+    assert sorted(results) == [0, 2, 4] and all(r.success for r in results.values())
+    for k, result in results.items():
+        played = sum(
+            len(turn.calls) for turn in result.trajectory if turn.calls[0].name != "complete"
+        )
+        skipped = chain.metadata.subtasks[k - 1].solution_span[1] if k else 0
+        assert played == len(chain.reference_solution) - skipped  # only the rest, once
+
+
 def test_task_globs() -> None:
     assert [t.id for t in select_tasks(TASKS, ["mem-c*"])] == [
         "mem-cross-code",

@@ -41,14 +41,19 @@ class OracleAgent(ScriptedAgent):
     """Executes the task's reference solution, one action per turn, through the action space.
 
     The benchmark's reachability check: if the oracle fails a task, the task is broken.
-    ``alternative`` selects one of the task's alternative solutions instead.
+    ``alternative`` selects one of the task's alternative solutions instead. ``start_at``
+    matches an episode started after the first ``k`` subtasks (VeriGUI SR@k): the episode
+    already played their part of the reference solution, so the oracle plays the rest.
     """
 
     name = "oracle"
 
-    def __init__(self, alternative: int | None = None) -> None:
+    def __init__(self, alternative: int | None = None, start_at: int = 0) -> None:
         super().__init__()
+        if start_at and alternative is not None:
+            raise ValueError("start_at continues the reference solution, not an alternative")
         self.alternative = alternative
+        self.start_at = start_at
 
     def reset(
         self,
@@ -61,7 +66,15 @@ class OracleAgent(ScriptedAgent):
             if self.alternative is None
             else task.alternative_solutions[self.alternative]
         )
-        self._script = [[call] for call in solution]
+        skip = 0
+        if self.start_at:
+            subtasks = task.metadata.subtasks
+            if not 0 < self.start_at < len(subtasks):
+                raise ValueError(
+                    f"start_at={self.start_at} but task {task.id} has {len(subtasks)} subtasks"
+                )
+            skip = subtasks[self.start_at - 1].solution_span[1]
+        self._script = [[call] for call in solution[skip:]]
         self._next = 0
 
 

@@ -44,7 +44,7 @@ def agent_from_spec(spec: AgentSpec, key: EpisodeKey) -> Agent:
 
     name, options = spec.name, spec.options
     if name == "oracle":
-        return OracleAgent(options.get("alternative"))
+        return OracleAgent(options.get("alternative"), start_at=key.start_at)
     if name == "null":
         return NullAgent()
     if name == "random":

@@ -26,7 +26,7 @@ from reefbench.suites.v0 import helpers as hp
 from reefbench.suites.v0.finish import is_cross_device
 from reefbench.suites.v0.gates import check_task, instruction_problems
 from reefbench.suites.v0.templates import BY_PLATFORM, POOL
-from reefbench.task import Task, TaskMetadata
+from reefbench.task import SubtaskInfo, Task, TaskMetadata
 
 
 @pytest.fixture(scope="module")
@@ -171,6 +171,50 @@ def test_gates_pass_a_good_task_and_name_each_kind_of_broken_one() -> None:
     )
     verdict = check_task(trivial, envs)
     assert "null agent completed" in verdict.line()
+
+
+def _chain(second: object) -> Task:
+    """a.txt, then b.txt, then c.txt: three subtasks of one write each, in a chain."""
+    writes = [("a.txt", "x"), ("b.txt", "y"), ("c.txt", "z")]
+    solution = [
+        ActionCall(env="laptop", name="write_file", arguments={"path": p, "content": c})
+        for p, c in writes
+    ]
+    nodes = {
+        "s0": m.file_equals("a.txt", "x").on("laptop"),
+        "s1": second,
+        "s2": m.file_equals("c.txt", "z").on("laptop"),
+    }
+    infos = [SubtaskInfo(id=f"s{i}", nodes=[f"s{i}"], solution_span=(i, i + 1)) for i in range(3)]
+    return _memory_task(
+        nodes=nodes,
+        edges=[("s0", "s1"), ("s1", "s2")],
+        reference_solution=solution,
+        metadata=TaskMetadata(environments=["laptop"], subtasks=infos, tags=["long-chain"]),
+    )
+
+
+def test_gates_start_a_long_chain_after_every_subtask() -> None:
+    envs = memory_environments()
+    good = check_task(_chain(m.file_equals("b.txt", "y").on("laptop")), envs)
+    assert good.ok, good.line()
+    assert good.episodes == 2 + 2  # oracle, null, and a start after subtask 1 and 2
+    # subtask 1's checkpoint already holds once subtask 0 is played: not verifiable alone
+    lax = check_task(_chain(m.file_exists("a.txt").on("laptop")), envs)
+    assert "starting after subtask 1: ['s1'] already held" in lax.line()
+
+
+def test_composition_drops_a_kept_property_set_twice_on_one_lineage() -> None:
+    from reefbench.compose.synthesis import ComposedSpec
+    from reefbench.suites.v0.composed import _repeats_a_kept_property
+
+    def spec(templates: list[str], links: list[tuple[int, int]]) -> ComposedSpec:
+        return ComposedSpec("x", "", "", [(t, {}) for t in templates], links, {}, "")
+
+    chmod, rename = "desktop.make_executable", "desktop.rename_file"
+    assert _repeats_a_kept_property(spec([chmod, rename, chmod], [(0, 1), (1, 2)]))
+    assert not _repeats_a_kept_property(spec([chmod, rename, chmod], [(0, 1)]))  # 2 unrelated
+    assert not _repeats_a_kept_property(spec([rename, rename], [(0, 1)]))  # renames may repeat
 
 
 def test_suite_check_rejects_an_unknown_task_in_one_line() -> None:

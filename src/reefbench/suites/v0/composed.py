@@ -123,6 +123,34 @@ def _is_chain(spec: ComposedSpec) -> bool:
     return linear and LONG_CHAIN[0] <= n <= LONG_CHAIN[1]
 
 
+# Templates that set a property of a file which later renames and copies keep (the
+# executable bit): a second one on the same file's lineage would already hold when its turn
+# comes, so that subtask could not be verified on its own (the SR@k gate finds such tasks).
+KEPT_PROPERTIES = frozenset({"desktop.make_executable"})
+
+
+def _repeats_a_kept_property(spec: ComposedSpec) -> bool:
+    parents: dict[int, set[int]] = {}
+    for u, v in spec.links:
+        parents.setdefault(v, set()).add(u)
+
+    def ancestors(i: int) -> set[int]:
+        found: set[int] = set()
+        todo = list(parents.get(i, ()))
+        while todo:
+            j = todo.pop()
+            if j not in found:
+                found.add(j)
+                todo += parents.get(j, ())
+        return found
+
+    templates = [template for template, _ in spec.subtasks]
+    return any(
+        template in KEPT_PROPERTIES and any(templates[j] == template for j in ancestors(i))
+        for i, template in enumerate(templates)
+    )
+
+
 def _fits(task: Task) -> bool:
     if len(task.nodes) > MAX_NODES:
         return False
@@ -155,7 +183,7 @@ def _draw(tag: str, request: Request, seed: int, wanted: int) -> Iterable[Task]:
     for spec in synthesizer.run(wanted * 6):
         if made >= wanted:
             return
-        if _answers(spec) > 1:
+        if _answers(spec) > 1 or _repeats_a_kept_property(spec):
             continue
         if tag == "chain" and not _is_chain(spec):
             continue

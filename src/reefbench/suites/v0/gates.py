@@ -7,7 +7,10 @@ For each task, on real environments:
    same results (no flaky checkpoint);
 3. every alternative solution also reaches success;
 4. the null agent (does nothing, declares completion) completes no checkpoint: CR = 0;
-5. a composed task's instruction passes the consistency validator.
+5. a composed task's instruction passes the consistency validator;
+6. a long chain can start after any of its subtasks (VeriGUI SR@k): with the first ``k``
+   subtasks played, the oracle finishes it, and every later subtask's checkpoints are
+   reached by the oracle's own actions (none of them already holds after the prefix).
 
 Episodes run like the runner's: N worker threads, each owning one set of environments
 (started once, reset by every episode). Playwright objects belong to the thread that
@@ -110,7 +113,7 @@ def _unstable_checkpoints(
 
 
 def check_task(task: Task, envs: Mapping[str, Environment]) -> Verdict:
-    """Run gates 1-4 for one task on started-or-not environments (they are reset)."""
+    """Run gates 1-4 and 6 for one task on started-or-not environments (they are reset)."""
     started = time.perf_counter()
     envs = used_environments(task, envs)
     verdict = Verdict(task.id)
@@ -128,6 +131,10 @@ def check_task(task: Task, envs: Mapping[str, Environment]) -> Verdict:
         verdict.episodes += 1
         if not alternative.success:
             verdict.problems.append(_failure(f"alternative solution {number}", alternative))
+    if "long-chain" in task.metadata.tags:
+        for k in range(1, len(task.metadata.subtasks)):
+            verdict.problems += _chain_start_problems(task, envs, k)
+            verdict.episodes += 1
     null = Episode(task, NullAgent(), envs).run()
     verdict.episodes += 1
     if null.termination in ("env_error", "evaluator_error", "agent_error"):
@@ -138,6 +145,18 @@ def check_task(task: Task, envs: Mapping[str, Environment]) -> Verdict:
         )
     verdict.seconds = time.perf_counter() - started
     return verdict
+
+
+def _chain_start_problems(task: Task, envs: Mapping[str, Environment], k: int) -> list[str]:
+    result = Episode(task, OracleAgent(start_at=k), envs, start_at=k).run()
+    if not result.success:
+        return [_failure(f"the oracle from subtask {k}", result)]
+    by_agent = {n for turn in result.trajectory for c in turn.calls for n in c.completed}
+    later = [n for info in task.metadata.subtasks[k:] for n in info.nodes]
+    early = [n for n in later if n not in by_agent]
+    if early:
+        return [f"starting after subtask {k}: {early} already held before the agent acted"]
+    return []
 
 
 def run_gates(
