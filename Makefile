@@ -9,8 +9,8 @@ EXTRAS := all,test
 PYTEST_ARGS ?=
 
 # The reef-v0 validation gates play the whole built-in suite on real environments (oracle,
-# alternatives, null; about 8 minutes on 2 cores). `make test` runs them with everything
-# else; `make gates` runs only them.
+# alternatives, null agent, SR@k starts of long chains; about 10 minutes on 2 cores).
+# `make test` runs them with everything else; `make gates` runs only them.
 GATES := tests/suites/v0/test_v0_gates.py
 
 .PHONY: run test setup system lint typecheck pytest gates bench clean
