@@ -29,6 +29,12 @@ def parent_of(pid: int) -> int | None:
     return int(fields[1]) if fields else None
 
 
+def start_time(pid: int) -> int | None:
+    """When the process started (clock ticks since boot): with the pid, its identity."""
+    fields = _stat_fields(pid)
+    return int(fields[19]) if fields and len(fields) > 19 else None
+
+
 def all_pids() -> list[int]:
     return [int(e) for e in os.listdir("/proc") if e.isdigit()]
 

@@ -7,6 +7,7 @@ Layout of an instance directory (``/tmp/reef-desktop-XXXX``)::
     run/     XDG_RUNTIME_DIR: session bus, accessibility bus, app logs
     ports/   relay sockets of the forwarded local-service ports
     share/applications/   the launcher's .desktop files
+    owner.json   the harness and processes this instance belongs to (see :mod:`.orphans`)
 
 Xvfb runs on the host in its own process group (it never executes agent input); the
 sandbox runs :mod:`._sandbox_init`, which owns the buses, the window manager and every app.
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reefbench.envs.desktop import procs
+from reefbench.envs.desktop import orphans, procs
 from reefbench.envs.desktop.apps import WINDOW_MANAGER, write_desktop_files
 from reefbench.envs.desktop.forward import PortRelay, relay_socket_name
 from reefbench.envs.desktop.jsonlines import JsonLineProcess
@@ -158,6 +159,7 @@ class DesktopSession:
                 f"({len(str(deepest))} > {_SOCKET_PATH_MAX} characters): use a shorter path"
             )
         base.mkdir(parents=True, exist_ok=True)
+        orphans.reap(base)  # desktops of harnesses that died without stopping them
         self.dir = Path(tempfile.mkdtemp(prefix="reef-desktop-", dir=base))
         for name in ("home", "tmp", "run", "ports"):
             (self.dir / name).mkdir(mode=0o700)
@@ -259,6 +261,13 @@ class DesktopSession:
         )
         inner = procs.descendants(self._sandbox.pid)
         self._namespace = procs.pid_namespace(inner[0]) if inner else None
+        assert self.dir is not None
+        orphans.record(
+            self.dir,
+            xvfb=self._xvfb.pid if self._xvfb else None,
+            sandbox=self._sandbox.pid,
+            namespace=self._namespace,
+        )
         if not self.wait_for_window_manager(self.config.start_timeout):
             raise EnvironmentFailure("the window manager did not start")
 
