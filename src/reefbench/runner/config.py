@@ -58,7 +58,7 @@ class RunConfig(BaseModel):
     invalid_tolerance: int = Field(default=0, ge=0)
     step_limit: int | None = Field(default=None, ge=1)
     max_infra_retries: int = Field(default=2, ge=0)
-    workers: int = Field(default_factory=lambda: default_workers(), ge=1, le=256)
+    workers: int = Field(default_factory=default_workers, ge=1, le=256)
     ray_address: str | None = None
 
     def config_hash(self) -> str:
