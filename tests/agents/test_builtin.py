@@ -69,10 +69,10 @@ def _stored(run_dir: Path) -> list[Any]:
 
 
 def test_replay_reproduces_a_recorded_run(tmp_path: Path) -> None:
-    launch(RunConfig(suite="memory"), tmp_path / "recorded", lambda key: OracleAgent())
+    launch(RunConfig(suite="memory", workers=1), tmp_path / "recorded", lambda key: OracleAgent())
     recorded = _stored(tmp_path / "recorded")
     agent = ReplayAgent(recorded)
-    launch(RunConfig(suite="memory"), tmp_path / "replayed", lambda key: agent)
+    launch(RunConfig(suite="memory", workers=1), tmp_path / "replayed", lambda key: agent)
     replayed = _stored(tmp_path / "replayed")
     assert [r.termination for r in replayed] == ["success"] * len(recorded)
     for before, after in zip(recorded, replayed, strict=True):

@@ -179,7 +179,7 @@ def test_no_key_in_any_result_file_or_log(
     provider = wire.provider()
     tasks = [TASK, TASK.model_copy(update={"id": "again"})]
     store = ResultsStore(tmp_path)
-    config = RunConfig(suite="memory", max_infra_retries=0)
+    config = RunConfig(suite="memory", max_infra_retries=0, workers=1)
     runner = Runner(config, tasks, lambda key: SingleAgent(provider), envs, store)
     results = runner.run().results
     store.close()

@@ -112,7 +112,7 @@ def test_a_persistent_outage_is_stored_as_agent_error_and_the_run_goes_on(
     faulty_openai.default = Fault("status", status=500)
     provider = openai_provider(faulty_openai, attempts=2)
     config = RunConfig(
-        suite="memory", tasks=["mem-write-note"], seeds=[0, 1, 2], max_infra_retries=1
+        suite="memory", tasks=["mem-write-note"], seeds=[0, 1, 2], max_infra_retries=1, workers=1
     )
     progress, rows = run(
         tmp_path, config, MEMORY_TASKS, lambda key: SingleAgent(provider), suite.make_environments
@@ -135,7 +135,7 @@ def test_a_reply_without_choices_is_an_empty_turn_not_a_crash(
     faulty_openai.script = [Fault("empty")]
     faulty_openai.default = Fault("ok", calls=(NOTE_CALL,))
     provider = openai_provider(faulty_openai)
-    config = RunConfig(suite="memory", tasks=["mem-write-note"], invalid_tolerance=2)
+    config = RunConfig(suite="memory", tasks=["mem-write-note"], invalid_tolerance=2, workers=1)
     progress, rows = run(
         tmp_path, config, MEMORY_TASKS, lambda key: SingleAgent(provider), suite.make_environments
     )
@@ -285,7 +285,7 @@ def test_services_server_killed_mid_episode_is_retried_on_a_fresh_server(tmp_pat
         server.stop()  # the port closes and the thread ends, mid-episode
 
     injected: list[str] = []
-    config = RunConfig(suite="memory", seeds=[0, 1], max_infra_retries=2)
+    config = RunConfig(suite="memory", seeds=[0, 1], max_infra_retries=2, workers=1)
     progress, rows = run(
         tmp_path,
         config,
@@ -340,7 +340,7 @@ def test_x_server_killed_mid_episode_is_an_env_error_retried_on_a_new_desktop(
     injected: list[str] = []
     progress, rows = run(
         tmp_path / "run",
-        RunConfig(suite="memory", max_infra_retries=1),
+        RunConfig(suite="memory", max_infra_retries=1, workers=1),
         [_desktop_task()],
         lambda key: InjectingOracle(kill_x, injected),
         environments,
@@ -457,7 +457,7 @@ def test_chromium_killed_mid_episode_is_an_env_error_retried_on_a_new_browser(
     injected: list[str] = []
     progress, rows = run(
         tmp_path,
-        RunConfig(suite="memory", max_infra_retries=1),
+        RunConfig(suite="memory", max_infra_retries=1, workers=1),
         [task],
         lambda key: InjectingOracle(kill_chromium, injected),
         environments,

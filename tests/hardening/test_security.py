@@ -511,7 +511,7 @@ def test_an_api_key_appears_in_no_result_log_report_or_sandbox(
                "file": m.file_exists("a.txt").on("laptop")},
     )  # fmt: skip
     run_dir = tmp_path / "run"
-    config = RunConfig(suite="memory", agent={"name": "model", "model": "openai/fake"})
+    config = RunConfig(suite="memory", agent={"name": "model", "model": "openai/fake"}, workers=1)
     write_run_manifest(
         run_dir,
         {"config": config.model_dump(mode="json"), "config_hash": config.config_hash(),

@@ -20,12 +20,12 @@ CHROMIUM = "/usr/bin/chromium"
 def runs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     root = tmp_path_factory.mktemp("runs")
     launch(
-        RunConfig(suite="memory", agent=AgentSpec(name="oracle"), start_at=[0, 2]),
+        RunConfig(suite="memory", agent=AgentSpec(name="oracle"), start_at=[0, 2], workers=1),
         root / "oracle",
         lambda key: OracleAgent(),
     )
     launch(
-        RunConfig(suite="memory", agent=AgentSpec(name="null")),
+        RunConfig(suite="memory", agent=AgentSpec(name="null"), workers=1),
         root / "null",
         lambda key: NullAgent(),
     )

@@ -29,12 +29,14 @@ PNG = bytes.fromhex(
 def served(tmp_path_factory: pytest.TempPathFactory) -> Any:
     root = tmp_path_factory.mktemp("viewer")
     launch(
-        RunConfig(suite="memory", agent=AgentSpec(name="oracle")),
+        RunConfig(suite="memory", agent=AgentSpec(name="oracle"), workers=1),
         root / "a",
         lambda key: OracleAgent(),
     )
     launch(
-        RunConfig(suite="memory", agent=AgentSpec(name="null")), root / "b", lambda key: NullAgent()
+        RunConfig(suite="memory", agent=AgentSpec(name="null"), workers=1),
+        root / "b",
+        lambda key: NullAgent(),
     )
     app = ServedApp(create_viewer([root / "a", root / "b"], TOKEN))
     yield app, root
@@ -120,7 +122,7 @@ def test_screenshots_are_written_and_served(tmp_path: Path) -> None:
     write_run_manifest(run_dir, {"config": {"suite": "memory"}, "config_hash": "x", "versions": {}})
     store = ResultsStore(run_dir)
     Runner(
-        RunConfig(suite="memory", step_limit=2),
+        RunConfig(suite="memory", step_limit=2, workers=1),
         [task],
         lambda k: OracleAgent(),
         lambda: {"camera": Camera()},

@@ -45,13 +45,13 @@ def test_parallel_run_stores_every_episode_once(tmp_path: Path) -> None:
 
 
 def test_rerunning_a_finished_run_does_nothing(tmp_path: Path) -> None:
-    run(tmp_path, RunConfig(suite="memory"))
-    progress, rows, _ = run(tmp_path, RunConfig(suite="memory"))
+    run(tmp_path, RunConfig(suite="memory", workers=1))
+    progress, rows, _ = run(tmp_path, RunConfig(suite="memory", workers=1))
     assert progress.total == 0 and len(rows) == 8
 
 
 def test_sr_at_k_plans_only_existing_starts() -> None:
-    keys = plan(TASKS, RunConfig(suite="memory", start_at=[0, 2, 4]))
+    keys = plan(TASKS, RunConfig(suite="memory", start_at=[0, 2, 4], workers=1))
     long_chain = [k.start_at for k in keys if k.task_id == "mem-long-chain"]
     assert long_chain == [0, 2, 4]
     assert [k.start_at for k in keys if k.task_id == "mem-write-note"] == [0]
@@ -105,7 +105,7 @@ def test_infrastructure_failures_are_retried(tmp_path: Path) -> None:
     CrashOnce.crashed.clear()
     factory = lambda: {n: CrashOnce(n) for n in ("laptop", "phone")}  # noqa: E731
     progress, rows, results = run(
-        tmp_path, RunConfig(suite="memory", tasks=["mem-cross-code"]), factory
+        tmp_path, RunConfig(suite="memory", tasks=["mem-cross-code"], workers=1), factory
     )
     assert progress.retried == 1 and CrashOnce.crashed == ["x"]
     assert rows[0]["status"] == "done" and rows[0]["attempts"] == 2
@@ -119,7 +119,7 @@ class AlwaysBroken(MemoryEnvironment):
 
 def test_persistent_infrastructure_failure_is_reported_apart(tmp_path: Path) -> None:
     factory = lambda: {n: AlwaysBroken(n) for n in ("laptop", "phone")}  # noqa: E731
-    config = RunConfig(suite="memory", tasks=["mem-write-note"], max_infra_retries=2)
+    config = RunConfig(suite="memory", tasks=["mem-write-note"], max_infra_retries=2, workers=1)
     progress, rows, results = run(tmp_path, config, factory)
     assert rows[0]["status"] == "failed" and rows[0]["attempts"] == 3
     assert results[0].termination == "env_error" and results[0].infrastructure_failure
@@ -128,7 +128,7 @@ def test_persistent_infrastructure_failure_is_reported_apart(tmp_path: Path) -> 
 
 def test_agent_failures_are_not_retried(tmp_path: Path) -> None:
     _, rows, results = run(
-        tmp_path, RunConfig(suite="memory", tasks=["mem-write-note"]), agent=NullAgent
+        tmp_path, RunConfig(suite="memory", tasks=["mem-write-note"], workers=1), agent=NullAgent
     )
     assert rows[0]["attempts"] == 1 and results[0].termination == "false_completion"
 

@@ -17,7 +17,7 @@ from reefbench.runner.launch import launch
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("export") / "run"
-    launch(RunConfig(suite="memory"), path, lambda key: OracleAgent())
+    launch(RunConfig(suite="memory", workers=1), path, lambda key: OracleAgent())
     return path
 
 

@@ -41,7 +41,7 @@ def test_runner_on_the_real_desktop_stores_screenshots_and_reports(tmp_path: Pat
         store = ResultsStore(run_dir)
         try:
             Runner(
-                RunConfig(suite="memory"),
+                RunConfig(suite="memory", workers=1),
                 [TASK],
                 lambda key, a=agent: a(),
                 lambda: {"desktop": DesktopEnvironment("desktop")},
