@@ -37,7 +37,8 @@ import statistics
 import time
 from collections.abc import Callable
 
-from reefbench.envs.desktop import DesktopEnvironment, procs
+from reefbench.envs import procs
+from reefbench.envs.desktop import DesktopEnvironment
 from reefbench.envs.desktop import setup as st
 from reefbench.observe.image import encode_png
 

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 
 from reefbench.apps import ServicesEnvironment
+from reefbench.envs import procs
 from reefbench.envs.browser import BrowserEnvironment
 from reefbench.envs.phone import PhoneEnvironment
 
@@ -43,20 +44,6 @@ def mark_of(env: PhoneEnvironment, label: str) -> int:
         if mark.name == label or node.id_name == label:
             return mark.id
     raise SystemExit(f"no element {label!r} on the phone screen")
-
-
-def pss_bytes(pids: list[int]) -> int:
-    """Proportional set size: shared pages split among the processes sharing them."""
-    total = 0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/smaps_rollup") as f:
-                for line in f:
-                    if line.startswith("Pss:"):
-                        total += int(line.split()[1]) * 1024
-        except OSError:
-            continue
-    return total
 
 
 def bench_phone(repeat: int) -> None:
@@ -106,7 +93,7 @@ def bench_phone(repeat: int) -> None:
         emit("phone_step", overall, "s", target=0.25, meets_target=overall <= 0.25)
         pids = phone.pids()
         emit("phone_memory_rss", phone.memory_bytes() / 2**20, "MiB", processes=len(pids))
-        emit("phone_memory_pss", pss_bytes(pids) / 2**20, "MiB", processes=len(pids))
+        emit("phone_memory_pss", procs.pss_bytes(pids) / 2**20, "MiB", processes=len(pids))
     finally:
         phone.stop()
         services.stop()

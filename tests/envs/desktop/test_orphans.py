@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from reefbench.envs.desktop import orphans, procs
+from reefbench.envs import procs
+from reefbench.envs.desktop import orphans
 from reefbench.envs.desktop.session import DesktopSession, SessionConfig
 
 pytestmark = [

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from reefbench.envs import procs
 from reefbench.errors import ConfigError, EnvironmentFailure
 
 if TYPE_CHECKING:
@@ -87,31 +88,9 @@ def release_playwright() -> None:
 
 
 # ------------------------------------------------------------------ /proc
-def _children_map() -> dict[int, list[int]]:
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                raw = f.read()
-        except OSError:
-            continue
-        ppid = int(raw[raw.rfind(")") + 2 :].split()[1])
-        children.setdefault(ppid, []).append(int(entry))
-    return children
-
-
 def process_tree(root: int) -> list[int]:
     """``root`` and all its live descendants."""
-    children = _children_map()
-    out, todo = [], [root]
-    while todo:
-        pid = todo.pop()
-        if os.path.exists(f"/proc/{pid}"):
-            out.append(pid)
-        todo += children.get(pid, [])
-    return out
+    return ([root] if os.path.exists(f"/proc/{root}") else []) + procs.descendants(root)
 
 
 def find_marked(marker: str) -> int | None:
@@ -127,28 +106,6 @@ def find_marked(marker: str) -> int | None:
         except OSError:
             continue
     return None
-
-
-def rss_bytes(pids: Sequence[int]) -> int:
-    """Resident memory of these processes, summed (as ``ps`` counts it)."""
-    page = os.sysconf("SC_PAGE_SIZE")
-    total = 0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/statm") as f:
-                total += int(f.read().split()[1]) * page
-        except (OSError, IndexError, ValueError):
-            continue
-    return total
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            raw = f.read()
-    except OSError:
-        return False
-    return raw[raw.rfind(")") + 2 :].split()[0] != "Z"
 
 
 class Chromium:
@@ -191,7 +148,7 @@ class Chromium:
         return process_tree(self.pid) if self.pid is not None else []
 
     def memory_bytes(self) -> int:
-        return rss_bytes(self.pids())
+        return procs.rss_bytes(self.pids())
 
     def alive(self) -> bool:
         return self.browser is not None and self.browser.is_connected()
@@ -208,7 +165,7 @@ class Chromium:
         self._release()
         deadline = time.monotonic() + timeout
         while remaining and time.monotonic() < deadline:
-            remaining = [p for p in remaining if _alive(p)]
+            remaining = [p for p in remaining if procs.alive(p)]
             if remaining:
                 time.sleep(0.02)  # polling process exit with a deadline
         for pid in remaining:

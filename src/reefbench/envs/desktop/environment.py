@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from reefbench.environment import Environment
-from reefbench.envs.desktop import procs
+from reefbench.envs import procs
 from reefbench.envs.desktop.a11y import A11yReader, UIWindow
 from reefbench.envs.desktop.apps import AppSpec, app
 from reefbench.envs.desktop.input import Input

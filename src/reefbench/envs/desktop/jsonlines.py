@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from reefbench.envs.desktop import procs
+from reefbench.envs import procs
 from reefbench.errors import EnvironmentFailure
 
 

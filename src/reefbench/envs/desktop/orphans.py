@@ -16,7 +16,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from reefbench.envs.desktop import procs
+from reefbench.envs import procs
 
 OWNER_FILE = "owner.json"
 INSTANCE_GLOB = "reef-desktop-*"

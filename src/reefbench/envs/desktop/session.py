@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reefbench.envs.desktop import orphans, procs
+from reefbench.envs import procs
+from reefbench.envs.desktop import orphans
 from reefbench.envs.desktop.apps import WINDOW_MANAGER, write_desktop_files
 from reefbench.envs.desktop.forward import PortRelay, relay_socket_name
 from reefbench.envs.desktop.jsonlines import JsonLineProcess

@@ -1,8 +1,10 @@
 """Linux process bookkeeping from /proc: descendants, pid namespaces, memory, killing.
 
-The desktop's processes live in two places: the Xvfb process group on the host and one
-bubblewrap pid namespace. Killing the namespace's init makes the kernel kill every process
-in it, so nothing an agent started (even a daemonised one) survives :meth:`stop`.
+Shared by the environments that own host processes. The desktop's processes live in two
+places: the Xvfb process group on the host and one bubblewrap pid namespace; killing the
+namespace's init makes the kernel kill every process in it, so nothing an agent started
+(even a daemonised one) survives ``stop``. Chromium's are the browser process and the
+helpers it started (its descendants).
 """
 
 from __future__ import annotations
