@@ -294,6 +294,11 @@ def auth() -> dict[str, str]:
         ("reefbench.envs.memory:write_file.func.__globals__", 422),
         ("reefbench.envs.memory:__builtins__.eval", 422),
         ("reefbench.envs.desktop.actions:click", 422),  # an action for another environment
+        # inside the allowed prefix, but not a module of actions: refused before import (it
+        # used to start a second reef CLI inside the server, and the request never returned)
+        ("reefbench.cli.__main__:main", 422),
+        ("reefbench.cli:main", 422),
+        ("reefbench.runner.engine:Runner", 422),
     ],
 )
 def test_remote_references_cannot_walk_out_of_the_allowed_actions(
