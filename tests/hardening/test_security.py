@@ -544,3 +544,11 @@ def test_an_api_key_appears_in_no_result_log_report_or_sandbox(
     finally:
         control.kill()
         control.wait(10)
+
+
+@pytest.mark.parametrize("key", ["..", ".", "...", "a/../..", "../run.json"])
+def test_episode_folders_stay_inside_the_episodes_folder(tmp_path: Path, key: str) -> None:
+    from reefbench.runner.store import ResultsStore
+
+    folder = ResultsStore.episode_folder(tmp_path, key)
+    assert folder.resolve().parent == (tmp_path / "episodes").resolve(), folder
