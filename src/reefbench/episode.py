@@ -34,6 +34,7 @@ from reefbench.environment import Environment, loggable
 from reefbench.envs.root import ROOT, RootEnvironment
 from reefbench.errors import ActionFailed, InvalidAction
 from reefbench.graph import GraphEvaluator, NodeCheck
+from reefbench.system_packages import describe_missing, missing_for_apps
 from reefbench.task import Task
 
 Termination = Literal[
@@ -233,6 +234,11 @@ class Episode:
         )
 
     def _prepare(self) -> None:
+        # A tool the task's apps need and this machine lacks is the machine's failure: say
+        # which, before anything runs, rather than score the agent on a broken task.
+        missing = missing_for_apps(self.task.metadata.apps)
+        if missing:
+            raise _Stop("env_error", describe_missing(missing))
         for name, env in self.envs.items():
             try:
                 env.reset()

@@ -2,8 +2,8 @@
 
 Checked per provider: the request carries the tool schemas, the screenshots with their
 MIME types, the truncated history and the real results of earlier calls; tool calls
-become action calls; token usage sums; 429 then 200 and an empty 200 are retried; a 500 storm ends the
-episode as ``agent_error``; the key never lands in a result file or a log.
+become action calls; token usage sums; 429 then 200, and an empty 200, are retried; a 500
+storm ends the episode as ``agent_error``; the key never lands in a result file or a log.
 """
 
 from __future__ import annotations
