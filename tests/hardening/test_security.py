@@ -14,7 +14,9 @@ import ast
 import logging
 import os
 import secrets
+import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -82,14 +84,20 @@ def typed_command(desk: Any, command: str, name: str, timeout: float = 20.0) -> 
 
 @pytest.fixture
 def canary_file() -> Iterator[tuple[Path, str]]:
-    """A secret file in the harness's home directory."""
+    """A secret file on the host, like one in the harness's home directory.
+
+    It lives in /var/tmp, not in ``$HOME``: a home under /tmp (as on a fresh machine run
+    with ``HOME=/tmp/...``) has the same absolute path as a file in the sandbox's own
+    /tmp, where writing is allowed, and the test would depend on where ``$HOME`` is.
+    """
     secret = f"canary-{secrets.token_hex(8)}"
-    path = Path.home() / f".reef-canary-{secrets.token_hex(4)}"
+    folder = Path(tempfile.mkdtemp(prefix="reef-canary-", dir="/var/tmp"))
+    path = folder / f".reef-canary-{secrets.token_hex(4)}"
     path.write_text(secret)
     try:
         yield path, secret
     finally:
-        path.unlink(missing_ok=True)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.mark.integration
