@@ -24,7 +24,12 @@ from reefbench.suites.memory import make_environments as memory_environments
 from reefbench.suites.v0 import composed, handmade
 from reefbench.suites.v0 import helpers as hp
 from reefbench.suites.v0.finish import is_cross_device
-from reefbench.suites.v0.gates import check_task, instruction_problems
+from reefbench.suites.v0.gates import (
+    CLEANUP_CALLS,
+    check_task,
+    instruction_problems,
+    truncated_reference,
+)
 from reefbench.suites.v0.templates import BY_PLATFORM, POOL
 from reefbench.task import SubtaskInfo, Task, TaskMetadata
 
@@ -198,10 +203,28 @@ def test_gates_start_a_long_chain_after_every_subtask() -> None:
     envs = memory_environments()
     good = check_task(_chain(m.file_equals("b.txt", "y").on("laptop")), envs)
     assert good.ok, good.line()
-    assert good.episodes == 2 + 2  # oracle, null, and a start after subtask 1 and 2
+    # oracle, null, stopped one action short, and a start after subtask 1 and 2
+    assert good.episodes == 3 + 2
     # subtask 1's checkpoint already holds once subtask 0 is played: not verifiable alone
     lax = check_task(_chain(m.file_exists("a.txt").on("laptop")), envs)
     assert "starting after subtask 1: ['s1'] already held" in lax.line()
+
+
+def test_gates_find_a_last_step_that_no_checkpoint_verifies() -> None:
+    envs = memory_environments()
+    two_writes = [
+        ActionCall(env="laptop", name="write_file", arguments={"path": "a.txt", "content": "x"}),
+        ActionCall(env="laptop", name="write_file", arguments={"path": "b.txt", "content": "y"}),
+    ]
+    both = m.file_equals("a.txt", "x").on("laptop") & m.file_equals("b.txt", "y").on("laptop")
+    good = check_task(_memory_task(nodes={"a": both}, reference_solution=two_writes), envs)
+    assert good.ok, good.line()
+    lax = check_task(_memory_task(reference_solution=two_writes), envs)  # only a.txt checked
+    assert "without its last action (laptop.write_file) still succeeds" in lax.line()
+    # trailing waits and closing an app are passed over: the write before them is cut
+    closing = [*two_writes, ActionCall(env="root", name="wait"), *CLEANUP_CALLS]
+    assert truncated_reference(_memory_task(reference_solution=closing)) == two_writes[:1]
+    assert truncated_reference(_memory_task(reference_solution=closing[1:])) is None
 
 
 def test_composition_drops_a_kept_property_set_twice_on_one_lineage() -> None:

@@ -10,7 +10,10 @@ For each task, on real environments:
 5. a composed task's instruction passes the consistency validator;
 6. a long chain can start after any of its subtasks (VeriGUI SR@k): with the first ``k``
    subtasks played, the oracle finishes it, and every later subtask's checkpoints are
-   reached by the oracle's own actions (none of them already holds after the prefix).
+   reached by the oracle's own actions (none of them already holds after the prefix);
+7. the reference solution without its last action that changes anything does not
+   succeed: a checkpoint verifies the final step, so stopping one step short fails
+   (trailing waits and the closing of an app whose work is saved are passed over).
 
 Episodes run like the runner's: N worker threads, each owning one set of environments
 (started once, reset by every episode). Playwright objects belong to the thread that
@@ -25,7 +28,8 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from reefbench.agents import NullAgent, OracleAgent
+from reefbench.agents import NullAgent, OracleAgent, ScriptedAgent
+from reefbench.agents.base import ActionCall
 from reefbench.compose.consistency import check_instruction
 from reefbench.compose.instructions import InstructionGraph
 from reefbench.environment import Environment
@@ -135,6 +139,16 @@ def check_task(task: Task, envs: Mapping[str, Environment]) -> Verdict:
         for k in range(1, len(task.metadata.subtasks)):
             verdict.problems += _chain_start_problems(task, envs, k)
             verdict.episodes += 1
+    short = truncated_reference(task)
+    if short is not None:
+        stopped_short = Episode(task, ScriptedAgent([c] for c in short), envs).run()
+        verdict.episodes += 1
+        if stopped_short.success:
+            last = task.reference_solution[len(short)]
+            verdict.problems.append(
+                f"the reference solution without its last action ({last.env}.{last.name}) "
+                "still succeeds: no checkpoint verifies that step"
+            )
     null = Episode(task, NullAgent(), envs).run()
     verdict.episodes += 1
     if null.termination in ("env_error", "evaluator_error", "agent_error"):
@@ -145,6 +159,28 @@ def check_task(task: Task, envs: Mapping[str, Environment]) -> Verdict:
         )
     verdict.seconds = time.perf_counter() - started
     return verdict
+
+
+# Calls that change nothing a checkpoint reads: waiting, and closing an app whose work is
+# already saved (quitting the editor, leaving the terminal). A reference that ends with
+# them is cut before them.
+CLEANUP_CALLS: tuple[ActionCall, ...] = (
+    ActionCall(env="desktop", name="hotkey", arguments={"keys": ["ctrl", "q"]}),
+    ActionCall(env="desktop", name="write_text", arguments={"text": "exit\n"}),
+)
+
+
+def _changes_nothing(call: ActionCall) -> bool:
+    return call.name == "wait" or call in CLEANUP_CALLS
+
+
+def truncated_reference(task: Task) -> list[ActionCall] | None:
+    """The reference solution without its last action that changes anything (``None``
+    when nothing would be left to play: the null agent's gate covers that case)."""
+    calls = list(task.reference_solution)
+    while calls and _changes_nothing(calls[-1]):
+        calls.pop()
+    return calls[:-1] if len(calls) > 1 else None
 
 
 def _chain_start_problems(task: Task, envs: Mapping[str, Environment], k: int) -> list[str]:
