@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from reefbench.agents.base import ActionCall
+from reefbench.compose.link import compose_task
 from reefbench.compose.lint import lint_pool
 from reefbench.envs import memory as m
 from reefbench.envs.browser.actions import BROWSER_ACTIONS
@@ -19,6 +21,7 @@ from reefbench.envs.desktop.actions import DESKTOP_ACTIONS
 from reefbench.envs.root import ROOT, RootEnvironment
 from reefbench.envs.ui.actions import TOUCH_ACTIONS
 from reefbench.errors import InvalidAction
+from reefbench.subtask import NearMiss, SubTask
 from reefbench.suites import get_suite
 from reefbench.suites.memory import make_environments as memory_environments
 from reefbench.suites.v0 import composed, handmade
@@ -28,6 +31,7 @@ from reefbench.suites.v0.gates import (
     CLEANUP_CALLS,
     check_task,
     instruction_problems,
+    near_miss_plan,
     truncated_reference,
 )
 from reefbench.suites.v0.templates import BY_PLATFORM, POOL
@@ -273,3 +277,58 @@ def test_tasks_stats_describes_the_suite_as_loaded(tasks: list[Task]) -> None:
     s3 = cells["level"].index("S3")
     l4_s3 = sum((t.metadata.level, t.metadata.scope) == ("L4", "S3") for t in tasks)
     assert l4_s3 > 0 and cells["L4"][s3] == str(l4_s3)
+
+
+def _write_template(template_id: str, check: Any) -> SubTask:
+    return SubTask(
+        id=template_id,
+        description='Write "{content}" to {path}.',
+        attributes={"path": "file_path", "content": "text"},
+        env="laptop",
+        evaluator_generator=check,
+        solution_generator=lambda path, content: [
+            ActionCall(
+                env="laptop", name="write_file", arguments={"path": path, "content": content}
+            )
+        ],
+        near_misses=[NearMiss("a typo in the text", changes={"content": lambda c: c + "!"})],
+    )
+
+
+def test_gates_play_near_misses_and_name_the_ones_the_checkpoints_accept() -> None:
+    envs = memory_environments()
+    strict = _write_template("mem.write", lambda path, content: m.file_equals(path, content))
+    lax = _write_template("mem.lax", lambda path, content: m.file_exists(path))
+    for template, ok in ((strict, True), (lax, False)):
+        task = compose_task("near", [(template, {"path": "a.txt", "content": "x"})])
+        task.metadata.environments = ["laptop"]
+        pool = {template.id: template}
+        verdict = check_task(task, envs, pool=pool, near_misses_of={template.id})
+        assert verdict.ok is ok, verdict.line()
+        if not ok:
+            assert 'near miss of mem.lax (a typo in the text) completes ["s0.file_exists' in (
+                verdict.line()
+            )
+        unchecked = check_task(task, envs, pool=pool)  # no template named: no near miss played
+        assert unchecked.episodes == verdict.episodes - 1
+
+
+def test_each_template_is_near_missed_in_the_smallest_task_that_uses_it() -> None:
+    def task(task_id: str, templates: list[str]) -> Task:
+        infos = [
+            SubtaskInfo(id=f"s{i}", template=t, nodes=[], solution_span=(0, 0))
+            for i, t in enumerate(templates)
+        ]
+        return _memory_task(id=task_id, metadata=TaskMetadata(subtasks=infos))
+
+    tasks = [task("big", ["a", "b", "c"]), task("small", ["b"]), task("pair", ["a", "c"])]
+    assert near_miss_plan(tasks) == {"small": {"b"}, "pair": {"a", "c"}}
+
+
+def test_a_near_miss_needs_a_solution_or_changes_of_known_attributes() -> None:
+    base = _write_template("mem.write", lambda path, content: m.file_equals(path, content))
+    for bad in (NearMiss("nothing"), NearMiss("unknown", changes={"colour": str.upper})):
+        with pytest.raises(ValueError, match="near miss"):
+            SubTask(**{**base.__dict__, "near_misses": [bad]})
+    played = base.near_miss_calls(base.near_misses[0], {"path": "a.txt", "content": "x"})
+    assert played[0].arguments == {"path": "a.txt", "content": "x!"}
