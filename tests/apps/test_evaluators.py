@@ -15,6 +15,25 @@ def test_mail_sent_scores_partial_matches(account: ServicesEnvironment) -> None:
     check = ev.mail_sent(to="john@x.test", subject="Hello John", attachment="plan.txt")
     first = check.evaluate(account)
     assert not first.success and first.progress == 0.0 and "no sent mail" in first.message
+    # A look-alike address that contains the right one is another person, and a subject
+    # that only contains the right one is another subject.
+    account.call(
+        "add_mail",
+        sender="me",
+        to="djohn@x.test",
+        subject="Hello John",
+        folder="sent",
+        attachments={"plan.txt": "x"},
+    )
+    assert not check.evaluate(account).success
+    account.call(
+        "add_mail",
+        sender="me",
+        to="john@x.test",
+        subject="Re: Hello John about plans",
+        folder="sent",
+    )
+    assert not check.evaluate(account).success
     # Received mail never counts as sent.
     s.add_mail(sender="john@x.test", subject="Hello John").run(account)
     assert not check.evaluate(account).success
@@ -63,6 +82,11 @@ def test_event_contact_task_note_checks(account: ServicesEnvironment) -> None:
     s.add_note(title="Trip", items=["passport", "tickets"]).run(account)
     assert ev.note_contains(text="Tickets", title="trip").evaluate(account).success
     assert not ev.note_contains(text="sunscreen").evaluate(account).success
+    # title and text are fields: swapped, the note does not count
+    s.add_note(title="Dentist", body="Room 4B").run(account)
+    assert ev.note_contains(text="Room 4B", title="Dentist").evaluate(account).success
+    assert not ev.note_contains(text="Dentist", title="Room 4B").evaluate(account).success
+    assert not ev.note_contains(text="Tickets", title="trip planning").evaluate(account).success
 
 
 def test_file_message_clock_settings_maps_checks(account: ServicesEnvironment) -> None:

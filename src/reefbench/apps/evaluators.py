@@ -10,6 +10,7 @@ collapsed; dates, times and phone numbers match exactly (phone numbers by their 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from email.utils import parseaddr
 from typing import Any
 
 from reefbench.apps.environment import services_of
@@ -25,6 +26,23 @@ def _norm(text: Any) -> str:
 
 def _has(haystack: Any, needle: str) -> bool:
     return _norm(needle) in _norm(haystack)
+
+
+def _is_one_of(addresses: Any, address: str) -> bool:
+    """``address`` is one of a list of addresses (``a@x, Name <b@y>``), compared whole:
+    a field, not a substring (``dana.ruiz@`` is not ``ana.ruiz@``)."""
+    wanted = _norm(address)
+    parts = str(addresses or "").replace(";", ",").split(",")
+    return any(_norm(parseaddr(part)[1]) == wanted for part in parts if part.strip())
+
+
+def _same_field(value: Any, expected: str) -> bool:
+    """Equal ignoring case, spacing and punctuation around the value ("hello JOHN!" is
+    the subject "Hello John"; "Re: Hello John" is not)."""
+    return _norm(value).strip(_AROUND) == _norm(expected).strip(_AROUND)
+
+
+_AROUND = " .!?,;:'\"“”"
 
 
 def _digits(text: Any) -> str:
@@ -60,8 +78,9 @@ def mail_sent(
     """A mail was sent to an address, with the given subject, body text and attachment.
 
     Args:
-        to: Recipient address (To or Cc).
-        subject: Text the subject must contain (empty: any).
+        to: Recipient address: one of the To or Cc addresses (compared whole, ignoring case).
+        subject: The subject (compared whole, ignoring case, spacing and punctuation
+            around it; empty: any).
         body: Text the body must contain (empty: any).
         attachment: Name of a file that must be attached (empty: any).
     """
@@ -71,10 +90,10 @@ def mail_sent(
         attached.setdefault(att["mail_id"], []).append(att["name"])
     sent = [m for m in account.rows("mail") if m["folder"] == "sent"]
     criteria: list[Criterion] = [
-        (f"sent to {to}", lambda m: _has(f"{m['recipients']},{m['cc']}", to)),
+        (f"sent to {to}", lambda m: _is_one_of(f"{m['recipients']},{m['cc']}", to)),
     ]
     if subject:
-        criteria.append((f"subject contains {subject!r}", lambda m: _has(m["subject"], subject)))
+        criteria.append((f"subject is {subject!r}", lambda m: _same_field(m["subject"], subject)))
     if body:
         criteria.append((f"body contains {body!r}", lambda m: _has(m["body"], body)))
     if attachment:
@@ -186,25 +205,34 @@ def task_completed(title: str, env: Any, list_name: str = "", completed: bool = 
 
 @evaluator
 def note_contains(text: str, env: Any, title: str = "") -> EvalResult:
-    """A note (not archived) contains the text in its title, body or checklist items.
+    """A note (not archived) contains the text; with a title, the note has exactly that
+    title and the text is in its body or checklist items (title and text are fields: a
+    note with the two swapped does not count).
 
     Args:
         text: Text the note must contain.
-        title: Text the note's title must contain (empty: any note).
+        title: The note's title, compared ignoring case and spacing (empty: any note, and
+            the text may be in the title too).
     """
     account = services_of(env)
     items: dict[int, list[str]] = {}
     for item in account.rows("note_items"):
         items.setdefault(item["note_id"], []).append(item["text"])
     notes = [
-        {**n, "all": " \n".join([n["title"], n["body"], *items.get(n["id"], [])])}
+        {
+            **n,
+            "content": " \n".join([n["body"], *items.get(n["id"], [])]),
+            "all": " \n".join([n["title"], n["body"], *items.get(n["id"], [])]),
+        }
         for n in account.rows("notes")
         if not n["archived"]
     ]
     criteria: list[Criterion] = []
     if title:
-        criteria.append((f"note titled {title!r}", lambda n: _has(n["title"], title)))
-    criteria.append((f"contains {text!r}", lambda n: _has(n["all"], text)))
+        criteria.append((f"note titled {title!r}", lambda n: _same_field(n["title"], title)))
+        criteria.append((f"text contains {text!r}", lambda n: _has(n["content"], text)))
+    else:
+        criteria.append((f"contains {text!r}", lambda n: _has(n["all"], text)))
     return _judge("note", notes, criteria)
 
 

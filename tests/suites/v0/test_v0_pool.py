@@ -332,3 +332,26 @@ def test_a_near_miss_needs_a_solution_or_changes_of_known_attributes() -> None:
             SubTask(**{**base.__dict__, "near_misses": [bad]})
     played = base.near_miss_calls(base.near_misses[0], {"path": "a.txt", "content": "x"})
     assert played[0].arguments == {"path": "a.txt", "content": "x!"}
+
+
+def test_every_template_ships_a_near_miss_that_differs_from_its_reference() -> None:
+    for template in POOL.values():
+        assert template.near_misses, f"{template.id} has no near miss"
+        values = {a: template.value_pools[a][0] for a in template.attributes}
+        reference = template.solution_generator(**values) if template.solution_generator else []
+        for near in template.near_misses:
+            assert template.near_miss_calls(near, values) != reference, (template.id, near.label)
+
+
+def test_the_gates_near_miss_every_template_a_task_uses() -> None:
+    tasks = get_suite("v0").load()
+    planned = set().union(*near_miss_plan(tasks).values())
+    used = {info.template for task in tasks for info in task.metadata.subtasks}
+    assert planned == used
+    # opening an app is never a task's work (composed.OPENS_ONLY_TEMPLATES): retired
+    assert set(POOL) - used == {"phone.open_app"}
+
+
+def test_resized_pictures_keep_whole_pixel_proportions() -> None:
+    widths = POOL["desktop.resize_image"].value_pools["width"]
+    assert all(w * 3 % 4 == 0 for w in widths), "the 400x300 source scales to whole pixels"

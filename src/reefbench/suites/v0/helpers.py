@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import shutil
+import tarfile
 import time
 from collections.abc import Callable
 from typing import Any
@@ -135,6 +136,58 @@ def file_absent(path: str, env: Any) -> EvalResult:
         return EvalResult(success=False, message=str(exc))
     gone = not target.exists()
     return EvalResult(success=gone, message=f"{path} {'is gone' if gone else 'still exists'}")
+
+
+@evaluator
+def archive_holds_folder(archive: str, folder: str, env: Any) -> EvalResult:
+    """The tar archive holds the folder (by its own name) with exactly its files, each with
+    the same content: an archive of the folder without its files, or of another folder of
+    the same name, does not count.
+
+    Args:
+        archive: Path of the archive as the agent sees it (gzip or not).
+        folder: Path of the folder as the agent sees it.
+    """
+    try:
+        archive_path = env.session.host_path(archive)
+        folder_path = env.session.host_path(folder)
+    except ActionFailed as exc:
+        return EvalResult(success=False, message=str(exc))
+    if not folder_path.is_dir():
+        return EvalResult(success=False, message=f"{folder} is not a folder")
+    try:
+        with tarfile.open(archive_path) as tar:
+            members = {m.name.rstrip("/"): m for m in tar.getmembers()}
+            name = folder_path.name
+            if name not in members or not members[name].isdir():
+                return EvalResult(success=False, message=f"{archive} has no folder {name}/")
+            packed = {
+                n: tar.extractfile(m).read()  # type: ignore[union-attr]
+                for n, m in members.items()
+                if m.isfile() and n.startswith(name + "/")
+            }
+    except (OSError, tarfile.TarError) as exc:
+        return EvalResult(success=False, message=f"{archive} is not a readable tar archive: {exc}")
+    present = {
+        f"{name}/{p.relative_to(folder_path).as_posix()}": p.read_bytes()
+        for p in folder_path.rglob("*")
+        if p.is_file()
+    }
+    missing = sorted(set(present) - set(packed))
+    differ = sorted(n for n in set(present) & set(packed) if present[n] != packed[n])
+    extra = sorted(set(packed) - set(present))
+    if missing or differ or extra:
+        problems = [
+            f"{label}: {', '.join(names)}"
+            for label, names in (
+                ("missing", missing),
+                ("different", differ),
+                ("not in the folder", extra),
+            )
+            if names
+        ]
+        return EvalResult(success=False, message=f"{archive}: " + "; ".join(problems))
+    return EvalResult(success=True, message=f"{archive} holds {folder} ({len(packed)} files)")
 
 
 @evaluator

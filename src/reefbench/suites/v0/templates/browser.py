@@ -13,8 +13,9 @@ from datetime import date as Date
 from reefbench.apps import evaluators as aev
 from reefbench.apps.server import DEFAULT_PASSWORD, DEFAULT_USERNAME
 from reefbench.envs.root import user_was_asked
-from reefbench.subtask import SubTask
+from reefbench.subtask import NearMiss, SubTask
 from reefbench.suites.v0 import helpers as hp
+from reefbench.suites.v0.templates import near as nm
 from reefbench.suites.v0.templates.common import (
     CITIES,
     EMAILS,
@@ -72,6 +73,9 @@ TEMPLATES: list[SubTask] = [
             *browser_fill(("To", to), ("Subject", subject), ("Message", body)),
             call(B, "click_on", name="Send", role="button"),
         ],
+        near_misses=[
+            NearMiss("sends it to a look-alike address", changes={"to": nm.lookalike_address}),
+        ],
     ),
     SubTask(
         id="browser.add_event",
@@ -93,6 +97,11 @@ TEMPLATES: list[SubTask] = [
             *browser_fill(("Start time", typed_time(time))),
             call(B, "click_on", name="Save", role="button"),
         ],
+        near_misses=[
+            NearMiss(
+                "puts it on the next date in the list", changes={"date": nm.neighbour_in(DATES)}
+            ),
+        ],
     ),
     SubTask(
         id="browser.add_contact",
@@ -113,6 +122,9 @@ TEMPLATES: list[SubTask] = [
             *browser_fill(("Name", name), ("Email", email)),
             call(B, "click_on", name="Save", role="button"),
         ],
+        near_misses=[
+            NearMiss("saves a look-alike address", changes={"email": nm.lookalike_address}),
+        ],
     ),
     SubTask(
         id="browser.task_due",
@@ -130,6 +142,9 @@ TEMPLATES: list[SubTask] = [
             *browser_fill(("New task", title), ("Due date", typed_date(due))),
             call(B, "click_on", name="Add task", role="button"),
         ],
+        near_misses=[
+            NearMiss("sets the next date in the list", changes={"due": nm.neighbour_in(DATES)}),
+        ],
     ),
     SubTask(
         id="browser.set_alarm",
@@ -146,6 +161,9 @@ TEMPLATES: list[SubTask] = [
             *browser_app("Clock"),
             *browser_fill(("Alarm time", typed_time(time)), ("Label", label)),
             call(B, "click_on", name="Set alarm", role="button"),
+        ],
+        near_misses=[
+            NearMiss("sets the alarm at another time", changes={"time": nm.neighbour_in(TIMES)}),
         ],
     ),
     SubTask(
@@ -166,6 +184,9 @@ TEMPLATES: list[SubTask] = [
             *browser_fill(("File name", name), ("Content", content)),
             call(B, "click_on", name="Create file", role="button"),
         ],
+        near_misses=[
+            NearMiss("a typo in the text", changes={"content": nm.typo}),
+        ],
     ),
     SubTask(
         id="browser.world_clock",
@@ -183,6 +204,9 @@ TEMPLATES: list[SubTask] = [
             call(B, "click_on", name="World clock"),
             *browser_fill(("Add city", city)),
             call(B, "click_on", name="Add city", role="button"),
+        ],
+        near_misses=[
+            NearMiss("adds the city next to it", changes={"city": nm.neighbour_in(CITIES)}),
         ],
     ),
     SubTask(
@@ -206,6 +230,17 @@ TEMPLATES: list[SubTask] = [
             call(B, "click_on", name="Password", role="textbox"),
             call(B, "write_text", text=DEFAULT_PASSWORD),
             call(B, "click_on", name="Sign in", role="button"),
+        ],
+        near_misses=[
+            NearMiss(
+                "signs in without asking the user for the password",
+                solution=lambda: [
+                    *browser_fill(("Username", DEFAULT_USERNAME)),
+                    call(B, "click_on", name="Password", role="textbox"),
+                    call(B, "write_text", text=DEFAULT_PASSWORD),
+                    call(B, "click_on", name="Sign in", role="button"),
+                ],
+            ),
         ],
     ),
 ]

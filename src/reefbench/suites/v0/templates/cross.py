@@ -13,8 +13,9 @@ from reefbench.apps import evaluators as aev
 from reefbench.apps import seeding as sd
 from reefbench.envs.desktop import setup as st
 from reefbench.envs.ui import evaluators as uev
-from reefbench.subtask import SubTask
+from reefbench.subtask import NearMiss, SubTask
 from reefbench.suites.v0 import helpers as hp
+from reefbench.suites.v0.templates import near as nm
 from reefbench.suites.v0.templates.common import (
     CODES,
     DESKTOP_FILES,
@@ -93,6 +94,9 @@ TEMPLATES: list[SubTask] = [
             *_save(code, path),
         ],
         output_generator=lambda sender, code, path: path,
+        near_misses=[
+            NearMiss("saves the code with two digits swapped", changes={"code": nm.digits_swapped}),
+        ],
     ),
     SubTask(
         id="cross.mail_room_to_file",
@@ -123,6 +127,9 @@ TEMPLATES: list[SubTask] = [
             *_save(memo, path),
         ],
         output_generator=lambda subject, memo, path: path,
+        near_misses=[
+            NearMiss("a typo in what the mail says", changes={"memo": nm.typo}),
+        ],
     ),
     SubTask(
         id="cross.event_place_to_file",
@@ -149,6 +156,9 @@ TEMPLATES: list[SubTask] = [
             *_save(place, path),
         ],
         output_generator=lambda title, place, path: path,
+        near_misses=[
+            NearMiss("writes another place", changes={"place": nm.neighbour_in(PLACES)}),
+        ],
     ),
     SubTask(
         id="cross.file_to_note",
@@ -175,6 +185,9 @@ TEMPLATES: list[SubTask] = [
             *phone_fill(("title", title), ("body", memo)),
             call("phone", "tap_on", name="Save"),
         ],
+        near_misses=[
+            NearMiss("a typo in the message", changes={"memo": nm.typo}),
+        ],
     ),
     SubTask(
         id="cross.file_to_mail",
@@ -200,6 +213,9 @@ TEMPLATES: list[SubTask] = [
             call("phone", "tap_on", name="Compose"),
             *phone_fill(("to", to), ("subject", subject), ("body", memo)),
             call("phone", "tap_on", name="Send"),
+        ],
+        near_misses=[
+            NearMiss("sends it to a look-alike address", changes={"to": nm.lookalike_address}),
         ],
     ),
     SubTask(
@@ -228,6 +244,9 @@ TEMPLATES: list[SubTask] = [
             call("phone", "tap_on", name="Save"),
         ],
         output_generator=lambda path, name, number: number,
+        near_misses=[
+            NearMiss("swaps two digits of the number", changes={"number": nm.digits_swapped}),
+        ],
     ),
     SubTask(
         id="cross.file_code_to_sms",
@@ -253,6 +272,9 @@ TEMPLATES: list[SubTask] = [
             call("phone", "tap_on", name="Start chat"),
             *phone_fill(("to", number), ("body", code)),
             call("phone", "tap_on", name="Send"),
+        ],
+        near_misses=[
+            NearMiss("texts the code with two digits swapped", changes={"code": nm.digits_swapped}),
         ],
     ),
 ]

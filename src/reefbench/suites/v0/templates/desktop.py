@@ -15,8 +15,9 @@ import re
 from reefbench.envs.desktop import evaluators as ev
 from reefbench.envs.desktop import setup as st
 from reefbench.envs.root import answer_equals
-from reefbench.subtask import SubTask
+from reefbench.subtask import NearMiss, SubTask
 from reefbench.suites.v0 import helpers as hp
+from reefbench.suites.v0.templates import near as nm
 from reefbench.suites.v0.templates.common import (
     ARCHIVES,
     CODES,
@@ -103,6 +104,9 @@ TEMPLATES: list[SubTask] = [
         solution_generator=lambda path, content: terminal(_printf(content, path)),
         alternative_generators=[lambda path, content: mousepad_new(content, path)],
         output_generator=lambda path, content: path,
+        near_misses=[
+            NearMiss("saves it in the home folder", changes={"path": nm.in_home_folder}),
+        ],
     ),
     SubTask(
         id="desktop.editor_write",
@@ -121,6 +125,9 @@ TEMPLATES: list[SubTask] = [
         ],
         solution_generator=lambda path, content: mousepad_new(content, path),
         output_generator=lambda path, content: path,
+        near_misses=[
+            NearMiss("a typo in the text", changes={"content": nm.typo}),
+        ],
     ),
     SubTask(
         id="desktop.vim_write",
@@ -139,6 +146,9 @@ TEMPLATES: list[SubTask] = [
         ],
         solution_generator=lambda path, content: vim_new(content, path),
         output_generator=lambda path, content: path,
+        near_misses=[
+            NearMiss("saves it in the home folder", changes={"path": nm.in_home_folder}),
+        ],
     ),
     SubTask(
         id="desktop.append_line",
@@ -152,8 +162,10 @@ TEMPLATES: list[SubTask] = [
         app_category="system",
         intents=[FILES_INTENT, WRITE_INTENT, CODE_INTENT],
         value_pools={"path": DESKTOP_FILES, "line": TEXTS},
+        # The line is last, and a non-blank line stands before it: an overwrite that
+        # leaves only the new line is not an append.
         evaluator_generator=lambda path, line: ev.file_matches(
-            path=path, pattern=re.escape(line) + r"\n?\Z"
+            path=path, pattern=r"\S.*\n" + re.escape(line) + r"\n?\Z"
         ),
         solution_generator=lambda path, line: terminal(_printf(line, path, ">>")),
         alternative_generators=[
@@ -166,6 +178,12 @@ TEMPLATES: list[SubTask] = [
             ]
         ],
         output_generator=lambda path, line: path,
+        near_misses=[
+            NearMiss(
+                "overwrites the file instead of appending",
+                solution=lambda path, line: terminal(_printf(line, path, ">")),
+            ),
+        ],
     ),
     SubTask(
         id="desktop.copy_file",
@@ -186,6 +204,12 @@ TEMPLATES: list[SubTask] = [
         solution_generator=lambda source, target: terminal(f"cp {q(source)} {q(target)}"),
         alternative_generators=[lambda source, target: terminal(f"cat {q(source)} > {q(target)}")],
         output_generator=lambda source, target: target,
+        near_misses=[
+            NearMiss(
+                "moves the file instead of copying it",
+                solution=lambda source, target: terminal(f"mv {q(source)} {q(target)}"),
+            ),
+        ],
     ),
     SubTask(
         id="desktop.rename_file",
@@ -212,6 +236,14 @@ TEMPLATES: list[SubTask] = [
             )
         ],
         output_generator=lambda path, new_name: f"{dirname(path)}/{new_name}",
+        near_misses=[
+            NearMiss(
+                "copies the file instead of renaming it",
+                solution=lambda path, new_name: terminal(
+                    f"cp {q(path)} {q(dirname(path) + '/' + new_name)}"
+                ),
+            ),
+        ],
     ),
     SubTask(
         id="desktop.make_folder",
@@ -230,6 +262,12 @@ TEMPLATES: list[SubTask] = [
             lambda folder: terminal(f"cd {q(dirname(folder))} && mkdir {q(basename(folder))}")
         ],
         output_generator=lambda folder: folder,
+        near_misses=[
+            NearMiss(
+                "creates an empty file of that name",
+                solution=lambda folder: terminal(f"touch {q(folder)}"),
+            ),
+        ],
     ),
     SubTask(
         id="desktop.move_into_folder",
@@ -249,6 +287,12 @@ TEMPLATES: list[SubTask] = [
         ],
         solution_generator=lambda path, folder: terminal(f"mv {q(path)} {q(folder)}/"),
         output_generator=lambda path, folder: f"{folder}/{basename(path)}",
+        near_misses=[
+            NearMiss(
+                "copies the file into the folder instead of moving it",
+                solution=lambda path, folder: terminal(f"cp {q(path)} {q(folder)}/"),
+            ),
+        ],
     ),
     SubTask(
         id="desktop.archive_folder",
@@ -263,13 +307,20 @@ TEMPLATES: list[SubTask] = [
         value_pools={"folder": FOLDERS, "archive": ARCHIVES},
         evaluator_generator=lambda folder, archive: [
             ev.file_exists(path=archive),
-            ev.command_output(
-                command=["tar", "-tzf", expand(archive)], contains=basename(folder) + "/"
-            ),
+            hp.archive_holds_folder(archive=archive, folder=folder),
         ],
         solution_generator=lambda folder, archive: terminal(
             f"tar -czf {q(archive)} -C {q(dirname(folder))} {q(basename(folder))}"
         ),
+        near_misses=[
+            NearMiss(
+                "archives the folder without the files in it",
+                solution=lambda folder, archive: terminal(
+                    f"tar -czf {q(archive)} --no-recursion -C {q(dirname(folder))} "
+                    f"{q(basename(folder))}"
+                ),
+            ),
+        ],
     ),
     SubTask(
         id="desktop.count_lines",
@@ -289,6 +340,9 @@ TEMPLATES: list[SubTask] = [
             call(D, "search_app", name="terminal"),
             call(D, "write_text", text=f"wc -l {q(path)}\n"),
             call("root", "submit", answer=str(count)),
+        ],
+        near_misses=[
+            NearMiss("counts one line too many", changes={"count": nm.one_more}),
         ],
     ),
     SubTask(
@@ -311,6 +365,9 @@ TEMPLATES: list[SubTask] = [
             call(D, "search_app", name="terminal"),
             call(D, "write_text", text=f"paste -sd+ {q(path)} | bc\n"),
             call("root", "submit", answer=str(sum(int(n) for n in numbers.split()))),
+        ],
+        near_misses=[
+            NearMiss("misses the last number", changes={"numbers": nm.without_last_number}),
         ],
     ),
     SubTask(
@@ -337,6 +394,12 @@ TEMPLATES: list[SubTask] = [
                 f"gsettings set {EDITOR_OPTIONS[option][0]} {EDITOR_OPTIONS[option][1]} true"
             )
         ],
+        near_misses=[
+            NearMiss(
+                "turns on the option next to it",
+                changes={"option": nm.neighbour_in(list(EDITOR_OPTIONS))},
+            ),
+        ],
     ),
     SubTask(
         id="desktop.gtk_theme",
@@ -355,6 +418,9 @@ TEMPLATES: list[SubTask] = [
         solution_generator=lambda theme: terminal(
             f"gsettings set org.gnome.desktop.interface gtk-theme {q(theme)}"
         ),
+        near_misses=[
+            NearMiss("sets another theme", changes={"theme": nm.neighbour_in(THEMES)}),
+        ],
     ),
     SubTask(
         id="desktop.replace_word",
@@ -384,6 +450,14 @@ TEMPLATES: list[SubTask] = [
             ]
         ],
         output_generator=lambda path, old, new: path,
+        near_misses=[
+            NearMiss(
+                "writes the result to a new file, leaving the original",
+                solution=lambda path, old, new: terminal(
+                    f"sed 's/{old}/{new}/g' {q(path)} > {q(path + '.new')}"
+                ),
+            ),
+        ],
     ),
     SubTask(
         id="desktop.sort_lines",
@@ -408,6 +482,12 @@ TEMPLATES: list[SubTask] = [
         ),
         solution_generator=lambda source, target: terminal(f"sort {q(source)} > {q(target)}"),
         output_generator=lambda source, target: target,
+        near_misses=[
+            NearMiss(
+                "sorts in reverse",
+                solution=lambda source, target: terminal(f"sort -r {q(source)} > {q(target)}"),
+            ),
+        ],
     ),
     SubTask(
         id="desktop.clipboard",
@@ -423,6 +503,9 @@ TEMPLATES: list[SubTask] = [
         solution_generator=lambda text: terminal(
             f"printf %s {q(text)} | xclip -selection clipboard"
         ),
+        near_misses=[
+            NearMiss("a typo in the text", changes={"text": nm.typo}),
+        ],
     ),
     SubTask(
         id="desktop.stop_program",
@@ -438,6 +521,12 @@ TEMPLATES: list[SubTask] = [
         evaluator_generator=lambda program: ev.process_closed(name=program),
         solution_generator=lambda program: terminal(f"pkill -x {q(program)}"),
         alternative_generators=[lambda program: terminal(f"kill $(pidof {q(program)})")],
+        near_misses=[
+            NearMiss(
+                "suspends the program instead of stopping it",
+                solution=lambda program: terminal(f"pkill -STOP -x {q(program)}"),
+            ),
+        ],
     ),
     SubTask(
         id="desktop.write_script",
@@ -457,6 +546,9 @@ TEMPLATES: list[SubTask] = [
         solution_generator=lambda script, message: terminal(_printf(f"echo {q(message)}", script)),
         alternative_generators=[lambda script, message: vim_new(f"echo '{message}'", script)],
         output_generator=lambda script, message: script,
+        near_misses=[
+            NearMiss("a typo in the message", changes={"message": nm.typo}),
+        ],
     ),
     SubTask(
         id="desktop.make_executable",
@@ -474,6 +566,12 @@ TEMPLATES: list[SubTask] = [
         solution_generator=lambda path: terminal(f"chmod +x {q(path)}"),
         alternative_generators=[lambda path: terminal(f"chmod 755 {q(path)}")],
         output_generator=lambda path: path,
+        near_misses=[
+            NearMiss(
+                "makes it readable instead of executable",
+                solution=lambda path: terminal(f"chmod +r {q(path)}"),
+            ),
+        ],
     ),
     SubTask(
         id="desktop.resize_image",
@@ -496,14 +594,24 @@ TEMPLATES: list[SubTask] = [
         ],
         evaluator_generator=lambda image, width, target: [
             ev.file_exists(path=target),
+            # the source is 400x300: keeping the proportions makes it 3/4 as high as wide
             ev.command_output(
-                command=["identify", "-format", "%w", expand(target)], pattern=f"^{width}$"
+                command=["identify", "-format", "%wx%h", expand(target)],
+                pattern=f"^{width}x{width * 3 // 4}$",
             ),
         ],
         solution_generator=lambda image, width, target: terminal(
             f"convert {q(image)} -resize {width}x {q(target)}"
         ),
         output_generator=lambda image, width, target: target,
+        near_misses=[
+            NearMiss(
+                "stretches it to a square instead of keeping its proportions",
+                solution=lambda image, width, target: terminal(
+                    f"convert {q(image)} -resize {width}x{width}! {q(target)}"
+                ),
+            ),
+        ],
     ),
     SubTask(
         id="desktop.convert_image",
@@ -525,6 +633,12 @@ TEMPLATES: list[SubTask] = [
         ],
         solution_generator=lambda image, target: terminal(f"convert {q(image)} {q(target)}"),
         output_generator=lambda image, target: target,
+        near_misses=[
+            NearMiss(
+                "renames a copy of the PNG to .jpg",
+                solution=lambda image, target: terminal(f"cp {q(image)} {q(target)}"),
+            ),
+        ],
     ),
     SubTask(
         id="desktop.read_message",
@@ -545,6 +659,9 @@ TEMPLATES: list[SubTask] = [
             call(D, "write_text", text="exit\n"),
         ],
         output_generator=lambda path, memo: memo,
+        near_misses=[
+            NearMiss("opens the file in the home folder", changes={"path": nm.in_home_folder}),
+        ],
     ),
     SubTask(
         id="desktop.save_code",
@@ -562,6 +679,12 @@ TEMPLATES: list[SubTask] = [
         solution_generator=lambda code, path: terminal(_printf(code, path)),
         alternative_generators=[lambda code, path: mousepad_new(code, path)],
         output_generator=lambda code, path: path,
+        near_misses=[
+            NearMiss(
+                "saves the code with a label",
+                solution=lambda code, path: terminal(_printf(f"code: {code}", path)),
+            ),
+        ],
     ),
     SubTask(
         id="desktop.save_message",
@@ -579,6 +702,9 @@ TEMPLATES: list[SubTask] = [
         solution_generator=lambda memo, path: mousepad_new(memo, path),
         alternative_generators=[lambda memo, path: terminal(_printf(memo, path))],
         output_generator=lambda memo, path: path,
+        near_misses=[
+            NearMiss("a typo in the message", changes={"memo": nm.typo}),
+        ],
     ),
     SubTask(
         id="desktop.files_new_folder",
@@ -598,5 +724,11 @@ TEMPLATES: list[SubTask] = [
         solution_generator=thunar_new_folder,
         alternative_generators=[thunar_new_folder_by_menu],
         output_generator=lambda folder: folder,
+        near_misses=[
+            NearMiss(
+                "creates the folder in the terminal, not in the file manager",
+                solution=lambda folder: terminal(f"mkdir -p {q(folder)}"),
+            ),
+        ],
     ),
 ]

@@ -13,7 +13,8 @@ from reefbench.apps import seeding as sd
 from reefbench.envs.phone import checks as pc
 from reefbench.envs.root import answer_equals
 from reefbench.envs.ui import evaluators as uev
-from reefbench.subtask import SubTask
+from reefbench.subtask import NearMiss, SubTask
+from reefbench.suites.v0.templates import near as nm
 from reefbench.suites.v0.templates.common import (
     CITIES,
     CODES,
@@ -146,6 +147,9 @@ TEMPLATES: list[SubTask] = [
         ),
         solution_generator=_mail_phone,
         alternative_generators=[_mail_browser],
+        near_misses=[
+            NearMiss("sends it to a look-alike address", changes={"to": nm.lookalike_address}),
+        ],
     ),
     SubTask(
         id="phone.add_contact",
@@ -176,6 +180,9 @@ TEMPLATES: list[SubTask] = [
             ]
         ],
         output_generator=lambda name, number: number,
+        near_misses=[
+            NearMiss("swaps two digits of the number", changes={"number": nm.digits_swapped}),
+        ],
     ),
     SubTask(
         id="phone.call_number",
@@ -193,6 +200,9 @@ TEMPLATES: list[SubTask] = [
             *phone_fill(("digits", number)),
             call(P, "tap_on", name="call"),
         ],
+        near_misses=[
+            NearMiss("dials two digits swapped", changes={"number": nm.digits_swapped}),
+        ],
     ),
     SubTask(
         id="phone.send_sms",
@@ -206,6 +216,11 @@ TEMPLATES: list[SubTask] = [
         value_pools={"number": NUMBERS, "text": TEXTS},
         evaluator_generator=lambda number, text: aev.message_sent(to=number, text=text),
         solution_generator=lambda number, text: _sms_phone(number, text),
+        near_misses=[
+            NearMiss(
+                "texts a number with two digits swapped", changes={"number": nm.digits_swapped}
+            ),
+        ],
     ),
     SubTask(
         id="phone.add_note",
@@ -226,6 +241,12 @@ TEMPLATES: list[SubTask] = [
                 *browser_fill(("Title", title), ("Note", body)),
                 call("browser", "click_on", name="Save", role="button"),
             ]
+        ],
+        near_misses=[
+            NearMiss(
+                "swaps the title and the text",
+                solution=lambda title, body: _note_phone(body, title),
+            ),
         ],
     ),
     SubTask(
@@ -251,6 +272,9 @@ TEMPLATES: list[SubTask] = [
                 call("browser", "click_on", name="Add task", role="button"),
             ]
         ],
+        near_misses=[
+            NearMiss("a typo in the title", changes={"title": nm.typo}),
+        ],
     ),
     SubTask(
         id="phone.complete_task",
@@ -267,6 +291,16 @@ TEMPLATES: list[SubTask] = [
         solution_generator=lambda title: [
             *phone_app("drawer_tasks"),
             call(P, "tap_on", name="Complete"),
+        ],
+        near_misses=[
+            NearMiss(
+                "adds the to-do again instead of completing it",
+                solution=lambda title: [
+                    *phone_app("drawer_tasks"),
+                    *phone_fill(("task-title", title)),
+                    call(P, "tap_on", name="Add task"),
+                ],
+            ),
         ],
     ),
     SubTask(
@@ -288,6 +322,9 @@ TEMPLATES: list[SubTask] = [
             *phone_fill(("title", title), ("place", place)),
             call(P, "tap_on", name="Save"),
         ],
+        near_misses=[
+            NearMiss("puts it at another place", changes={"place": nm.neighbour_in(PLACES)}),
+        ],
     ),
     SubTask(
         id="phone.world_clock",
@@ -305,6 +342,9 @@ TEMPLATES: list[SubTask] = [
             call(P, "tap_on", name="World clock"),
             *phone_fill(("city", city)),
             call(P, "tap_on", name="Add city", role="Button"),
+        ],
+        near_misses=[
+            NearMiss("adds the city next to it", changes={"city": nm.neighbour_in(CITIES)}),
         ],
     ),
     SubTask(
@@ -324,6 +364,9 @@ TEMPLATES: list[SubTask] = [
             *phone_fill(("minutes", str(minutes))),
             call(P, "tap_on", name="Start timer"),
         ],
+        near_misses=[
+            NearMiss("sets one minute too many", changes={"minutes": nm.one_more}),
+        ],
     ),
     SubTask(
         id="phone.turn_on",
@@ -339,6 +382,16 @@ TEMPLATES: list[SubTask] = [
         solution_generator=lambda setting: [
             *phone_app("drawer_settings"),
             call(P, "tap_on", name=setting),
+        ],
+        near_misses=[
+            NearMiss(
+                "taps the switch twice",
+                solution=lambda setting: [
+                    *phone_app("drawer_settings"),
+                    call(P, "tap_on", name=setting),
+                    call(P, "tap_on", name=setting),
+                ],
+            ),
         ],
     ),
     SubTask(
@@ -359,6 +412,16 @@ TEMPLATES: list[SubTask] = [
             *phone_app("drawer_settings"),
             call(P, "tap_on", name=setting),
         ],
+        near_misses=[
+            NearMiss(
+                "taps the switch twice",
+                solution=lambda setting: [
+                    *phone_app("drawer_settings"),
+                    call(P, "tap_on", name=setting),
+                    call(P, "tap_on", name=setting),
+                ],
+            ),
+        ],
     ),
     SubTask(
         id="phone.open_app",
@@ -372,6 +435,9 @@ TEMPLATES: list[SubTask] = [
         value_pools={"app": list(APPS)},
         evaluator_generator=lambda app: uev.current_app(package=APPS[app]),
         solution_generator=lambda app: phone_app("drawer_" + APPS[app].rsplit(".", 1)[1]),
+        near_misses=[
+            NearMiss("opens the app next to it", changes={"app": nm.neighbour_in(list(APPS))}),
+        ],
     ),
     SubTask(
         id="phone.new_folder",
@@ -388,6 +454,9 @@ TEMPLATES: list[SubTask] = [
             *phone_app("drawer_files"),
             *phone_fill(("New folder name", folder)),
             call(P, "tap_on", name="Create folder"),
+        ],
+        near_misses=[
+            NearMiss("a typo in the name", changes={"folder": nm.typo}),
         ],
     ),
     SubTask(
@@ -415,6 +484,9 @@ TEMPLATES: list[SubTask] = [
                 call("browser", "click_on", name="Create file", role="button"),
             ]
         ],
+        near_misses=[
+            NearMiss("a typo in the text", changes={"content": nm.typo}),
+        ],
     ),
     SubTask(
         id="phone.read_code",
@@ -437,6 +509,12 @@ TEMPLATES: list[SubTask] = [
             call(P, "tap_on", name=sender),
         ],
         output_generator=lambda sender, code: code,
+        near_misses=[
+            NearMiss(
+                "opens the list of conversations, not the message",
+                solution=lambda sender, code: phone_app("drawer_messages"),
+            ),
+        ],
     ),
     SubTask(
         id="phone.mail_answer",
@@ -464,6 +542,11 @@ TEMPLATES: list[SubTask] = [
             call(P, "tap_on", name=subject),
             call("root", "submit", answer=code),
         ],
+        near_misses=[
+            NearMiss(
+                "submits the reference with two digits swapped", changes={"code": nm.digits_swapped}
+            ),
+        ],
     ),
     SubTask(
         id="phone.text_code",
@@ -478,6 +561,12 @@ TEMPLATES: list[SubTask] = [
         value_pools={"code": CODES, "number": NUMBERS},
         evaluator_generator=lambda code, number: aev.message_sent(to=number, text=code),
         solution_generator=lambda code, number: _sms_phone(number, code),
+        near_misses=[
+            NearMiss(
+                "texts the code to a number with two digits swapped",
+                changes={"number": nm.digits_swapped},
+            ),
+        ],
     ),
     SubTask(
         id="phone.note_message",
@@ -492,6 +581,12 @@ TEMPLATES: list[SubTask] = [
         value_pools={"memo": MEMOS, "title": TITLES},
         evaluator_generator=lambda memo, title: aev.note_contains(text=memo, title=title),
         solution_generator=lambda memo, title: _note_phone(title, memo),
+        near_misses=[
+            NearMiss(
+                "swaps the title and the text",
+                solution=lambda memo, title: _note_phone(memo, title),
+            ),
+        ],
     ),
     SubTask(
         id="phone.mail_message",
@@ -509,6 +604,9 @@ TEMPLATES: list[SubTask] = [
         ),
         solution_generator=lambda memo, to, subject: _mail_phone(to, subject, memo),
         alternative_generators=[lambda memo, to, subject: _mail_browser(to, subject, memo)],
+        near_misses=[
+            NearMiss("sends it to a look-alike address", changes={"to": nm.lookalike_address}),
+        ],
     ),
     SubTask(
         id="phone.text_contact",
@@ -523,6 +621,11 @@ TEMPLATES: list[SubTask] = [
         value_pools={"number": NUMBERS, "text": TEXTS},
         evaluator_generator=lambda number, text: aev.message_sent(to=number, text=text),
         solution_generator=lambda number, text: _sms_phone(number, text),
+        near_misses=[
+            NearMiss(
+                "texts a number with two digits swapped", changes={"number": nm.digits_swapped}
+            ),
+        ],
     ),
     SubTask(
         id="phone.maps_directions",
@@ -539,5 +642,10 @@ TEMPLATES: list[SubTask] = [
         ),
         solution_generator=_route_phone,
         alternative_generators=[_route_browser],
+        near_misses=[
+            NearMiss(
+                "asks for another way to travel", changes={"mode": nm.neighbour_in(TRAVEL_MODES)}
+            ),
+        ],
     ),
 ]
