@@ -211,9 +211,11 @@ def _tasks() -> list[Task]:
         ),
         assemble(
             "v0-hand-meeting-brief",
-            'The mail "Workshop agenda" on the phone says where we meet. Write the place into '
-            '~/Desktop/indigo.txt on the computer, then add the line "bring the slides" to '
-            "that file.",
+            # It used to ask for "the place" and expect "Studio C after lunch": a model that
+            # wrote "Studio C" failed for the benchmark's mistake. Now it asks for what it checks.
+            'The mail "Workshop agenda" on the phone says where and when we meet. Write that '
+            "meeting detail, exactly as the mail gives it, into ~/Desktop/indigo.txt on the "
+            'computer, then add the line "bring the slides" to that file.',
             [
                 (
                     "cross.mail_room_to_file",

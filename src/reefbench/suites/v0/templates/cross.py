@@ -100,8 +100,11 @@ TEMPLATES: list[SubTask] = [
     ),
     SubTask(
         id="cross.mail_room_to_file",
-        description='The mail "{subject}" on the phone says where the meeting is. Write the '
-        "meeting place into {path} on the computer.",
+        # The mail says "We meet at: <memo>", and the memo may name a time too ("Studio C
+        # after lunch"): the instruction asks for all of it, so writing only the room is
+        # not a false failure of the task but a wrong answer to a clear question.
+        description='The mail "{subject}" on the phone says where and when we meet. Write '
+        "that meeting detail, exactly as the mail gives it, into {path} on the computer.",
         attributes={"subject": "str", "memo": "memo", "path": "desktop_file"},
         output_type="desktop_file",
         outputs=["desktop_file"],
