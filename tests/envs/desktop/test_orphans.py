@@ -67,8 +67,10 @@ def test_a_killed_harness_leaves_a_desktop_that_the_next_session_reaps(base: Pat
     xvfb, sandbox = owner["xvfb"][0], owner["sandbox"][0]
     os.kill(harness.pid, signal.SIGKILL)
     harness.wait()
-    # the problem: both survive their harness
-    assert procs.alive(xvfb) and procs.alive(sandbox)
+    # the problem: Xvfb, in a session of its own, survives its harness. (The sandbox may
+    # too, or may see its request pipe close and end first: under load it often does, so
+    # the test does not depend on which.)
+    assert procs.alive(xvfb)
 
     live = DesktopSession(SessionConfig(workdir=base))
     live.start()  # reaps the dead harness's desktop, and only that
