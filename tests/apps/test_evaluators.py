@@ -67,6 +67,11 @@ def test_event_contact_task_note_checks(account: ServicesEnvironment) -> None:
     s.add_contact(name="john lauphin", phone="15550100").run(account)
     assert phone.evaluate(account).success
     assert not ev.contact_has(name="John Lauphin", field="shoe").evaluate(account).success
+    s.add_contact(name="Ana Ruiz", email="dana.ruiz@example.com").run(account)
+    ana = ev.contact_has(name="Ana Ruiz", field="email", value="ana.ruiz@example.com")
+    assert not ana.evaluate(account).success, "a look-alike address is another address"
+    s.add_contact(name="Ana Ruiz", email="ANA.ruiz@example.com").run(account)
+    assert ana.evaluate(account).success
 
     s.add_task(title="Buy milk", list_name="Shopping", due="2024-06-04").run(account)
     assert (

@@ -148,7 +148,8 @@ def contact_has(name: str, env: Any, field: str = "", value: str = "") -> EvalRe
     Args:
         name: The contact's full name (case-insensitive, exact).
         field: phone, email, address, company, birthday or notes (empty: just exists).
-        value: Text the field must contain (phone numbers compare by digits).
+        value: Text the field must contain (phone numbers compare by digits, email
+            addresses whole: a look-alike ``dana@`` is not ``ana@``).
     """
     criteria: list[Criterion] = [
         (f"contact named {name!r}", lambda c: _norm(c["name"]) == _norm(name))
@@ -158,6 +159,8 @@ def contact_has(name: str, env: Any, field: str = "", value: str = "") -> EvalRe
             return EvalResult(success=False, message=f"contacts have no field {field!r}")
         if field == "phone":
             criteria.append((f"phone {value}", lambda c: _digits(c["phone"]) == _digits(value)))
+        elif field == "email":
+            criteria.append((f"email {value}", lambda c: _is_one_of(c["email"], value)))
         else:
             criteria.append((f"{field} contains {value!r}", lambda c: _has(c[field], value)))
     return _judge("contact", services_of(env).rows("contacts"), criteria)

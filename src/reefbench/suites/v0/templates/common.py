@@ -11,6 +11,8 @@ import posixpath
 import shlex
 
 from reefbench.agents.base import ActionCall
+from reefbench.envs.ui import evaluators as uev
+from reefbench.evaluators import Evaluator
 from reefbench.subtask import ATTRIBUTE_TYPES, register_attribute_type
 
 # Semantic types: a desktop path never feeds a phone field, a code never a file name.
@@ -134,6 +136,13 @@ def phone_fill(*fields: tuple[str, str]) -> list[ActionCall]:
     for field, text in fields:
         out += [call("phone", "tap_on", name=field), call("phone", "write_text", text=text)]
     return out
+
+
+def read_on_phone(opened: str, text: str) -> Evaluator:
+    """The phone shows ``text`` inside the opened item, named by ``opened`` (the thread's
+    "Conversation with Bank", the mail's "Message from ..."): the list of conversations
+    previews the text too, and a glance at the list must not count as reading it."""
+    return (uev.text_on_screen(text=opened) & uev.text_on_screen(text=text)).on("phone")
 
 
 # ------------------------------------------------------------ browser macros

@@ -30,6 +30,7 @@ from reefbench.suites.v0.templates.common import (
     phone_app,
     phone_fill,
     q,
+    read_on_phone,
     terminal,
 )
 from reefbench.suites.v0.templates.phone import SENDERS, TODAY
@@ -85,7 +86,7 @@ TEMPLATES: list[SubTask] = [
             _account(sd.add_message(contact=sender, text=f"Your verification code is {code}"))
         ],
         evaluator_generator=lambda sender, code, path: [
-            _on_phone(uev.text_on_screen(text=code)),
+            read_on_phone(f"Conversation with {sender}", code),
             _on_desktop(hp.file_holds(path=path, content=code)),
         ],
         solution_generator=lambda sender, code, path: [
@@ -121,7 +122,7 @@ TEMPLATES: list[SubTask] = [
             )
         ],
         evaluator_generator=lambda subject, memo, path: [
-            _on_phone(uev.text_on_screen(text=memo)),
+            read_on_phone("Message from office@example.com", memo),
             _on_desktop(hp.file_holds(path=path, content=memo)),
         ],
         solution_generator=lambda subject, memo, path: [

@@ -167,7 +167,12 @@ TEMPLATES: list[SubTask] = [
         evaluator_generator=lambda path, line: ev.file_matches(
             path=path, pattern=r"\S.*\n" + re.escape(line) + r"\n?\Z"
         ),
-        solution_generator=lambda path, line: terminal(_printf(line, path, ">>")),
+        # A file saved by the text editor may not end in a newline: `sed '$a\'` adds the
+        # missing one first, or the new line would be glued to the last (the old check,
+        # "the file ends with the line", accepted "...fourpick up the dry cleaning").
+        solution_generator=lambda path, line: terminal(
+            f"sed -i -e '$a\\' {q(path)}", _printf(line, path, ">>")
+        ),
         alternative_generators=[
             lambda path, line: [
                 call(D, "search_app", name="vim"),
@@ -314,10 +319,9 @@ TEMPLATES: list[SubTask] = [
         ),
         near_misses=[
             NearMiss(
-                "archives the folder without the files in it",
+                "archives the folder under its full path",
                 solution=lambda folder, archive: terminal(
-                    f"tar -czf {q(archive)} --no-recursion -C {q(dirname(folder))} "
-                    f"{q(basename(folder))}"
+                    f"tar -czf {q(archive)} -C / {q(expand(folder).lstrip('/'))}"
                 ),
             ),
         ],

@@ -33,6 +33,7 @@ from reefbench.suites.v0.templates.common import (
     call,
     phone_app,
     phone_fill,
+    read_on_phone,
 )
 from reefbench.task import ActionStep
 
@@ -385,12 +386,8 @@ TEMPLATES: list[SubTask] = [
         ],
         near_misses=[
             NearMiss(
-                "taps the switch twice",
-                solution=lambda setting: [
-                    *phone_app("drawer_settings"),
-                    call(P, "tap_on", name=setting),
-                    call(P, "tap_on", name=setting),
-                ],
+                "switches the setting next to it",
+                changes={"setting": nm.neighbour_in(list(SETTINGS))},
             ),
         ],
     ),
@@ -414,12 +411,8 @@ TEMPLATES: list[SubTask] = [
         ],
         near_misses=[
             NearMiss(
-                "taps the switch twice",
-                solution=lambda setting: [
-                    *phone_app("drawer_settings"),
-                    call(P, "tap_on", name=setting),
-                    call(P, "tap_on", name=setting),
-                ],
+                "switches the setting next to it",
+                changes={"setting": nm.neighbour_in(list(SETTINGS))},
             ),
         ],
     ),
@@ -503,7 +496,7 @@ TEMPLATES: list[SubTask] = [
         setup_generator=lambda sender, code: [
             _services(sd.add_message(contact=sender, text=f"Your verification code is {code}"))
         ],
-        evaluator_generator=lambda sender, code: uev.text_on_screen(text=code),
+        evaluator_generator=lambda sender, code: read_on_phone(f"Conversation with {sender}", code),
         solution_generator=lambda sender, code: [
             *phone_app("drawer_messages"),
             call(P, "tap_on", name=sender),
