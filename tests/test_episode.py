@@ -20,7 +20,7 @@ from reefbench import (
 )
 from reefbench.agents import NullAgent, OracleAgent, ScriptedAgent
 from reefbench.envs import memory as m
-from reefbench.envs.root import answer_equals
+from reefbench.root import answer_equals
 from reefbench.suites import memory as suite
 from reefbench.task import ActionStep
 

@@ -23,7 +23,7 @@ from typing import Any, Literal, TypeVar, overload
 
 import docstring_parser
 import pydantic
-from pydantic import ConfigDict, Field, TypeAdapter, create_model
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 
 from reefbench.errors import ConfigError, InvalidActionArguments
 
@@ -199,6 +199,15 @@ class Action:
             name: TypeAdapter(Any if field.annotation is None else field.annotation)
             for name, field in self._model.model_fields.items()
         }
+
+
+class ActionCall(BaseModel):
+    """A request to run one action by name: what an agent returns and a reference solution
+    lists. Plain JSON (no code), so it crosses processes and files as is."""
+
+    env: str
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
 
 
 FuncT = Callable[..., Any]

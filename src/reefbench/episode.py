@@ -19,21 +19,21 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from reefbench.agents.base import (
+from reefbench.actions import ActionCall
+from reefbench.environment import Environment, loggable
+from reefbench.errors import ActionFailed, InvalidAction
+from reefbench.graph import GraphEvaluator, NodeCheck
+from reefbench.protocol import (
     NO_ACTION,
     NO_USAGE,
     UNPARSABLE,
-    ActionCall,
     Agent,
     AgentOutput,
     CallResult,
     Turn,
     Usage,
 )
-from reefbench.environment import Environment, loggable
-from reefbench.envs.root import ROOT, RootEnvironment
-from reefbench.errors import ActionFailed, InvalidAction
-from reefbench.graph import GraphEvaluator, NodeCheck
+from reefbench.root import ROOT, RootEnvironment
 from reefbench.task import Task
 
 Termination = Literal[

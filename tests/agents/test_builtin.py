@@ -15,8 +15,8 @@ from reefbench import Episode, action
 from reefbench.agents import HumanAgent, OracleAgent, RandomAgent, ReplayAgent
 from reefbench.agents.builtin import random_arguments
 from reefbench.errors import ConfigError
+from reefbench.log.store import ResultsStore
 from reefbench.runner import RunConfig, launch
-from reefbench.runner.store import ResultsStore
 from reefbench.suites import memory
 
 TASKS = {t.id: t for t in memory.load()}

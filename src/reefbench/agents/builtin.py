@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import pydantic
 
-from reefbench.actions import Action
-from reefbench.agents.base import ActionCall, AgentOutput, Turn
+from reefbench.actions import Action, ActionCall
 from reefbench.agents.llm import describe_result
 from reefbench.agents.providers.base import parameters_schema
 from reefbench.agents.scripted import ScriptedAgent
-from reefbench.envs.root import ROOT
 from reefbench.errors import ConfigError, InvalidAction
+from reefbench.protocol import AgentOutput, Turn
+from reefbench.root import ROOT
 
 if TYPE_CHECKING:
     from reefbench.episode import EpisodeResult

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from reefbench.actions import Action
-from reefbench.agents.base import ActionCall, AgentOutput, Turn
+from reefbench.actions import Action, ActionCall
+from reefbench.protocol import AgentOutput, Turn
 
 if TYPE_CHECKING:
     from reefbench.task import Task

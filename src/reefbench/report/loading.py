@@ -9,7 +9,7 @@ from typing import Any
 
 from reefbench.episode import EpisodeResult
 from reefbench.errors import ConfigError
-from reefbench.runner.store import ResultsStore
+from reefbench.log.store import ResultsStore
 from reefbench.task import Task
 
 

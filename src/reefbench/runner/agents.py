@@ -13,10 +13,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from reefbench.agents.base import Agent
 from reefbench.errors import ConfigError
+from reefbench.log.store import EpisodeKey
+from reefbench.protocol import Agent
 from reefbench.runner.config import AgentSpec
-from reefbench.runner.store import EpisodeKey
 
 BUILTIN_AGENTS = ("oracle", "null", "random", "replay", "human")
 TOOL_MODES = ("auto", "native", "json")
@@ -134,7 +134,7 @@ def _recording(path: str) -> Agent:
         raise ConfigError("the replay agent needs --replay runs/<run> (a recorded run directory)")
     source = Path(path)
     if source.is_dir():
-        from reefbench.runner.store import ResultsStore
+        from reefbench.log.store import ResultsStore
 
         if not (source / "results.sqlite").is_file():
             raise ConfigError(f"replay: {source} is not a run directory")

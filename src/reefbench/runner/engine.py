@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reefbench.agents.base import Agent
 from reefbench.environment import Environment
 from reefbench.episode import Episode, EpisodeResult, summarise_observation
 from reefbench.errors import ConfigError
+from reefbench.log.store import EpisodeKey, ResultsStore
+from reefbench.protocol import Agent
 from reefbench.runner.config import RunConfig
-from reefbench.runner.store import EpisodeKey, ResultsStore
 from reefbench.task import Task
 
 AgentFactory = Callable[[EpisodeKey], Agent]

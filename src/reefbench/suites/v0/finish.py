@@ -8,7 +8,7 @@ leaves the reference solution room.
 
 from __future__ import annotations
 
-from reefbench.agents.base import ActionCall
+from reefbench.actions import ActionCall
 from reefbench.apps.server import DEFAULT_PASSWORD, DEFAULT_USERNAME
 from reefbench.compose.capabilities import capabilities_for
 from reefbench.compose.complexity import task_complexity

@@ -1,5 +1,8 @@
 """The root environment: actions that belong to no device (CRAB's environment-irrelevant
-actions plus OS-MAP's CALL_USER), available in every task."""
+actions plus OS-MAP's CALL_USER), available in every task.
+
+Every episode has one, so it is part of the core, not of :mod:`reefbench.envs`.
+"""
 
 from __future__ import annotations
 
