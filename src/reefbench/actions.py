@@ -25,7 +25,7 @@ import docstring_parser
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 
-from reefbench.errors import ConfigError, InvalidActionArguments
+from reefbench.errors import ConfigError, InvalidActionArguments, WrongEnvironment
 
 Provider = Literal["openai", "anthropic", "gemini"]
 PROVIDERS: tuple[Provider, ...] = ("openai", "anthropic", "gemini")
@@ -69,6 +69,14 @@ class Action:
         self.bound: dict[str, Any] = {}
         signature = inspect.signature(func)
         self.needs_env = _ENV_PARAMETER in signature.parameters
+        # The class the function expects as ``env`` (None: any object). Checked once per
+        # run, so a task that routes an action to the wrong device fails with one message
+        # instead of an AttributeError deep inside the function.
+        self.env_type: type | None = (
+            _env_type(self.name, func, signature.parameters[_ENV_PARAMETER])
+            if self.needs_env
+            else None
+        )
         self._signature = signature.replace(
             parameters=[p for n, p in signature.parameters.items() if n != _ENV_PARAMETER]
         )
@@ -156,6 +164,11 @@ class Action:
                 raise ConfigError(
                     f"action '{self.name}' needs an environment: pass env=... or run it "
                     "through an Environment"
+                )
+            if self.env_type is not None and not isinstance(env, self.env_type):
+                raise WrongEnvironment(
+                    f"'{self.name}' needs a {self.env_type.__name__}, got "
+                    f"{_what(env)}: route it to an environment of that kind"
                 )
             return self.func(env=env, **values)
         return self.func(**values)
@@ -247,6 +260,38 @@ def action(
 
 
 # ---------------------------------------------------------------------- helpers
+def _env_type(name: str, func: Callable[..., Any], parameter: inspect.Parameter) -> type | None:
+    """The class named by the ``env`` annotation: ``Any`` or none accepts every object.
+
+    The annotation must be resolvable when the action is defined (imported at module level,
+    not only under ``TYPE_CHECKING``), because it is checked at run time.
+    """
+    annotation = parameter.annotation
+    if isinstance(annotation, str):
+        try:
+            annotation = eval(annotation, func.__globals__)
+        except Exception as exc:
+            raise ConfigError(
+                f"action '{name}': cannot resolve the annotation of 'env' "
+                f"({parameter.annotation!r}: {exc}); import the environment class at "
+                "module level or annotate 'env: Any'"
+            ) from None
+    if annotation is inspect.Parameter.empty or annotation is Any:
+        return None
+    if not isinstance(annotation, type):
+        raise ConfigError(
+            f"action '{name}': 'env' must be annotated with an environment class or Any, "
+            f"not {annotation!r}"
+        )
+    return annotation
+
+
+def _what(env: Any) -> str:
+    label = getattr(env, "name", None)
+    kind = type(env).__name__
+    return f"{kind} '{label}'" if isinstance(label, str) else kind
+
+
 def _describe(doc: docstring_parser.Docstring) -> str:
     parts = [doc.short_description or "", doc.long_description or ""]
     return "\n\n".join(p.strip() for p in parts if p and p.strip())

@@ -176,7 +176,6 @@ class Episode:
         self.observation_sink = observation_sink
         self.graph: GraphEvaluator = task.graph_evaluator()
         self._abort = threading.Event()
-        self._added_actions: list[tuple[Environment, str]] = []
         self._invalid = 0
         self._actions = 0
         self._tokens = [0, 0, 0]  # prompt, completion, cached
@@ -202,9 +201,8 @@ class Episode:
             if reason == "success" and not self.graph.is_complete:
                 reason = "false_completion"
         self._teardown()
-        # Environments outlive episodes: the next task must not see this one's extras.
-        for env, action_name in self._added_actions:
-            env.remove_action(action_name)
+        for env in self.envs.values():
+            env.end_episode()
         return EpisodeResult(
             task_id=self.task.id,
             agent=getattr(self.agent, "name", type(self.agent).__name__),
@@ -235,11 +233,7 @@ class Episode:
     def _prepare(self) -> None:
         for name, env in self.envs.items():
             try:
-                env.reset()
-                for extra in self.task.extra_actions:
-                    if extra.env == name and extra.action.name not in env.action_space:
-                        env.add_action(extra.action)
-                        self._added_actions.append((env, extra.action.name))
+                env.reset([s.action for s in self.task.extra_actions if s.env == name])
             except Exception as exc:
                 raise _Stop("env_error", f"reset of '{name}' failed: {_describe(exc)}") from exc
         for step in self.task.setup:

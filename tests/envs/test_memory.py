@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from reefbench import ActionFailed
+from reefbench.errors import WrongEnvironment
 from reefbench.envs import memory as m
 
 
@@ -49,5 +50,5 @@ def test_evaluators() -> None:
 
 
 def test_actions_refuse_other_environments() -> None:
-    with pytest.raises(TypeError, match="needs a MemoryEnvironment"):
+    with pytest.raises(WrongEnvironment, match="needs a MemoryEnvironment"):
         m.write_file.run("not an env", path="a", content="b")

@@ -151,6 +151,14 @@ class ServicesEnvironment(Environment):
         """Login of the account (what CALL_USER answers when a task starts signed out)."""
         return {"username": self.username, "password": self.password}
 
+    def session_cookie(self) -> dict[str, str]:
+        """A signed-in session cookie for a browser (the device :class:`Account` protocol)."""
+        return self.client.session_cookie()
+
+    def settings(self) -> dict[str, str]:
+        """The account's settings (``now`` is its clock)."""
+        return self.client.settings()
+
     def call(self, operation: str, **arguments: Any) -> Any:
         return self.client.call(operation, **arguments)
 

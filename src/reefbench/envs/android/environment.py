@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from reefbench.envs.android.device import AndroidDevice
 from reefbench.envs.android.transport import AdbTransport, SubprocessAdb
+from reefbench.envs.ui.actions import TOUCH_ACTIONS, touch_observations
 from reefbench.envs.ui.device import TouchEnvironment
 from reefbench.errors import ConfigError, EnvironmentFailure
 
@@ -63,7 +64,8 @@ class AndroidEnvironment(TouchEnvironment):
         super().__init__(
             name,
             DESCRIPTION.format(width="?", height="?"),
-            observe_xml=observe_xml,
+            action_space=TOUCH_ACTIONS,
+            observation_space=touch_observations(observe_xml),
             screenshot_width=screenshot_width,
         )
         self.serial = serial
