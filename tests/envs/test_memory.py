@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from reefbench import ActionFailed
-from reefbench.errors import WrongEnvironment
 from reefbench.envs import memory as m
+from reefbench.errors import WrongEnvironment
 
 
 def test_actions_change_state_and_reset_restores_the_baseline() -> None:
