@@ -18,7 +18,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from reefbench.actions import Action
-from reefbench.apps.server import DEFAULT_PASSWORD, DEFAULT_USERNAME, ServicesServer
+from reefbench.apps.login import DEFAULT_PASSWORD, DEFAULT_USERNAME
+from reefbench.apps.server import ServicesServer
 from reefbench.environment import Environment
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure
 

@@ -12,11 +12,9 @@ import threading
 import time
 from typing import Any
 
+from reefbench.apps.login import DEFAULT_PASSWORD, DEFAULT_USERNAME
 from reefbench.apps.store import Store
 from reefbench.errors import EnvironmentFailure
-
-DEFAULT_USERNAME = "alex"
-DEFAULT_PASSWORD = "reef-password"
 
 
 class ServicesServer:

@@ -17,7 +17,7 @@ from reefbench.episode import Episode, EpisodeResult
 from reefbench.log.store import EpisodeKey
 from reefbench.protocol import Agent
 from reefbench.runner.config import AgentSpec, RunConfig
-from reefbench.runner.engine import needs_new_environments
+from reefbench.runner.outcomes import needs_new_environments
 
 
 class EpisodePlayer:
