@@ -13,6 +13,7 @@ an action's *name* and validated JSON arguments.
 
 from __future__ import annotations
 
+import builtins
 import copy
 import inspect
 import re
@@ -267,15 +268,8 @@ def _env_type(name: str, func: Callable[..., Any], parameter: inspect.Parameter)
     not only under ``TYPE_CHECKING``), because it is checked at run time.
     """
     annotation = parameter.annotation
-    if isinstance(annotation, str):
-        try:
-            annotation = eval(annotation, func.__globals__)
-        except Exception as exc:
-            raise ConfigError(
-                f"action '{name}': cannot resolve the annotation of 'env' "
-                f"({parameter.annotation!r}: {exc}); import the environment class at "
-                "module level or annotate 'env: Any'"
-            ) from None
+    if isinstance(annotation, str):  # postponed (PEP 563): a (dotted) name, looked up
+        annotation = _lookup(name, annotation, func.__globals__)
     if annotation is inspect.Parameter.empty or annotation is Any:
         return None
     if not isinstance(annotation, type):
@@ -284,6 +278,30 @@ def _env_type(name: str, func: Callable[..., Any], parameter: inspect.Parameter)
             f"not {annotation!r}"
         )
     return annotation
+
+
+def _lookup(name: str, text: str, namespace: Mapping[str, Any]) -> Any:
+    """Resolve a dotted name (``DesktopDevice``, ``m.MemoryEnvironment``) in the function's
+    module, without evaluating code (``Any`` included)."""
+    head, *rest = parts = text.strip().split(".")
+    if not all(part.isidentifier() for part in parts):
+        raise ConfigError(
+            f"action '{name}': 'env' must be annotated with an environment class or Any, "
+            f"not {text!r}"
+        )
+    value = namespace.get(head, getattr(builtins, head, _MISSING))
+    for attr in rest:
+        value = getattr(value, attr, _MISSING)
+    if value is _MISSING:
+        raise ConfigError(
+            f"action '{name}': cannot resolve the annotation of 'env' ({text!r}); import "
+            "the environment class at module level (not only for type checkers), or "
+            "annotate 'env: Any'"
+        )
+    return value
+
+
+_MISSING = object()
 
 
 def _what(env: Any) -> str:

@@ -21,7 +21,7 @@ from reefbench.actions import Action
 from reefbench.apps.login import DEFAULT_PASSWORD, DEFAULT_USERNAME
 from reefbench.apps.server import ServicesServer
 from reefbench.environment import Environment
-from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure
+from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure, WrongEnvironment
 
 DESCRIPTION = (
     "The user's cloud account (mail, calendar, contacts, tasks, notes, files, messages, "
@@ -200,4 +200,7 @@ def services_of(env: Any) -> ServicesEnvironment:
     inner = getattr(env, "services", None)
     if isinstance(inner, ServicesEnvironment):
         return inner
-    raise TypeError(f"this action needs a ServicesEnvironment, got {type(env).__name__}")
+    raise WrongEnvironment(
+        f"this action needs a ServicesEnvironment (or a device with .services), "
+        f"got {type(env).__name__}"
+    )

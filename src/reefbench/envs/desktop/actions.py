@@ -7,7 +7,7 @@ Every action waits until the screen is stable before it returns.
 
 from __future__ import annotations
 
-import time
+from functools import partial
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
@@ -16,6 +16,7 @@ from reefbench.actions import action
 from reefbench.envs.desktop.apps import APPS, LAUNCHER
 from reefbench.envs.desktop.device import DesktopDevice
 from reefbench.errors import ActionFailed
+from reefbench.waiting import wait_until
 
 Button = Literal["left", "middle", "right"]
 _BUTTONS = {"left": 1, "middle": 2, "right": 3}
@@ -261,12 +262,9 @@ def search_app(name: str, env: DesktopDevice) -> str:
         pid = env.session.spawn(launcher, name="launcher")
         # The launcher is up (and has grabbed the keyboard) once it has drawn and settled;
         # then Enter opens the best match.
-        deadline = time.monotonic() + 10.0
-        while env.screen.grab().raw == frame.raw:
-            if time.monotonic() > deadline:
-                env.session.kill(pid)
-                raise ActionFailed("the application launcher did not appear; try again")
-            time.sleep(0.01)
+        if not wait_until(partial(_screen_changed, env, frame.raw), 10.0):
+            env.session.kill(pid)
+            raise ActionFailed("the application launcher did not appear; try again")
         env.settle()
         env.input.press(["enter"])
         env.settle()
@@ -274,13 +272,16 @@ def search_app(name: str, env: DesktopDevice) -> str:
         # loaded machine, so it gets a deadline) and the app starts.
         window = env.wait_for_new_window(before, 1.0)
         launcher_gone = False
-        exit_deadline = time.monotonic() + 3.0
-        while window is None and time.monotonic() < exit_deadline:
-            if not any(p["pid"] == pid for p in env.session.processes()):
-                launcher_gone = True
+        if window is None:
+            launcher_gone = bool(
+                wait_until(
+                    partial(_process_gone, env, pid),
+                    3.0,
+                    interval=0.05,
+                )
+            )
+            if launcher_gone:
                 window = env.wait_for_new_window(before, 10.0)
-                break
-            time.sleep(0.05)
         if window is not None or not launcher_gone:
             break
     if window is None:
@@ -294,6 +295,14 @@ def search_app(name: str, env: DesktopDevice) -> str:
     return f"opened {window.title or window.wm_class}"
 
 
+def _screen_changed(env: DesktopDevice, raw: bytes) -> bool:
+    return env.screen.grab().raw != raw
+
+
+def _process_gone(env: DesktopDevice, pid: int) -> bool:
+    return not any(p["pid"] == pid for p in env.session.processes())
+
+
 def _wait_for_exiting_apps(desk: Any, within: float) -> bool:
     """Wait (up to ``within`` seconds) until no app process runs without a window; say
     whether that happened.
@@ -301,18 +310,16 @@ def _wait_for_exiting_apps(desk: Any, within: float) -> bool:
     An app whose last window just closed is on its way out; launching it again in that
     moment hands the request to the dying instance and no window appears.
     """
-    deadline = time.monotonic() + within
-    while True:
+
+    def none_exiting() -> bool:
         classes = {w.wm_class for w in desk.x11.stacking()}
         running = set(desk.process_names())
-        if not any(
+        return not any(
             a.process in running and a.wm_class not in classes and not a.terminal
             for a in APPS.values()
-        ):
-            return True
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
+        )
+
+    return bool(wait_until(none_exiting, within, interval=0.05))
 
 
 # -------------------------------------------------------------- observations

@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import shutil
 import subprocess
-import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -35,6 +34,7 @@ from reefbench.envs.desktop.session import DesktopSession, SessionConfig
 from reefbench.envs.desktop.x11 import X11, XWindow
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure, InvalidAction
 from reefbench.observe.marks import Mark, require_mark
+from reefbench.waiting import wait_until
 
 T = TypeVar("T")
 
@@ -295,13 +295,12 @@ class DesktopDevice(Environment):
         return window
 
     def wait_for_new_window(self, before: set[int], timeout: float) -> XWindow | None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+
+        def new_window() -> XWindow | None:
             new = [w for w in self.x11.stacking() if w.id not in before and w.box[2] > 1]
-            if new:
-                return new[-1]
-            time.sleep(0.02)
-        return None
+            return new[-1] if new else None
+
+        return wait_until(new_window, timeout, interval=0.02)
 
     def process_names(self) -> list[str]:
         """``comm`` and argv[0] basenames of every process in the sandbox."""

@@ -16,13 +16,13 @@
 from __future__ import annotations
 
 import shutil
-import time
 from collections.abc import Callable
 from typing import Any
 
 from reefbench.actions import action
 from reefbench.errors import ActionFailed, InvalidAction
 from reefbench.evaluators import EvalResult, evaluator
+from reefbench.waiting import wait_until
 
 
 def _norm(text: str) -> str:
@@ -51,14 +51,15 @@ def _find(
 ) -> int:
     """Observe until an element with this name shows up (a menu still opening, a page
     still loading), up to ``within`` seconds; then say what is there instead."""
-    deadline = time.monotonic() + within
-    while True:
+
+    def found() -> tuple[int] | None:  # a tuple, so that an id of 0 still counts as found
         try:
-            return _pick(observe(), name, role)
+            return (_pick(observe(), name, role),)
         except InvalidAction:
-            if time.monotonic() > deadline:
-                raise
-        time.sleep(0.1)
+            return None
+
+    hit = wait_until(found, within, interval=0.1)
+    return hit[0] if hit else _pick(observe(), name, role)  # raises: says what is there
 
 
 # ----------------------------------------------------------------- desktop
