@@ -8,7 +8,6 @@ import random
 import shlex
 import sys
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 import pydantic
@@ -142,27 +141,6 @@ class ReplayAgent(ScriptedAgent):
         super().__init__()
         self._results = {r.task_id: r for r in results}
         self._messages: list[str] = []
-
-    @classmethod
-    def from_file(cls, path: Path) -> ReplayAgent:
-        """Load ``results.jsonl`` as written by :func:`reefbench.runner.run_suite`."""
-        from reefbench.episode import EpisodeResult
-
-        if not path.is_file():
-            raise ConfigError(f"replay: no results file at {path}")
-        results = []
-        for number, line in enumerate(path.read_text("utf-8").splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                results.append(EpisodeResult.model_validate_json(line))
-            except pydantic.ValidationError as exc:
-                first = exc.errors()[0]
-                where = ".".join(str(p) for p in first["loc"]) or "line"
-                raise ConfigError(
-                    f"replay: {path}:{number}: not an episode result ({where}: {first['msg']})"
-                ) from None
-        return cls(results)
 
     def reset(
         self,
