@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 
 from reefbench.actions import ActionCall
 from reefbench.environment import Environment, loggable
-from reefbench.errors import ActionFailed, InvalidAction
+from reefbench.errors import ActionFailed, ConfigError, InvalidAction
 from reefbench.graph import GraphEvaluator, NodeCheck
 from reefbench.protocol import (
     NO_ACTION,
@@ -162,10 +162,10 @@ class Episode:
         user: Callable[[str], str | None] | None = None,
     ) -> None:
         if ROOT in envs:
-            raise ValueError(f"'{ROOT}' is reserved for the root environment")
+            raise ConfigError(f"'{ROOT}' is reserved for the root environment")
         missing = [e for e in task.metadata.environments if e not in envs]
         if missing:
-            raise ValueError(f"task {task.id} needs environments {missing} that were not given")
+            raise ConfigError(f"task {task.id} needs environments {missing} that were not given")
         self.task = task
         self.agent = agent
         self.root = RootEnvironment(task.user_data, user or getattr(agent, "answer_user", None))
@@ -257,7 +257,7 @@ class Episode:
     def _play_prefix(self) -> None:
         subtasks = self.task.metadata.subtasks
         if not 0 < self.start_at < len(subtasks):
-            raise ValueError(
+            raise ConfigError(
                 f"start_at={self.start_at} but task {self.task.id} has {len(subtasks)} subtasks"
             )
         end = subtasks[self.start_at - 1].solution_span[1]

@@ -31,6 +31,7 @@ from reefbench.agents.providers.base import (
     ToolSpec,
 )
 from reefbench.agents.tools import SKIP, Toolbox
+from reefbench.errors import ConfigError
 from reefbench.protocol import NO_ACTION, UNPARSABLE, CallResult, Usage
 
 Mode = Literal["native", "json"]
@@ -62,7 +63,7 @@ class Conversation:
         history_images: bool = True,
     ) -> None:
         if history < 0:
-            raise ValueError("history must be >= 0")
+            raise ConfigError(f"history must be 0 or more turns, not {history}")
         self.provider = provider
         self.system = system
         self.tools = list(tools)

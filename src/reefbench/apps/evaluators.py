@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from reefbench.apps.environment import services_of
+from reefbench.errors import ConfigError
 from reefbench.evaluators import EvalResult, evaluator
 
 Row = dict[str, Any]
@@ -34,7 +35,7 @@ def _digits(text: Any) -> str:
 def _judge(what: str, rows: Sequence[Row], criteria: Sequence[Criterion]) -> EvalResult:
     """Score every row against the criteria (the first one says which rows are candidates)."""
     if not criteria:
-        raise ValueError("an evaluator needs at least one criterion")
+        raise ConfigError("an evaluator needs at least one criterion")
     best: tuple[int, list[str]] | None = None
     for row in rows:
         met = [name for name, test in criteria if test(row)]

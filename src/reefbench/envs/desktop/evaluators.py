@@ -252,7 +252,7 @@ def images_similar(
 
     try:
         score = similarity(_image_path(env, first), _image_path(env, second))
-    except (ValueError, ActionFailed) as exc:
+    except ActionFailed as exc:
         return EvalResult(success=False, message=str(exc))
     return EvalResult(success=score >= threshold, message=f"similarity {score:.2f}")
 

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from reefbench.envs.ui.device import UISource
 from reefbench.envs.ui.hierarchy import UIHierarchy, UINode, normalise, text_matches
+from reefbench.errors import ConfigError
 from reefbench.evaluators import EvalResult, evaluator
 
 Compare = Literal["eq", "ge", "le"]
@@ -24,7 +25,7 @@ def _describe(**criteria: Any) -> str:
 
 def _select(ui: UIHierarchy, resource_id: str, text: str, content_desc: str) -> list[UINode]:
     if not (resource_id or text or content_desc):
-        raise ValueError("name the element by resource_id, text or content_desc")
+        raise ConfigError("name the element by resource_id, text or content_desc")
     return ui.find_all(resource_id=resource_id, text=text, content_desc=content_desc)
 
 
@@ -207,7 +208,7 @@ def element_count(
         compare: "eq" (exactly), "ge" (at least) or "le" (at most).
     """
     if not (resource_id or text or class_name):
-        raise ValueError("element_count needs resource_id, text or class_name")
+        raise ConfigError("element_count needs resource_id, text or class_name")
     nodes = env.ui_hierarchy().find_all(
         resource_id=resource_id, text=text, class_name=class_name, exact=False
     )

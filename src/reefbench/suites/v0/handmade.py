@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from reefbench.errors import GraphError
 from reefbench.link import compose_task
 from reefbench.suites.v0.finish import finish
 from reefbench.suites.v0.templates import POOL
@@ -35,7 +36,7 @@ def assemble(
     """
     for i, j in edges:
         if not 0 <= i < j < len(parts):
-            raise ValueError(f"{task_id}: edge ({i}, {j}) must go forward between subtasks")
+            raise GraphError(f"{task_id}: edge ({i}, {j}) must go forward between subtasks")
     task = compose_task(
         task_id,
         [(POOL[template], values) for template, values in parts],
