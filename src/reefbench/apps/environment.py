@@ -189,7 +189,7 @@ class ServicesEnvironment(Environment):
         return self._client is not None and self._client.health()
 
 
-def services_of(env: Any) -> ServicesEnvironment:
+def services_of(env: Environment) -> ServicesEnvironment:
     """The services environment an action runs against: ``env`` itself, or ``env.services``.
 
     Devices that own the account (a phone environment, say) expose it as ``.services`` so
