@@ -12,6 +12,7 @@ rule of a kind, so adding one needs no change here.
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -195,3 +196,19 @@ def test_import_reefbench_loads_only_the_core() -> None:
     assert [m for m in ours if m.startswith(FORBIDDEN_AT_IMPORT)] == []
     assert len(ours) <= 20, ours  # the core is about 15 modules
     assert [m for m in loaded if m.split(".")[0] in HEAVY] == []
+
+
+DOC = SRC.parents[1] / "docs" / "architecture.md"
+
+
+def test_the_architecture_document_names_what_exists() -> None:
+    """Every component of the table is in docs/architecture.md, and every file it names
+    exists (in src/reefbench, or in the repository for tests/ and docs/ paths)."""
+    text = DOC.read_text(encoding="utf-8")
+    for name in ALLOWED:
+        shown = name.replace(".", "/") if name.startswith(("envs.", "suites.")) else name
+        assert f"`{shown}`" in text or f"**{shown}**" in text, name
+    repo = SRC.parents[1]
+    for path in set(re.findall(r"`((?:\w+/)+\w+\.py)`", text)):
+        candidates = [SRC / path, SRC.parent / path, repo / path]
+        assert any(c.is_file() for c in candidates) or path.startswith("envs/counter/"), path
