@@ -175,9 +175,14 @@ def _explicit(**overrides: Any) -> dict[str, Any]:
         (
             _explicit(nodes={"a": {"evaluator": "no_such_module_xyz:f"}}),
             None,
-            "cannot import module 'no_such_module_xyz'",
+            "module 'no_such_module_xyz' is not known to define actions",
         ),
-        (_explicit(nodes={"a": {"evaluator": "json:dumps"}}), None, "not an action"),
+        (_explicit(nodes={"a": {"evaluator": "json:dumps"}}), None, "not known to define"),
+        (
+            _explicit(nodes={"a": {"evaluator": "reefbench.envs.memory:MEMORY_ACTIONS"}}),
+            None,
+            "not an action",
+        ),
         (
             _explicit(nodes={"a": {"evaluator": "reefbench.envs.memory:write_file"}}),
             None,

@@ -23,7 +23,7 @@ from reefbench.evaluators import EvalResult, Evaluator, evaluator
 from reefbench.graph import GraphEvaluator, NodeCheck, StepReport
 from reefbench.link import compose_task
 from reefbench.protocol import Agent, AgentOutput, CallResult, Turn, Usage
-from reefbench.subtask import SubTask, register_attribute_type
+from reefbench.subtask import NearMiss, SubTask, register_attribute_type
 from reefbench.task import ActionStep, SubtaskInfo, Task, TaskMetadata
 from reefbench.taskfile import load_tasks, save_tasks
 
@@ -49,6 +49,7 @@ __all__ = [
     "GraphEvaluator",
     "InvalidAction",
     "InvalidActionArguments",
+    "NearMiss",
     "NodeCheck",
     "ReefError",
     "StepReport",

@@ -37,6 +37,10 @@ _ENV_PARAMETER = "env"
 
 ActionT = TypeVar("ActionT", bound="Action")
 
+DEFINING_MODULES: set[str] = set()
+"""Modules that have defined an action in this process; :mod:`reefbench.refs` lets
+references name them without importing anything new."""
+
 
 class Action:
     """A typed function exposed to agents (or to the graph evaluator, for evaluators).
@@ -58,6 +62,7 @@ class Action:
         env_name: str | None = None,
     ) -> None:
         self.func = func
+        DEFINING_MODULES.add(func.__module__)
         self.name = name or func.__name__
         if not _NAME_PATTERN.match(self.name):
             raise ConfigError(

@@ -8,6 +8,13 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
+from reefbench.system_packages import (
+    PACKAGES,
+    SystemPackage,
+    missing_executables,
+    package_installed,
+)
+
 
 @dataclass(frozen=True)
 class Check:
@@ -19,24 +26,6 @@ class Check:
     required: bool
 
 
-# (executable, Debian package, who needs it). Only the core is required today; the rest
-# lists what the desktop, browser, phone and Android environments will use.
-_TOOLS = [
-    ("Xvfb", "xvfb", "desktop environment"),
-    ("xdotool", "xdotool", "desktop environment"),
-    ("tesseract", "tesseract-ocr", "OCR observations"),
-    ("bwrap", "bubblewrap", "desktop sandbox"),
-    ("openbox", "openbox", "desktop environment (window manager)"),
-    ("rofi", "rofi", "desktop environment (search_app launcher)"),
-    ("xfce4-terminal", "xfce4-terminal", "desktop environment (terminal)"),
-    ("mousepad", "mousepad", "desktop environment (text editor)"),
-    ("thunar", "thunar", "desktop environment (file manager)"),
-    ("xprop", "x11-utils", "desktop environment"),
-    ("dbus-daemon", "dbus", "desktop environment (session bus)"),
-    ("xclip", "xclip", "desktop clipboard evaluator"),
-    ("chromium", "chromium", "browser and phone environments"),
-    ("adb", "adb", "Android devices"),
-]
 _MODULES = [
     ("pydantic", "reefbench", True),
     ("networkx", "reefbench", True),
@@ -71,22 +60,36 @@ def run_checks() -> list[Check]:
                 required,
             )
         )
-    for exe, package, needed_by in _TOOLS:
-        path = shutil.which(exe)
-        checks.append(
-            Check(
-                exe,
-                path is not None,
-                path or "not found",
-                needed_by,
-                f"apt-get install {package}",
-                False,
-            )
-        )
+    for package in PACKAGES:
+        checks.append(package_check(package))
     devices = adb_devices_check()
     if devices is not None:
         checks.append(devices)
     return checks
+
+
+def package_check(package: SystemPackage) -> Check:
+    """One Debian package: its executables found (and probed), or dpkg's word for
+    packages without one. Packages the set-up installs are required."""
+    fix = package.install_hint if package.optional else f"make setup (or {package.install_hint})"
+    name = ", ".join(package.executables) or package.package
+    if package.executables:
+        missing = missing_executables(package)
+        found = [shutil.which(e) or e for e in package.executables if e not in missing]
+        detail = f"not found or not the right program: {', '.join(missing)}" if missing else ""
+        return Check(
+            name,
+            not missing,
+            detail or ", ".join(found),
+            package.needed_by,
+            fix,
+            not package.optional,
+        )
+    installed = package_installed(package)
+    if installed is None:  # no dpkg: nothing to ask, and nothing to run to find out
+        return Check(name, True, "not checked (no dpkg)", package.needed_by, fix, False)
+    detail = "installed" if installed else "not installed"
+    return Check(name, installed, detail, package.needed_by, fix, not package.optional)
 
 
 def adb_devices_check(run: Any = None) -> Check | None:

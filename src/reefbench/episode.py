@@ -34,6 +34,7 @@ from reefbench.protocol import (
     Usage,
 )
 from reefbench.root import ROOT, RootEnvironment
+from reefbench.system_packages import describe_missing, missing_for_apps
 from reefbench.task import Task
 
 Termination = Literal[
@@ -231,6 +232,11 @@ class Episode:
         )
 
     def _prepare(self) -> None:
+        # A tool the task's apps need and this machine lacks is the machine's failure: say
+        # which, before anything runs, rather than score the agent on a broken task.
+        missing = missing_for_apps(self.task.metadata.apps)
+        if missing:
+            raise _Stop("env_error", describe_missing(missing))
         for name, env in self.envs.items():
             try:
                 env.reset([s.action for s in self.task.extra_actions if s.env == name])

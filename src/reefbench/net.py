@@ -32,12 +32,18 @@ class ServedApp:
         port: int = 0,
         *,
         allow_remote: bool = False,
+        how_to_allow_remote: str = "pass allow_remote=True",
         startup_timeout: float = 30.0,
     ) -> None:
+        """``how_to_allow_remote`` is the fix the refusal names: the Python argument by
+        default, the command-line flag when a command serves."""
         import uvicorn
 
         if not allow_remote and not is_loopback(host):
-            raise ConfigError(f"refusing to bind {host}: not loopback (pass allow_remote=True)")
+            raise ConfigError(
+                f"refusing to bind {host}: not a loopback address ({how_to_allow_remote} "
+                "to serve other interfaces; clients still need the token)"
+            )
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         self._socket = socket.socket(family, socket.SOCK_STREAM)
         self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

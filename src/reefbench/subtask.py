@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import string
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import networkx as nx
@@ -58,6 +59,27 @@ SolutionGenerator = Callable[..., list[ActionCall]]
 SetupGenerator = Callable[..., list[ActionStep]]
 
 
+@dataclass(frozen=True)
+class NearMiss:
+    """A plausible wrong way to do a subtask: its checkpoints must not all complete.
+
+    A score is only worth something if a wrong solution fails as surely as the reference
+    passes, so every template ships behaviours an agent could plausibly mistake for the
+    task (overwrite instead of append, the wrong recipient, resize without keeping the
+    aspect) and the validation gates play them.
+
+    Attributes:
+        label: What goes wrong, for people (``"overwrites the file"``).
+        solution: attributes -> the wrong action calls; or, when omitted,
+        changes: attribute -> a function giving a wrong value for it: the reference
+            solution is played with those values (a typo, a look-alike address).
+    """
+
+    label: str
+    solution: SolutionGenerator | None = None
+    changes: Mapping[str, Callable[[Any], Any]] = field(default_factory=dict)
+
+
 class Fragment(BaseModel):
     """A subtask instantiated with attribute values."""
 
@@ -90,6 +112,8 @@ class SubTask(BaseModel):
         alternative_generators: attributes -> other, different solutions.
         setup_generator: attributes -> setup steps.
         output_generator: attributes -> the output value passed to linked subtasks.
+        near_misses: plausible wrong ways to do it (:class:`NearMiss`); the validation
+            gates check that none of them completes the subtask's checkpoints.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -110,6 +134,7 @@ class SubTask(BaseModel):
     alternative_generators: list[SolutionGenerator] = Field(default_factory=list)
     setup_generator: SetupGenerator | None = None
     output_generator: Callable[..., Any] | None = None
+    near_misses: list[NearMiss] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _consistent(self) -> SubTask:
@@ -125,7 +150,28 @@ class SubTask(BaseModel):
                     f"subtask '{self.id}': {name} has unknown type '{type_name}'; "
                     "register it with reefbench.register_attribute_type"
                 )
+        for near_miss in self.near_misses:
+            unknown = [a for a in near_miss.changes if a not in self.attributes]
+            if unknown or (near_miss.solution is None) == (not near_miss.changes):
+                raise ValueError(
+                    f"subtask '{self.id}': near miss {near_miss.label!r} needs either a "
+                    "solution or changes of its own attributes"
+                    + (f" (unknown: {', '.join(unknown)})" if unknown else "")
+                )
+            if near_miss.changes and self.solution_generator is None:
+                raise ValueError(
+                    f"subtask '{self.id}': near miss {near_miss.label!r} changes attributes "
+                    "of a reference solution, but the subtask has none"
+                )
         return self
+
+    def near_miss_calls(self, near_miss: NearMiss, values: Mapping[str, Any]) -> list[ActionCall]:
+        """The action calls of ``near_miss`` for these attribute values."""
+        if near_miss.solution is not None:
+            return near_miss.solution(**values)
+        changed = {**values, **{k: f(values[k]) for k, f in near_miss.changes.items()}}
+        assert self.solution_generator is not None  # checked when the template was made
+        return self.solution_generator(**changed)
 
     @property
     def placeholders(self) -> list[str]:

@@ -15,7 +15,6 @@ existing :class:`Action` objects; nothing in a task file is evaluated as code.
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Mapping
 from pathlib import Path
@@ -28,8 +27,10 @@ from reefbench.actions import Action, ActionCall, ActionT
 from reefbench.errors import ConfigError, InvalidActionArguments, ReefError, TaskLoadError
 from reefbench.evaluators import Evaluator, _Combined
 from reefbench.link import compose_task
+from reefbench.refs import resolve_ref
 from reefbench.subtask import SubTask
 from reefbench.task import ActionStep, Task, TaskMetadata
+from reefbench.userfiles import TOO_DEEP, first_validation_error, json_documents
 
 SCHEMA_VERSION = 1
 
@@ -108,31 +109,14 @@ def load_tasks(path: str | Path, pool: Mapping[str, SubTask] | None = None) -> l
         TaskLoadError: one line naming the file, the task and the JSON path of the problem.
     """
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise TaskLoadError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    documents: list[tuple[str, Any]] = []
-    try:
-        if path.suffix == ".jsonl":
-            for number, line in enumerate(text.splitlines(), 1):
-                if line.strip():
-                    documents.append((f"{path}:{number}", json.loads(line)))
-        else:
-            data = json.loads(text)
-            items = data if isinstance(data, list) else [data]
-            documents = [
-                (f"{path}[{i}]" if isinstance(data, list) else str(path), d)
-                for i, d in enumerate(items)
-            ]
-    except json.JSONDecodeError as exc:
-        raise TaskLoadError(
-            f"{path}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        ) from None
+    documents = json_documents(path, TaskLoadError)
     tasks = []
     seen: set[str] = set()
     for where, document in documents:
-        task = task_from_dict(document, pool, where=where)
+        try:
+            task = task_from_dict(document, pool, where=where)
+        except RecursionError:
+            raise TaskLoadError(f"{where}: {TOO_DEEP}") from None
         if task.id in seen:
             raise TaskLoadError(f"{where}: duplicate task id '{task.id}'")
         seen.add(task.id)
@@ -160,7 +144,7 @@ def task_from_dict(
             return _from_composed(ComposedTaskFile.model_validate(data), pool, label)
         return _from_explicit(ExplicitTaskFile.model_validate(data), label)
     except pydantic.ValidationError as exc:
-        raise TaskLoadError(_one_line(f"{label}: {_first_error(exc)}")) from None
+        raise TaskLoadError(_one_line(f"{label}: {first_validation_error(exc)}")) from None
     except TaskLoadError as exc:
         raise TaskLoadError(_one_line(str(exc))) from None
     except ReefError as exc:
@@ -191,7 +175,7 @@ def _from_explicit(spec: ExplicitTaskFile, label: str) -> Task:
             metadata=spec.metadata,
         )
     except pydantic.ValidationError as exc:
-        raise TaskLoadError(f"{label}: {_first_error(exc)}") from None
+        raise TaskLoadError(f"{label}: {first_validation_error(exc)}") from None
 
 
 def _from_composed(spec: ComposedTaskFile, pool: Mapping[str, SubTask] | None, label: str) -> Task:
@@ -272,28 +256,6 @@ def _bind(target: ActionT, args: dict[str, Any], where: str) -> ActionT:
         raise ConfigError(f"{where}: {exc}") from None
 
 
-def resolve_ref(ref: str, where: str = "reference") -> Action:
-    """Import ``module:name`` and return it if (and only if) it is an :class:`Action`."""
-    module_name, _, attr = ref.partition(":")
-    if not module_name or not attr:
-        raise ConfigError(f"{where}: '{ref}' is not of the form 'package.module:name'")
-    try:
-        module = importlib.import_module(module_name)
-    except Exception as exc:  # not found, relative ('.x': TypeError), or failing on import
-        raise ConfigError(f"{where}: cannot import module '{module_name}' ({exc})") from None
-    target: Any = module
-    for part in attr.split("."):
-        target = getattr(target, part, None)
-        if target is None:
-            raise ConfigError(f"{where}: module '{module_name}' has no '{attr}'")
-    if not isinstance(target, Action):
-        raise ConfigError(
-            f"{where}: '{ref}' is {type(target).__name__}, not an action "
-            "or evaluator made with @action/@evaluator"
-        )
-    return target
-
-
 # ------------------------------------------------------------------ saving
 def task_to_dict(task: Task) -> dict[str, Any]:
     """The explicit JSON form of a task (composed tasks are saved expanded)."""
@@ -356,12 +318,3 @@ def _check_ref(act: Action) -> None:
             f"{act.label} cannot be saved: '{act.ref}' does not import back to it "
             "(define actions and evaluators at module level)"
         )
-
-
-def _first_error(exc: pydantic.ValidationError) -> str:
-    error = exc.errors()[0]
-    loc = ".".join(str(p) for p in error.get("loc", ()))
-    message = str(error.get("msg", "invalid"))
-    if message.startswith("Value error, "):
-        message = message[len("Value error, ") :]
-    return f"{loc}: {message}" if loc else message

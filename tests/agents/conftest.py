@@ -34,6 +34,7 @@ class Scripted:
     cached: int = 0
     status: int = 200
     raw_arguments: str | None = None  # OpenAI only: send this string as the arguments
+    empty: bool = False  # HTTP 200 with nothing in it: no choices/content blocks/candidates
 
 
 @dataclass
@@ -161,18 +162,17 @@ def render_openai(reply: Scripted, n: int) -> Any:
             }
             for i, (name, arguments) in enumerate(reply.calls)
         ]
+    choice = {
+        "index": 0,
+        "finish_reason": "tool_calls" if reply.calls else "stop",
+        "message": message,
+    }
     return {
         "id": f"chatcmpl-{n}",
         "object": "chat.completion",
         "created": 1,
         "model": "fake",
-        "choices": [
-            {
-                "index": 0,
-                "finish_reason": "tool_calls" if reply.calls else "stop",
-                "message": message,
-            }
-        ],
+        "choices": [] if reply.empty else [choice],
         "usage": {
             "prompt_tokens": reply.prompt,
             "completion_tokens": reply.completion,
@@ -195,7 +195,7 @@ def render_anthropic(reply: Scripted, n: int) -> Any:
         "type": "message",
         "role": "assistant",
         "model": "fake",
-        "content": content,
+        "content": [] if reply.empty else content,
         "stop_reason": "tool_use" if reply.calls else "end_turn",
         "stop_sequence": None,
         # Anthropic counts cache reads apart from input_tokens.
@@ -214,10 +214,9 @@ def render_gemini(reply: Scripted, n: int) -> Any:
         parts.append({"text": reply.text})
     for i, (name, arguments) in enumerate(reply.calls):
         parts.append({"functionCall": {"id": f"fc_{n}_{i}", "name": name, "args": arguments}})
+    candidate = {"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}
     return {
-        "candidates": [
-            {"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}
-        ],
+        "candidates": [] if reply.empty else [candidate],
         "usageMetadata": {
             "promptTokenCount": reply.prompt,
             "candidatesTokenCount": reply.completion,

@@ -2,8 +2,8 @@
 
 Checked per provider: the request carries the tool schemas, the screenshots with their
 MIME types, the truncated history and the real results of earlier calls; tool calls
-become action calls; token usage sums; 429 then 200 is retried; a 500 storm ends the
-episode as ``agent_error``; the key never lands in a result file or a log.
+become action calls; token usage sums; 429 then 200, and an empty 200, are retried; a 500
+storm ends the episode as ``agent_error``; the key never lands in a result file or a log.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import logging
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from PIL import Image
@@ -150,6 +150,33 @@ def test_a_500_storm_ends_in_agent_error(wire: Wire) -> None:
     assert not result.success and result.steps == 1
     assert len(wire.server.requests) == FAST_RETRY.attempts
     assert result.error is not None and "500" in result.error and "gave up" in result.error
+
+
+def test_an_empty_reply_is_retried_like_a_server_error(wire: Wire) -> None:
+    """HTTP 200 with no choices / content blocks / candidates is the server failing."""
+    wire.server.script(Scripted(empty=True), Scripted("hello"))
+    reply = wire.provider().complete("sys", [Message("user", [TextPart("hi")])])
+    assert reply.text == "hello" and len(wire.server.requests) == 2
+
+
+def test_empty_replies_that_persist_end_in_agent_error_not_invalid_action(wire: Wire) -> None:
+    wire.server.default = Scripted(empty=True)
+    result = Episode(TASK, SingleAgent(wire.provider()), envs()).run()
+    assert result.termination == "agent_error" and result.infrastructure_failure
+    assert result.invalid_actions == 0
+    assert len(wire.server.requests) == FAST_RETRY.attempts
+
+
+def test_a_gemini_candidate_without_parts_is_an_empty_reply() -> None:
+    from types import SimpleNamespace
+
+    from reefbench.agents.providers.gemini import GeminiProvider
+    from reefbench.agents.providers.retry import EmptyReply
+
+    bare = SimpleNamespace(content=None, finish_reason="SAFETY")
+    response = SimpleNamespace(candidates=[bare], usage_metadata=None)
+    with pytest.raises(EmptyReply, match="finish reason SAFETY"):
+        GeminiProvider._reply(cast(Any, SimpleNamespace(_usage=lambda r: None)), response)
 
 
 def test_a_bad_key_is_not_retried_and_says_so(wire: Wire) -> None:

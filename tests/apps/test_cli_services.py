@@ -45,6 +45,29 @@ def test_serve_prints_url_and_token_and_stops_on_interrupt() -> None:
             proc.wait()
 
 
+def test_a_stop_signal_right_after_start_up_is_never_lost() -> None:
+    """SIGTERM as soon as the URL appears (the token line may still be on its way): the
+    signals are blocked before the server starts, so the stop is queued, not raced."""
+    code = "from reefbench.cli import main; main()"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, "services", "serve"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "COLUMNS": "200"},
+    )
+    try:
+        assert proc.stdout is not None
+        assert "services at http://127.0.0.1:" in proc.stdout.readline()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) == 0
+        assert proc.stderr is not None and "Traceback" not in proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
 def test_serve_rejects_a_bad_port_in_one_line() -> None:
     code = "from reefbench.cli import main; main()"
     result = subprocess.run(

@@ -129,19 +129,21 @@ def test_a_persistent_outage_is_stored_as_agent_error_and_the_run_goes_on(
 
 
 @pytest.mark.integration
-def test_a_reply_without_choices_is_an_empty_turn_not_a_crash(
+def test_a_reply_without_choices_is_retried_not_a_crash_nor_a_turn(
     faulty_openai: FaultyOpenAI, tmp_path: Path
 ) -> None:
-    """Empty ``choices`` is a model turn with no action: the episode goes on to the next turn."""
+    """Empty ``choices`` is the server failing: the request is retried within the same
+    turn, and the model's next reply plays as that turn (no turn is spent on it)."""
     faulty_openai.script = [Fault("empty")]
     faulty_openai.default = Fault("ok", calls=(NOTE_CALL,))
     provider = openai_provider(faulty_openai)
-    config = RunConfig(suite="memory", tasks=["mem-write-note"], invalid_tolerance=2, workers=1)
+    config = RunConfig(suite="memory", tasks=["mem-write-note"], workers=1)
     progress, rows = run(
         tmp_path, config, MEMORY_TASKS, lambda key: SingleAgent(provider), suite.make_environments
     )
     (result,) = progress.results
-    assert result.termination == "success" and result.steps == 2, result
+    assert result.termination == "success" and result.steps == 1, result
+    assert result.invalid_actions == 0
     assert rows[0]["attempts"] == 1 and faulty_openai.requests == 2
     assert_each_episode_once(tmp_path, rows, 1)
 

@@ -14,7 +14,9 @@ import ast
 import logging
 import os
 import secrets
+import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -82,14 +84,20 @@ def typed_command(desk: Any, command: str, name: str, timeout: float = 20.0) -> 
 
 @pytest.fixture
 def canary_file() -> Iterator[tuple[Path, str]]:
-    """A secret file in the harness's home directory."""
+    """A secret file on the host, like one in the harness's home directory.
+
+    It lives in /var/tmp, not in ``$HOME``: a home under /tmp (as on a fresh machine run
+    with ``HOME=/tmp/...``) has the same absolute path as a file in the sandbox's own
+    /tmp, where writing is allowed, and the test would depend on where ``$HOME`` is.
+    """
     secret = f"canary-{secrets.token_hex(8)}"
-    path = Path.home() / f".reef-canary-{secrets.token_hex(4)}"
+    folder = Path(tempfile.mkdtemp(prefix="reef-canary-", dir="/var/tmp"))
+    path = folder / f".reef-canary-{secrets.token_hex(4)}"
     path.write_text(secret)
     try:
         yield path, secret
     finally:
-        path.unlink(missing_ok=True)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.mark.integration
@@ -154,8 +162,13 @@ def test_non_loopback_addresses_are_unreachable_from_the_terminal(terminal: Any)
 def test_host_processes_cannot_be_signalled_from_the_terminal(terminal: Any) -> None:
     canary = subprocess.Popen(["sleep", "600"])
     try:
+        # `kill -9 -1` also kills the terminal window, whose closing pty hangs up the shell
+        # typing this: the shell ignores SIGHUP, or under load it could die before writing
+        # the output the test waits for.
         seen = typed_command(
-            terminal, f"kill -9 {canary.pid}; echo rc=$?; kill -9 -1; echo survived", "kill.txt"
+            terminal,
+            f"trap '' HUP; kill -9 {canary.pid}; echo rc=$?; kill -9 -1; echo survived",
+            "kill.txt",
         )
         assert "rc=1" in seen, seen  # no such process in the sandbox's pid namespace
         assert alive(canary.pid), "the host process survived every kill"
@@ -294,6 +307,11 @@ def auth() -> dict[str, str]:
         ("reefbench.envs.memory:write_file.func.__globals__", 422),
         ("reefbench.envs.memory:__builtins__.eval", 422),
         ("reefbench.envs.desktop.actions:click", 422),  # an action for another environment
+        # inside the allowed prefix, but not a module of actions: refused before import (it
+        # used to start a second reef CLI inside the server, and the request never returned)
+        ("reefbench.cli.__main__:main", 422),
+        ("reefbench.cli:main", 422),
+        ("reefbench.runner.engine:Runner", 422),
     ],
 )
 def test_remote_references_cannot_walk_out_of_the_allowed_actions(
@@ -539,3 +557,11 @@ def test_an_api_key_appears_in_no_result_log_report_or_sandbox(
     finally:
         control.kill()
         control.wait(10)
+
+
+@pytest.mark.parametrize("key", ["..", ".", "...", "a/../..", "../run.json"])
+def test_episode_folders_stay_inside_the_episodes_folder(tmp_path: Path, key: str) -> None:
+    from reefbench.log.store import ResultsStore
+
+    folder = ResultsStore.episode_folder(tmp_path, key)
+    assert folder.resolve().parent == (tmp_path / "episodes").resolve(), folder

@@ -60,9 +60,16 @@ def test_files_are_confined_to_episode_folders(served: Any) -> None:
             "/runs/0/files/mem-write-note%23s0/..%2F..%2F..%2Fsecret.txt",
             "/runs/0/files/..%2F..%2F/secret.txt",
             "/runs/9/files/x/y.png",
+            "/runs/0/files/../run.json",  # an episode key of '..' named the run directory
+            "/runs/0/files/%2E%2E/run.json",
+            "/runs/0/files/./mem-write-note%23s0",
+            "/runs/0/files/not-an-episode/result.json",
         ]:
             response = client.get(path)
             assert response.status_code == 404 and "top secret" not in response.text
+            assert "config_hash" not in response.text, path
+        served_file = client.get("/runs/0/files/mem-write-note%23s0/result.json")
+        assert served_file.status_code == 200 and "termination" in served_file.text
 
 
 def test_pages_render_in_chromium(served: Any, tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 
 from reefbench.errors import ConfigError
+from reefbench.userfiles import read_text
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,7 @@ class Prompts:
                 f"{directory}: unknown prompt file(s) {', '.join(stray)}; "
                 f"expected some of {', '.join(sorted(n + '.txt' for n in names))}"
             )
-        found = {p.stem: p.read_text("utf-8") for p in directory.glob("*.txt")}
+        found = {p.stem: read_text(p) for p in directory.glob("*.txt")}
         return replace(base or cls.default(), **found)
 
     def render(self, role: str, json_mode: bool = False, **values: str) -> str:

@@ -2,4 +2,5 @@
 
 from reefbench.cli import main
 
-main()
+if __name__ == "__main__":  # importing this module must not start a command line
+    main()

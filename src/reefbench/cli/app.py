@@ -7,6 +7,7 @@ them here lets each command group live in its own module without import cycles.
 from __future__ import annotations
 
 import sys
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -18,6 +19,26 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+@app.callback()
+def trust(
+    allow_module: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-module",
+            help="A package you trust to define the actions/evaluators that task files name "
+            "(repeatable; also REEF_ACTION_MODULES=a,b). reefbench's own are always allowed.",
+        ),
+    ] = None,
+) -> None:
+    """Benchmark multimodal-LLM agents on real desktop, browser and phone environments."""
+    if allow_module:
+        from reefbench.refs import allow_action_modules
+
+        allow_action_modules(allow_module)
+
+
 tasks_app = typer.Typer(help="Inspect and validate task files.", no_args_is_help=True)
 app.add_typer(tasks_app, name="tasks")
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import sys
+from typing import Annotated
+
+import typer
 from rich.table import Table
 
 from reefbench.cli.app import app, console
@@ -17,10 +21,24 @@ def version() -> None:
 
 
 @app.command()
-def doctor() -> None:
+def doctor(
+    system_packages: Annotated[
+        bool,
+        typer.Option(
+            "--system-packages",
+            help="Print system-packages.txt as the set-up installs it (from the one table "
+            "in reefbench/system_packages.py) instead of checking.",
+        ),
+    ] = False,
+) -> None:
     """Check system dependencies and say what to install."""
     from reefbench.doctor import run_checks
 
+    if system_packages:
+        from reefbench.system_packages import packages_file_text
+
+        sys.stdout.write(packages_file_text())
+        return
     checks = run_checks()
     table = Table(title="reef doctor")
     for column in ("check", "status", "detail", "needed by", "to fix"):

@@ -9,7 +9,6 @@ Results go to a run directory (``--out``); ``--resume`` continues a run that was
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -101,14 +100,14 @@ def run(
     report: Annotated[bool, typer.Option(help="Write the HTML report at the end.")] = True,
 ) -> None:
     """Run a suite with an agent, store every episode, print the metrics and write a report."""
+    from reefbench.refs import allow_action_modules
     from reefbench.runner.agents import check_spec
     from reefbench.runner.config import RunConfig, load_config
 
     if resume:
         if out is None or not (out / "run.json").is_file():
             raise ReefError("--resume needs --out pointing at an existing run directory")
-        manifest = json.loads((out / "run.json").read_text(encoding="utf-8"))
-        chosen = RunConfig.model_validate(manifest["config"])
+        chosen = _resumed_config(out / "run.json")
         if workers is not None or ray is not None:
             chosen = chosen.model_copy(update=_drop_none({"workers": workers, "ray_address": ray}))
     else:
@@ -149,7 +148,26 @@ def run(
                 f"{out} already holds a run: pass --resume to continue it, or a new --out"
             )
     check_spec(chosen.agent)
+    allow_action_modules(chosen.action_modules)
     _execute(chosen, out, report)
+
+
+def _resumed_config(manifest_path: Path) -> Any:
+    """The configuration a stopped run was started with, from its ``run.json``."""
+    import pydantic
+
+    from reefbench.runner.config import RunConfig
+    from reefbench.userfiles import parse_json, read_text
+
+    manifest = parse_json(read_text(manifest_path), str(manifest_path))
+    config = manifest.get("config") if isinstance(manifest, dict) else None
+    try:
+        return RunConfig.model_validate(config)
+    except pydantic.ValidationError:
+        raise ReefError(
+            f"{manifest_path}: 'config' is missing or not a run configuration; "
+            "this directory cannot be resumed (start a new --out)"
+        ) from None
 
 
 def _drop_none(values: dict[str, Any]) -> dict[str, Any]:

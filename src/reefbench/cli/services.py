@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import threading
+import signal
 
 import typer
 
@@ -33,12 +33,17 @@ def serve(
     if not 0 <= port <= 65535:
         raise ConfigError(f"--port {port} is not a port number (0-65535)")
     server = ServicesServer(host, port, username=username, password=password)
-    server.start()
-    console.print(f"services at {server.url}  (login: {username} / {password})")
-    console.print(f"internal API token: {server.token}")
+    # Block the stop signals before the server thread starts (it inherits the mask) and
+    # wait for them with sigwait: a Ctrl-C that arrives at any moment, even while the URL
+    # is being printed, is queued and stops the server instead of being lost in a race.
+    stop_signals = {signal.SIGINT, signal.SIGTERM}
+    signal.pthread_sigmask(signal.SIG_BLOCK, stop_signals)
     try:
-        threading.Event().wait()
-    except KeyboardInterrupt:
-        pass
+        server.start()
+        console.print(f"services at {server.url}  (login: {username} / {password})")
+        console.print(f"internal API token: {server.token}")
+        console.file.flush()
+        signal.sigwait(stop_signals)
     finally:
         server.stop()
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)

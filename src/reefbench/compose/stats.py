@@ -12,7 +12,6 @@ asks for ``full`` loading.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -30,6 +29,7 @@ from reefbench.compose.complexity import (
 from reefbench.errors import TaskLoadError
 from reefbench.subtask import SubTask
 from reefbench.task import Task, TaskMetadata
+from reefbench.userfiles import TOO_DEEP, json_documents
 
 if TYPE_CHECKING:
     from reefbench.compose.synthesis import ComposedSpec
@@ -121,7 +121,10 @@ def stats_for_files(
         if not full and isinstance(document, dict) and "subtasks" in document and pool:
             _add_composed(stats, document, pool, where)
         else:
-            stats.add_task(task_from_dict(document, pool, where=where))
+            try:
+                stats.add_task(task_from_dict(document, pool, where=where))
+            except RecursionError:
+                raise TaskLoadError(f"{where}: {TOO_DEEP}") from None
     return stats
 
 
@@ -156,18 +159,4 @@ def _add_composed(
 
 def _documents(paths: Iterable[Path]) -> Iterable[tuple[str, Any]]:
     for path in paths:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise TaskLoadError(f"{path}: cannot read: {exc.strerror or exc}") from None
-        try:
-            if path.suffix == ".jsonl":
-                for number, line in enumerate(text.splitlines(), 1):
-                    if line.strip():
-                        yield f"{path}:{number}", json.loads(line)
-            else:
-                data = json.loads(text)
-                for i, item in enumerate(data if isinstance(data, list) else [data]):
-                    yield f"{path}[{i}]", item
-        except json.JSONDecodeError as exc:
-            raise TaskLoadError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+        yield from json_documents(path, TaskLoadError)

@@ -220,8 +220,10 @@ def _write_durably(path: Path, text: str) -> None:
 
 
 def _safe(key: str) -> str:
-    """File name for an episode key (task ids may contain '/')."""
-    return "".join(c if c.isalnum() or c in "-_.#@" else "_" for c in key)
+    """File name for an episode key (task ids may contain '/'; '.' and '..' would name the
+    episodes folder itself or the run directory)."""
+    name = "".join(c if c.isalnum() or c in "-_.#@" else "_" for c in key)
+    return name.replace(".", "_") if set(name) <= {"."} else name
 
 
 def write_run_manifest(run_dir: Path, manifest: dict[str, Any]) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -11,6 +10,7 @@ from reefbench.episode import EpisodeResult
 from reefbench.errors import ConfigError
 from reefbench.log.store import ResultsStore
 from reefbench.task import Task
+from reefbench.userfiles import parse_json, read_text
 
 
 @dataclass
@@ -37,7 +37,9 @@ def load_run(path: Path, *, trajectory: bool = False) -> LoadedRun:
     manifest_path = path / "run.json"
     if not manifest_path.is_file() or not (path / "results.sqlite").is_file():
         raise ConfigError(f"{path}: not a run directory (no run.json/results.sqlite)")
-    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    manifest = parse_json(read_text(manifest_path), str(manifest_path))
+    if not isinstance(manifest, dict):
+        raise ConfigError(f"{manifest_path}: expected a JSON object (a run's manifest)")
     store = ResultsStore(path)
     try:
         results = store.results(trajectory=trajectory)

@@ -61,6 +61,13 @@ def create_viewer(run_dirs: list[Path], token: str) -> FastAPI:
         finally:
             store.close()
 
+    def known_episode(run: LoadedRun, key: str) -> bool:
+        store = ResultsStore(run.path)
+        try:
+            return any(row["key"] == key for row in store.rows())
+        finally:
+            store.close()
+
     @api.get("/")
     def index() -> HTMLResponse:
         rows = {}
@@ -88,11 +95,12 @@ def create_viewer(run_dirs: list[Path], token: str) -> FastAPI:
     @api.get("/runs/{run_id}/files/{key}/{name}")
     def file(run_id: str, key: str, name: str) -> FileResponse:
         run = runs.get(run_id)
-        if run is None or "/" in name or name.startswith("."):
+        if run is None or "/" in name or name.startswith(".") or not known_episode(run, key):
             raise HTTPException(404, "no such file")
-        folder = (ResultsStore.episode_folder(run.path, key)).resolve()
+        episodes = (run.path / "episodes").resolve()
+        folder = ResultsStore.episode_folder(run.path, key).resolve()
         path = (folder / name).resolve()
-        if folder not in path.parents or not path.is_file():
+        if folder.parent != episodes or path.parent != folder or not path.is_file():
             raise HTTPException(404, "no such file")
         return FileResponse(path)
 

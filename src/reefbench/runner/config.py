@@ -22,6 +22,7 @@ import pydantic
 from pydantic import BaseModel, ConfigDict, Field
 
 from reefbench.errors import ConfigError
+from reefbench.userfiles import TOO_DEEP, first_validation_error, parse_json, read_text
 
 
 class AgentSpec(BaseModel):
@@ -46,7 +47,8 @@ def default_workers() -> int:
 
 
 class RunConfig(BaseModel):
-    """Everything a run needs; ``workers``, ``ray_address`` and ``out`` do not change results."""
+    """Everything a run needs; ``workers``, ``ray_address``, ``action_modules`` and ``out``
+    do not change results."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -60,19 +62,20 @@ class RunConfig(BaseModel):
     max_infra_retries: int = Field(default=2, ge=0)
     workers: int = Field(default_factory=default_workers, ge=1, le=256)
     ray_address: str | None = None
+    action_modules: list[str] = Field(
+        default_factory=list,
+        description="packages trusted to define the actions/evaluators task files name",
+    )
 
     def config_hash(self) -> str:
-        relevant = self.model_dump(exclude={"workers", "ray_address"})
+        relevant = self.model_dump(exclude={"workers", "ray_address", "action_modules"})
         text = json.dumps(relevant, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def load_config(path: Path) -> RunConfig:
     """Read a run configuration file; errors name the file and the field."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    text = read_text(path)
     try:
         if path.suffix == ".toml":
             data: Any = tomllib.loads(text)
@@ -84,17 +87,19 @@ def load_config(path: Path) -> RunConfig:
             except yaml.YAMLError as exc:
                 raise ConfigError(f"{path}: not valid YAML: {exc}".replace("\n", " ")) from None
         elif path.suffix == ".json":
-            data = json.loads(text)
+            data = parse_json(text, str(path))
         else:
             raise ConfigError(f"{path}: use a .toml, .yaml or .json file")
-    except (tomllib.TOMLDecodeError, ValueError) as exc:
-        raise ConfigError(f"{path}: not valid {path.suffix[1:].upper()}: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: {TOO_DEEP}") from None
     try:
         return RunConfig.model_validate(data)
+    except RecursionError:
+        raise ConfigError(f"{path}: {TOO_DEEP}") from None
     except pydantic.ValidationError as exc:
-        error = exc.errors()[0]
-        where = ".".join(str(p) for p in error.get("loc", ()))
-        raise ConfigError(f"{path}: {where}: {error.get('msg')}") from None
+        raise ConfigError(f"{path}: {first_validation_error(exc)}") from None
 
 
 def versions() -> dict[str, str]:

@@ -173,7 +173,7 @@ def test_short_tokens_and_public_binds_are_refused() -> None:
 
     with pytest.raises(ConfigError, match="at least 16"):
         create_app(m.MemoryEnvironment(), "short")
-    with pytest.raises(ConfigError, match="not loopback"):
+    with pytest.raises(ConfigError, match=r"not a loopback address \(pass allow_remote=True"):
         ServedApp(create_app(m.MemoryEnvironment(), TOKEN), host="0.0.0.0")
 
 

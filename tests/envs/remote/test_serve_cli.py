@@ -64,4 +64,7 @@ def test_public_bind_needs_explicit_permission() -> None:
         text=True,
         timeout=60,
     )
-    assert done.returncode == 2 and "not loopback" in done.stderr
+    assert done.returncode == 2 and "not a loopback address" in done.stderr
+    # the fix it names is the command's own flag, not the Python argument
+    assert "add --allow-remote" in done.stderr and "allow_remote=True" not in done.stderr
+    assert "Traceback" not in done.stderr

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -18,13 +19,21 @@ from reefbench.envs.browser.actions import BROWSER_ACTIONS
 from reefbench.envs.desktop.actions import DESKTOP_ACTIONS
 from reefbench.envs.ui.actions import TOUCH_ACTIONS
 from reefbench.errors import InvalidAction
+from reefbench.link import compose_task
 from reefbench.root import ROOT, RootEnvironment
+from reefbench.subtask import NearMiss, SubTask
 from reefbench.suites import get_suite
 from reefbench.suites.memory import make_environments as memory_environments
 from reefbench.suites.v0 import composed, handmade
 from reefbench.suites.v0 import helpers as hp
 from reefbench.suites.v0.finish import is_cross_device
-from reefbench.suites.v0.gates import check_task, instruction_problems
+from reefbench.suites.v0.gates import (
+    CLEANUP_CALLS,
+    check_task,
+    instruction_problems,
+    near_miss_plan,
+    truncated_reference,
+)
 from reefbench.suites.v0.templates import BY_PLATFORM, POOL
 from reefbench.task import SubtaskInfo, Task, TaskMetadata
 
@@ -198,10 +207,28 @@ def test_gates_start_a_long_chain_after_every_subtask() -> None:
     envs = memory_environments()
     good = check_task(_chain(m.file_equals("b.txt", "y").on("laptop")), envs)
     assert good.ok, good.line()
-    assert good.episodes == 2 + 2  # oracle, null, and a start after subtask 1 and 2
+    # oracle, null, stopped one action short, and a start after subtask 1 and 2
+    assert good.episodes == 3 + 2
     # subtask 1's checkpoint already holds once subtask 0 is played: not verifiable alone
     lax = check_task(_chain(m.file_exists("a.txt").on("laptop")), envs)
     assert "starting after subtask 1: ['s1'] already held" in lax.line()
+
+
+def test_gates_find_a_last_step_that_no_checkpoint_verifies() -> None:
+    envs = memory_environments()
+    two_writes = [
+        ActionCall(env="laptop", name="write_file", arguments={"path": "a.txt", "content": "x"}),
+        ActionCall(env="laptop", name="write_file", arguments={"path": "b.txt", "content": "y"}),
+    ]
+    both = m.file_equals("a.txt", "x").on("laptop") & m.file_equals("b.txt", "y").on("laptop")
+    good = check_task(_memory_task(nodes={"a": both}, reference_solution=two_writes), envs)
+    assert good.ok, good.line()
+    lax = check_task(_memory_task(reference_solution=two_writes), envs)  # only a.txt checked
+    assert "without its last action (laptop.write_file) still succeeds" in lax.line()
+    # trailing waits and closing an app are passed over: the write before them is cut
+    closing = [*two_writes, ActionCall(env="root", name="wait"), *CLEANUP_CALLS]
+    assert truncated_reference(_memory_task(reference_solution=closing)) == two_writes[:1]
+    assert truncated_reference(_memory_task(reference_solution=closing[1:])) is None
 
 
 def test_composition_drops_a_kept_property_set_twice_on_one_lineage() -> None:
@@ -250,3 +277,58 @@ def test_tasks_stats_describes_the_suite_as_loaded(tasks: list[Task]) -> None:
     s3 = cells["level"].index("S3")
     l4_s3 = sum((t.metadata.level, t.metadata.scope) == ("L4", "S3") for t in tasks)
     assert l4_s3 > 0 and cells["L4"][s3] == str(l4_s3)
+
+
+def _write_template(template_id: str, check: Any) -> SubTask:
+    return SubTask(
+        id=template_id,
+        description='Write "{content}" to {path}.',
+        attributes={"path": "file_path", "content": "text"},
+        env="laptop",
+        evaluator_generator=check,
+        solution_generator=lambda path, content: [
+            ActionCall(
+                env="laptop", name="write_file", arguments={"path": path, "content": content}
+            )
+        ],
+        near_misses=[NearMiss("a typo in the text", changes={"content": lambda c: c + "!"})],
+    )
+
+
+def test_gates_play_near_misses_and_name_the_ones_the_checkpoints_accept() -> None:
+    envs = memory_environments()
+    strict = _write_template("mem.write", lambda path, content: m.file_equals(path, content))
+    lax = _write_template("mem.lax", lambda path, content: m.file_exists(path))
+    for template, ok in ((strict, True), (lax, False)):
+        task = compose_task("near", [(template, {"path": "a.txt", "content": "x"})])
+        task.metadata.environments = ["laptop"]
+        pool = {template.id: template}
+        verdict = check_task(task, envs, pool=pool, near_misses_of={template.id})
+        assert verdict.ok is ok, verdict.line()
+        if not ok:
+            assert 'near miss of mem.lax (a typo in the text) completes ["s0.file_exists' in (
+                verdict.line()
+            )
+        unchecked = check_task(task, envs, pool=pool)  # no template named: no near miss played
+        assert unchecked.episodes == verdict.episodes - 1
+
+
+def test_each_template_is_near_missed_in_the_smallest_task_that_uses_it() -> None:
+    def task(task_id: str, templates: list[str]) -> Task:
+        infos = [
+            SubtaskInfo(id=f"s{i}", template=t, nodes=[], solution_span=(0, 0))
+            for i, t in enumerate(templates)
+        ]
+        return _memory_task(id=task_id, metadata=TaskMetadata(subtasks=infos))
+
+    tasks = [task("big", ["a", "b", "c"]), task("small", ["b"]), task("pair", ["a", "c"])]
+    assert near_miss_plan(tasks) == {"small": {"b"}, "pair": {"a", "c"}}
+
+
+def test_a_near_miss_needs_a_solution_or_changes_of_known_attributes() -> None:
+    base = _write_template("mem.write", lambda path, content: m.file_equals(path, content))
+    for bad in (NearMiss("nothing"), NearMiss("unknown", changes={"colour": str.upper})):
+        with pytest.raises(ValueError, match="near miss"):
+            SubTask(**{**base.__dict__, "near_misses": [bad]})
+    played = base.near_miss_calls(base.near_misses[0], {"path": "a.txt", "content": "x"})
+    assert played[0].arguments == {"path": "a.txt", "content": "x!"}

@@ -22,6 +22,7 @@ from reefbench.agents.providers.base import (
     ToolSpec,
 )
 from reefbench.agents.providers.retry import (
+    EmptyReply,
     call_with_retries,
     transient_status,
     transient_transport,
@@ -76,13 +77,19 @@ class AnthropicProvider:
             request["temperature"] = self.options.temperature
         if tools:
             request["tools"] = [t.schema("anthropic") for t in tools]
-        response = call_with_retries(
+        return call_with_retries(
             self.name,
-            lambda: self._client.messages.create(**request),
+            lambda: self._reply(self._client.messages.create(**request)),
             _is_transient,
             self.options.retry,
             secrets=self._secrets,
         )
+
+    def _reply(self, response: Any) -> ProviderReply:
+        if not response.content:
+            raise EmptyReply(
+                f"the reply has no content blocks (stop reason {response.stop_reason})"
+            )
         texts: list[str] = []
         calls: list[ToolCall] = []
         for block in response.content:

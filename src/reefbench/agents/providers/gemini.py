@@ -22,6 +22,7 @@ from reefbench.agents.providers.base import (
     ToolSpec,
 )
 from reefbench.agents.providers.retry import (
+    EmptyReply,
     call_with_retries,
     transient_status,
     transient_transport,
@@ -87,25 +88,29 @@ class GeminiProvider:
             ]
             config["tools"] = [types.Tool(function_declarations=declarations)]
         contents = self.to_contents(messages)
-        response = call_with_retries(
+        return call_with_retries(
             self.name,
-            lambda: self._client.models.generate_content(
-                model=self.model,
-                contents=contents,
-                config=types.GenerateContentConfig(**config),
+            lambda: self._reply(
+                self._client.models.generate_content(
+                    model=self.model,
+                    contents=contents,
+                    config=types.GenerateContentConfig(**config),
+                )
             ),
             _is_transient,
             self.options.retry,
             secrets=self._secrets,
         )
-        return self._reply(response)
 
     def _reply(self, response: Any) -> ProviderReply:
         usage = self._usage(response)
         candidates = response.candidates or []
-        content = candidates[0].content if candidates else None
+        if not candidates:
+            raise EmptyReply("the reply has no candidates")
+        content = candidates[0].content
         if content is None or not content.parts:
-            return ProviderReply(text="", usage=usage)
+            reason = candidates[0].finish_reason
+            raise EmptyReply(f"the candidate has no parts (finish reason {reason})")
         texts: list[str] = []
         calls: list[ToolCall] = []
         for index, part in enumerate(content.parts):

@@ -24,6 +24,7 @@ from reefbench.agents.providers.base import (
     ToolSpec,
 )
 from reefbench.agents.providers.retry import (
+    EmptyReply,
     call_with_retries,
     transient_status,
     transient_transport,
@@ -84,18 +85,17 @@ class OpenAIProvider:
             request["temperature"] = self.options.temperature
         if tools:
             request["tools"] = [t.schema("openai") for t in tools]
-        response = call_with_retries(
+        return call_with_retries(
             self.name,
-            lambda: self._client.chat.completions.create(**request),
+            lambda: self._reply(self._client.chat.completions.create(**request)),
             _is_transient,
             self.options.retry,
             secrets=self._secrets,
         )
-        return self._reply(response)
 
     def _reply(self, response: Any) -> ProviderReply:
         if not response.choices:
-            return ProviderReply(text="", usage=self._usage(response))
+            raise EmptyReply("the reply has no choices")
         message = response.choices[0].message
         calls = [_tool_call(i, c) for i, c in enumerate(message.tool_calls or [])]
         return ProviderReply(

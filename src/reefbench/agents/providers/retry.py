@@ -30,6 +30,16 @@ _TRANSIENT_TRANSPORT = frozenset(
 RETRY_STATUS = frozenset({408, 409, 429})
 
 
+class EmptyReply(Exception):
+    """The server answered 200 with nothing in it: no choices (OpenAI), no content blocks
+    (Anthropic), no candidates or no parts (Gemini).
+
+    That is the server failing, not the model choosing an action, so it is retried like a
+    5xx and, if it persists, ends the episode as ``agent_error`` — never as the agent's own
+    ``invalid_action``.
+    """
+
+
 def transient_status(status: int | None) -> bool:
     """Rate limits, request timeouts, conflicts and server errors are worth retrying."""
     return status is not None and (status in RETRY_STATUS or status >= 500)
@@ -64,6 +74,9 @@ def call_with_retries(
 ) -> T:
     """Run ``send`` until it succeeds, retrying transient failures with backoff.
 
+    ``send`` should also turn the response into the reply, so that an
+    :class:`EmptyReply` it raises is retried too.
+
     Raises:
         ProviderError: a permanent failure, or a transient one that outlasted the policy.
             Its message never contains ``secrets`` and does not chain the SDK exception
@@ -76,7 +89,7 @@ def call_with_retries(
             return send()
         except Exception as exc:
             what = _describe(exc, secrets)
-            if not is_transient(exc):
+            if not (isinstance(exc, EmptyReply) or is_transient(exc)):
                 raise ProviderError(f"{label}: request failed: {what}") from None
             if attempt + 1 >= attempts:
                 raise ProviderError(f"{label}: gave up after {attempts} attempts: {what}") from None

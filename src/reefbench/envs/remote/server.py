@@ -37,7 +37,7 @@ from reefbench.envs.remote.protocol import (
 )
 from reefbench.errors import ActionFailed, ConfigError, InvalidAction, WrongEnvironment
 from reefbench.evaluators import Evaluator
-from reefbench.taskfile import resolve_ref
+from reefbench.refs import resolve_ref
 
 DEFAULT_MAX_BODY = 4 * 1024 * 1024
 DEFAULT_ALLOWED_MODULES = ("reefbench",)

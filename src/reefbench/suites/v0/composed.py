@@ -151,6 +151,22 @@ def _repeats_a_kept_property(spec: ComposedSpec) -> bool:
     )
 
 
+# Subtasks whose checkpoints only look: reading a message counts only when what was read
+# feeds a later subtask (which then proves it was read), and opening an app is never a
+# task's work. Without this, they are free completion credit (the truncated-reference gate
+# finds such tasks: their last action, opening the item, is verified by nothing).
+READ_ONLY_TEMPLATES = frozenset({"desktop.read_message", "phone.read_code"})
+OPENS_ONLY_TEMPLATES = frozenset({"phone.open_app"})
+
+
+def _credits_looking(spec: ComposedSpec) -> bool:
+    feeding = {u for u, _ in spec.links}
+    return any(
+        template in OPENS_ONLY_TEMPLATES or (template in READ_ONLY_TEMPLATES and i not in feeding)
+        for i, (template, _) in enumerate(spec.subtasks)
+    )
+
+
 def _fits(task: Task) -> bool:
     if len(task.nodes) > MAX_NODES:
         return False
@@ -183,7 +199,7 @@ def _draw(tag: str, request: Request, seed: int, wanted: int) -> Iterable[Task]:
     for spec in synthesizer.run(wanted * 6):
         if made >= wanted:
             return
-        if _answers(spec) > 1 or _repeats_a_kept_property(spec):
+        if _answers(spec) > 1 or _repeats_a_kept_property(spec) or _credits_looking(spec):
             continue
         if tag == "chain" and not _is_chain(spec):
             continue

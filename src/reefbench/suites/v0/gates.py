@@ -10,7 +10,14 @@ For each task, on real environments:
 5. a composed task's instruction passes the consistency validator;
 6. a long chain can start after any of its subtasks (VeriGUI SR@k): with the first ``k``
    subtasks played, the oracle finishes it, and every later subtask's checkpoints are
-   reached by the oracle's own actions (none of them already holds after the prefix).
+   reached by the oracle's own actions (none of them already holds after the prefix);
+7. the reference solution without its last action that changes anything does not
+   succeed: a checkpoint verifies the final step, so stopping one step short fails
+   (trailing waits and the closing of an app whose work is saved are passed over);
+8. every near miss of every template (:class:`~reefbench.subtask.NearMiss`: a plausible
+   wrong behaviour) fails: played in place of its subtask's part of the reference
+   solution, in the smallest task that uses the template, the subtask's checkpoints do
+   not all complete and the task does not succeed.
 
 Episodes run like the runner's: N worker threads, each owning one set of environments
 (started once, reset by every episode). Playwright objects belong to the thread that
@@ -25,7 +32,8 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from reefbench.agents import NullAgent, OracleAgent
+from reefbench.actions import ActionCall
+from reefbench.agents import NullAgent, OracleAgent, ScriptedAgent
 from reefbench.compose.consistency import check_instruction
 from reefbench.compose.instructions import InstructionGraph
 from reefbench.environment import Environment
@@ -116,8 +124,53 @@ def _unstable_checkpoints(
     return differ
 
 
-def check_task(task: Task, envs: Mapping[str, Environment]) -> Verdict:
-    """Run gates 1-4 and 6 for one task on started-or-not environments (they are reset)."""
+def near_miss_plan(tasks: Iterable[Task]) -> dict[str, set[str]]:
+    """Task id -> the templates whose near misses it plays: each template in the task with
+    the fewest subtasks that uses it (the first such task in suite order)."""
+    best: dict[str, tuple[int, int, str]] = {}
+    for order, task in enumerate(tasks):
+        for info in task.metadata.subtasks:
+            rank = (len(task.metadata.subtasks), order, task.id)
+            if info.template not in best or rank < best[info.template]:
+                best[info.template] = rank
+    plan: dict[str, set[str]] = {}
+    for template, (_, _, task_id) in best.items():
+        plan.setdefault(task_id, set()).add(template)
+    return plan
+
+
+def _near_miss_problems(
+    task: Task, envs: Mapping[str, Environment], pool: Mapping[str, SubTask], templates: set[str]
+) -> tuple[list[str], int]:
+    problems: list[str] = []
+    episodes = 0
+    for info in task.metadata.subtasks:
+        template = pool.get(info.template)
+        if info.template not in templates or template is None:
+            continue
+        start, end = info.solution_span
+        for near in template.near_misses:
+            wrong = template.near_miss_calls(near, info.attributes)
+            calls = [*task.reference_solution[:start], *wrong, *task.reference_solution[end:]]
+            result = Episode(task, ScriptedAgent([c] for c in calls), envs).run()
+            episodes += 1
+            label = f"near miss of {info.template} ({near.label})"
+            if result.infrastructure_failure:
+                problems.append(_failure(label, result))
+            elif result.success or set(info.nodes) <= set(result.credited_nodes):
+                problems.append(f"{label} completes {info.nodes}: its checkpoints accept it")
+    return problems, episodes
+
+
+def check_task(
+    task: Task,
+    envs: Mapping[str, Environment],
+    *,
+    pool: Mapping[str, SubTask] | None = None,
+    near_misses_of: set[str] | frozenset[str] = frozenset(),
+) -> Verdict:
+    """Run gates 1-4 and 6-8 for one task on started-or-not environments (they are reset);
+    gate 8 plays the near misses of the templates in ``near_misses_of`` (from ``pool``)."""
     started = time.perf_counter()
     envs = used_environments(task, envs)
     verdict = Verdict(task.id)
@@ -139,6 +192,20 @@ def check_task(task: Task, envs: Mapping[str, Environment]) -> Verdict:
         for k in range(1, len(task.metadata.subtasks)):
             verdict.problems += _chain_start_problems(task, envs, k)
             verdict.episodes += 1
+    short = truncated_reference(task)
+    if short is not None:
+        stopped_short = Episode(task, ScriptedAgent([c] for c in short), envs).run()
+        verdict.episodes += 1
+        if stopped_short.success:
+            last = task.reference_solution[len(short)]
+            verdict.problems.append(
+                f"the reference solution without its last action ({last.env}.{last.name}) "
+                "still succeeds: no checkpoint verifies that step"
+            )
+    if pool is not None and near_misses_of:
+        found, played = _near_miss_problems(task, envs, pool, set(near_misses_of))
+        verdict.problems += found
+        verdict.episodes += played
     null = Episode(task, NullAgent(), envs).run()
     verdict.episodes += 1
     if null.termination in ("env_error", "evaluator_error", "agent_error"):
@@ -149,6 +216,28 @@ def check_task(task: Task, envs: Mapping[str, Environment]) -> Verdict:
         )
     verdict.seconds = time.perf_counter() - started
     return verdict
+
+
+# Calls that change nothing a checkpoint reads: waiting, and closing an app whose work is
+# already saved (quitting the editor, leaving the terminal). A reference that ends with
+# them is cut before them.
+CLEANUP_CALLS: tuple[ActionCall, ...] = (
+    ActionCall(env="desktop", name="hotkey", arguments={"keys": ["ctrl", "q"]}),
+    ActionCall(env="desktop", name="write_text", arguments={"text": "exit\n"}),
+)
+
+
+def _changes_nothing(call: ActionCall) -> bool:
+    return call.name == "wait" or call in CLEANUP_CALLS
+
+
+def truncated_reference(task: Task) -> list[ActionCall] | None:
+    """The reference solution without its last action that changes anything (``None``
+    when nothing would be left to play: the null agent's gate covers that case)."""
+    calls = list(task.reference_solution)
+    while calls and _changes_nothing(calls[-1]):
+        calls.pop()
+    return calls[:-1] if len(calls) > 1 else None
 
 
 def _chain_start_problems(task: Task, envs: Mapping[str, Environment], k: int) -> list[str]:
@@ -173,6 +262,7 @@ def run_gates(
 ) -> list[Verdict]:
     """All gates for all tasks, ``workers`` tasks at a time; verdicts in task order."""
     todo = list(tasks)
+    plan = near_miss_plan(todo) if pool is not None else {}
     verdicts: dict[str, Verdict] = {}
     if pool is not None:
         for task in todo:
@@ -196,7 +286,9 @@ def run_gates(
                 if envs is None:
                     envs = make_environments()
                 try:
-                    verdict = check_task(task, envs)
+                    verdict = check_task(
+                        task, envs, pool=pool, near_misses_of=plan.get(task.id, set())
+                    )
                 except Exception as exc:  # a crash is a failing task, not a dead worker
                     verdict = Verdict(task.id, [f"gate crashed: {type(exc).__name__}: {exc}"])
                 with lock:
