@@ -53,8 +53,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from reefbench.actions import ActionCall
 from reefbench.agents import NullAgent, OracleAgent
-from reefbench.agents.base import ActionCall
 from reefbench.compose.synthesis import Request, Synthesizer
 from reefbench.envs import memory as m
 from reefbench.episode import Episode

@@ -70,7 +70,7 @@ from typing import Any
 
 from reefbench import ActionCall, AgentOutput, Episode, Task, Turn, evaluator
 from reefbench.actions import Action
-from reefbench.envs.root import ROOT, RootEnvironment
+from reefbench.root import ROOT, RootEnvironment
 
 SIZES: tuple[int, ...] = (5, 20, 100, 1000)
 BATCHES = 5

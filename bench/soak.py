@@ -28,11 +28,12 @@ from pathlib import Path
 from typing import Any
 
 from reefbench import Task
+from reefbench.actions import ActionCall
 from reefbench.agents import OracleAgent
-from reefbench.agents.base import ActionCall, AgentOutput, Turn
+from reefbench.log.store import ResultsStore
+from reefbench.protocol import AgentOutput, Turn
 from reefbench.runner.config import RunConfig
 from reefbench.runner.engine import Runner
-from reefbench.runner.store import ResultsStore
 
 
 def _children(pid: int) -> list[int]:

@@ -35,10 +35,10 @@ from pathlib import Path
 from typing import Any
 
 from reefbench.environment import Environment
+from reefbench.log.store import ResultsStore
 from reefbench.runner.agents import agent_from_spec
 from reefbench.runner.config import AgentSpec, RunConfig
 from reefbench.runner.engine import Runner
-from reefbench.runner.store import ResultsStore
 from reefbench.suites import get_suite
 
 

@@ -32,9 +32,9 @@ from pathlib import Path
 from typing import Any
 
 from reefbench import ActionCall, AgentOutput, Task, Turn
+from reefbench.log.store import ResultsStore
 from reefbench.runner.config import RunConfig
 from reefbench.runner.engine import Runner
-from reefbench.runner.store import ResultsStore
 
 
 class ThinkingAgent:

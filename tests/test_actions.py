@@ -231,3 +231,54 @@ def test_label_ref_and_json_arguments() -> None:
     assert bound.label == "click(elem=2, color=<Color.BLUE: 'blue'>)"
     assert bound.json_arguments() == {"elem": 2, "color": "blue"}
     assert bound.ref == f"{__name__}:click"
+
+
+class _Box:
+    """A stand-in environment type for the annotation checks."""
+
+    name = "box"
+
+
+def test_the_env_annotation_is_checked_when_the_action_runs() -> None:
+    from reefbench.errors import WrongEnvironment
+
+    @action
+    def open_box(env: _Box) -> str:
+        """Open the box."""
+        return "opened"
+
+    assert open_box.env_type is _Box
+    assert open_box.run(_Box()) == "opened"
+    with pytest.raises(WrongEnvironment, match="'open_box' needs a _Box, got str"):
+        open_box.run("a string")
+
+
+def test_an_env_annotated_any_or_not_at_all_accepts_anything() -> None:
+    @action
+    def loose(env: Any) -> str:
+        """Accept anything."""
+        return "ok"
+
+    @action
+    def bare(env) -> str:  # type: ignore[no-untyped-def]
+        """Accept anything."""
+        return "ok"
+
+    assert loose.env_type is None and bare.env_type is None
+    assert loose.run(1) == bare.run("x") == "ok"
+
+
+def test_an_env_annotation_that_does_not_resolve_is_one_config_error() -> None:
+    def hidden(env: NotImportedHere) -> str:  # type: ignore[name-defined]  # noqa: F821
+        """Names a type that only exists for type checkers."""
+        return "never"
+
+    with pytest.raises(ConfigError, match="cannot resolve the annotation of 'env'"):
+        action(hidden)
+
+    def not_a_class(env: list[int]) -> str:
+        """Annotated with a generic alias, not a class."""
+        return "never"
+
+    with pytest.raises(ConfigError, match="must be annotated with an environment class"):
+        action(not_a_class)

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from reefbench.runner.store import ResultsStore
+from reefbench.log.store import ResultsStore
 
 REEF = [sys.executable, "-m", "reefbench.cli"]
 

@@ -6,7 +6,14 @@ from typing import Any
 
 import pytest
 
-from reefbench import ActionFailed, Environment, InvalidAction, InvalidActionArguments, action
+from reefbench import (
+    ActionFailed,
+    ConfigError,
+    Environment,
+    InvalidAction,
+    InvalidActionArguments,
+    action,
+)
 
 
 @action
@@ -96,5 +103,67 @@ def test_reset_clears_the_log_and_observe_runs_the_observation_space() -> None:
 
 
 def test_duplicate_action_names_are_rejected() -> None:
-    with pytest.raises(ValueError, match="already has an action 'shout'"):
+    with pytest.raises(ConfigError, match="already has an action 'shout'"):
         Environment("dup", action_space=[shout, shout])
+
+
+class Lazy(Counting):
+    def __init__(self) -> None:
+        Environment.__init__(self, "lazy", "counts", [shout, blob], [blob], lazy_reset=True)
+        self.events = []
+        self.healthy = True
+
+    def on_health(self) -> bool:
+        return self.healthy
+
+
+def test_lazy_reset_skips_only_while_nothing_acted_and_the_environment_is_healthy() -> None:
+    env = Lazy()
+    env.reset()
+    env.observe()  # observing changes nothing
+    env.reset()
+    assert env.events == ["start", "reset"]
+    env.step("shout", {"text": "x"})
+    env.reset()
+    assert env.events[-1] == "reset" and env.events.count("reset") == 2
+    assert env.action_log == []
+    env.execute(blob)  # setup and teardown count as acting on it
+    env.reset()
+    env.healthy = False
+    env.reset()
+    assert env.events.count("reset") == 4
+    env.healthy = True
+    env.stop()
+    env.reset()  # a stopped environment starts afresh
+    assert env.events[-2:] == ["start", "reset"]
+
+
+def test_an_eager_environment_always_resets() -> None:
+    env = Counting()
+    env.reset()
+    env.reset()
+    assert env.events == ["start", "reset", "reset"]
+
+
+def test_extra_actions_last_until_the_episode_ends() -> None:
+    env = Environment("bare", action_space=[shout])
+    own_shout = shout.on("bare")
+    env.reset(extra_actions=[blob, own_shout])  # 'shout' is there already: kept, not replaced
+    assert set(env.action_space) == {"shout", "blob"} and env.action_space["shout"] is shout
+    assert env.step("blob") == b"\x89PNG" * 10
+    env.end_episode()
+    assert set(env.action_space) == {"shout"}
+    env.reset(extra_actions=[blob])
+    env.reset()  # the next episode's reset drops the previous extras too
+    assert set(env.action_space) == {"shout"}
+
+
+class Spaces(Environment):
+    default_action_space = (shout,)
+    default_observation_space = (blob,)
+
+
+def test_class_default_spaces_apply_unless_spaces_are_given() -> None:
+    assert set(Spaces("s").action_space) == {"shout"}
+    assert set(Spaces("s").observation_space) == {"blob"}
+    assert Spaces("s", action_space=[]).action_space == {}

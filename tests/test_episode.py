@@ -10,6 +10,7 @@ import pytest
 from reefbench import (
     ActionCall,
     AgentOutput,
+    ConfigError,
     Episode,
     Task,
     TaskMetadata,
@@ -20,7 +21,7 @@ from reefbench import (
 )
 from reefbench.agents import NullAgent, OracleAgent, ScriptedAgent
 from reefbench.envs import memory as m
-from reefbench.envs.root import answer_equals
+from reefbench.root import answer_equals
 from reefbench.suites import memory as suite
 from reefbench.task import ActionStep
 
@@ -263,9 +264,9 @@ def test_setup_runs_before_the_agent_and_reset_restores_environments() -> None:
 
 
 def test_missing_environment_and_reserved_root_are_rejected() -> None:
-    with pytest.raises(ValueError, match="needs environments"):
+    with pytest.raises(ConfigError, match="needs environments"):
         Episode(two_step_task(), NullAgent(), {"laptop": m.MemoryEnvironment("laptop")})
-    with pytest.raises(ValueError, match="reserved"):
+    with pytest.raises(ConfigError, match="reserved"):
         Episode(two_step_task(), NullAgent(), {**envs(), "root": m.MemoryEnvironment()})
 
 
@@ -274,7 +275,7 @@ def test_start_at_plays_the_first_subtasks() -> None:
     result = Episode(task, NullAgent(), suite.make_environments(), start_at=2).run()
     first_two = task.metadata.subtasks[0].nodes + task.metadata.subtasks[1].nodes
     assert result.start_at == 2 and set(first_two) <= set(result.completed_nodes)
-    with pytest.raises(ValueError, match="start_at=9"):
+    with pytest.raises(ConfigError, match="start_at=9"):
         Episode(task, NullAgent(), suite.make_environments(), start_at=9).run()
 
 

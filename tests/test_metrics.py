@@ -20,7 +20,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reefbench import SubtaskInfo, Task, TaskMetadata, evaluator
-from reefbench.agents.base import Usage
 from reefbench.episode import EpisodeResult
 from reefbench.errors import GraphError
 from reefbench.metrics import (
@@ -39,6 +38,7 @@ from reefbench.metrics import (
     termination_shares,
     weighted_coverage,
 )
+from reefbench.protocol import Usage
 
 
 # ---------------------------------------------------------------- helpers

@@ -6,9 +6,7 @@ Optional integrations (Playwright, Ray, provider SDKs, Gymnasium) are imported l
 the modules that need them, so ``import reefbench`` never fails for a missing extra.
 """
 
-from reefbench.actions import Action, action
-from reefbench.agents.base import ActionCall, Agent, AgentOutput, CallResult, Turn, Usage
-from reefbench.compose.link import compose_task
+from reefbench.actions import Action, ActionCall, action
 from reefbench.environment import ActionRecord, Environment
 from reefbench.episode import Episode, EpisodeResult, Termination
 from reefbench.errors import (
@@ -23,6 +21,8 @@ from reefbench.errors import (
 )
 from reefbench.evaluators import EvalResult, Evaluator, evaluator
 from reefbench.graph import GraphEvaluator, NodeCheck, StepReport
+from reefbench.link import compose_task
+from reefbench.protocol import Agent, AgentOutput, CallResult, Turn, Usage
 from reefbench.subtask import NearMiss, SubTask, register_attribute_type
 from reefbench.task import ActionStep, SubtaskInfo, Task, TaskMetadata
 from reefbench.taskfile import load_tasks, save_tasks

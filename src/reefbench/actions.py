@@ -13,6 +13,7 @@ an action's *name* and validated JSON arguments.
 
 from __future__ import annotations
 
+import builtins
 import copy
 import inspect
 import re
@@ -23,9 +24,9 @@ from typing import Any, Literal, TypeVar, overload
 
 import docstring_parser
 import pydantic
-from pydantic import ConfigDict, Field, TypeAdapter, create_model
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 
-from reefbench.errors import ConfigError, InvalidActionArguments
+from reefbench.errors import ConfigError, InvalidActionArguments, WrongEnvironment
 
 Provider = Literal["openai", "anthropic", "gemini"]
 PROVIDERS: tuple[Provider, ...] = ("openai", "anthropic", "gemini")
@@ -74,6 +75,14 @@ class Action:
         self.bound: dict[str, Any] = {}
         signature = inspect.signature(func)
         self.needs_env = _ENV_PARAMETER in signature.parameters
+        # The class the function expects as ``env`` (None: any object). Checked once per
+        # run, so a task that routes an action to the wrong device fails with one message
+        # instead of an AttributeError deep inside the function.
+        self.env_type: type | None = (
+            _env_type(self.name, func, signature.parameters[_ENV_PARAMETER])
+            if self.needs_env
+            else None
+        )
         self._signature = signature.replace(
             parameters=[p for n, p in signature.parameters.items() if n != _ENV_PARAMETER]
         )
@@ -162,6 +171,11 @@ class Action:
                     f"action '{self.name}' needs an environment: pass env=... or run it "
                     "through an Environment"
                 )
+            if self.env_type is not None and not isinstance(env, self.env_type):
+                raise WrongEnvironment(
+                    f"'{self.name}' needs a {self.env_type.__name__}, got "
+                    f"{_what(env)}: route it to an environment of that kind"
+                )
             return self.func(env=env, **values)
         return self.func(**values)
 
@@ -206,6 +220,15 @@ class Action:
         }
 
 
+class ActionCall(BaseModel):
+    """A request to run one action by name: what an agent returns and a reference solution
+    lists. Plain JSON (no code), so it crosses processes and files as is."""
+
+    env: str
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+
+
 FuncT = Callable[..., Any]
 
 
@@ -243,6 +266,55 @@ def action(
 
 
 # ---------------------------------------------------------------------- helpers
+def _env_type(name: str, func: Callable[..., Any], parameter: inspect.Parameter) -> type | None:
+    """The class named by the ``env`` annotation: ``Any`` or none accepts every object.
+
+    The annotation must be resolvable when the action is defined (imported at module level,
+    not only under ``TYPE_CHECKING``), because it is checked at run time.
+    """
+    annotation = parameter.annotation
+    if isinstance(annotation, str):  # postponed (PEP 563): a (dotted) name, looked up
+        annotation = _lookup(name, annotation, func.__globals__)
+    if annotation is inspect.Parameter.empty or annotation is Any:
+        return None
+    if not isinstance(annotation, type):
+        raise ConfigError(
+            f"action '{name}': 'env' must be annotated with an environment class or Any, "
+            f"not {annotation!r}"
+        )
+    return annotation
+
+
+def _lookup(name: str, text: str, namespace: Mapping[str, Any]) -> Any:
+    """Resolve a dotted name (``DesktopDevice``, ``m.MemoryEnvironment``) in the function's
+    module, without evaluating code (``Any`` included)."""
+    head, *rest = parts = text.strip().split(".")
+    if not all(part.isidentifier() for part in parts):
+        raise ConfigError(
+            f"action '{name}': 'env' must be annotated with an environment class or Any, "
+            f"not {text!r}"
+        )
+    value = namespace.get(head, getattr(builtins, head, _MISSING))
+    for attr in rest:
+        value = getattr(value, attr, _MISSING)
+    if value is _MISSING:
+        raise ConfigError(
+            f"action '{name}': cannot resolve the annotation of 'env' ({text!r}); import "
+            "the environment class at module level (not only for type checkers), or "
+            "annotate 'env: Any'"
+        )
+    return value
+
+
+_MISSING = object()
+
+
+def _what(env: Any) -> str:
+    label = getattr(env, "name", None)
+    kind = type(env).__name__
+    return f"{kind} '{label}'" if isinstance(label, str) else kind
+
+
 def _describe(doc: docstring_parser.Docstring) -> str:
     parts = [doc.short_description or "", doc.long_description or ""]
     return "\n\n".join(p.strip() for p in parts if p and p.strip())

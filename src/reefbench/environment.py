@@ -3,18 +3,25 @@
 Kept as small as Gymnasium's: lifecycle (:meth:`start`, :meth:`reset`, :meth:`stop`,
 :meth:`health`), :meth:`step` to run one action of the action space, :meth:`observe` to run
 the observation space. Concrete environments (desktop, browser, phone, remote) override the
-``on_*`` hooks; actions stay plain functions taking ``env``.
+``on_*`` hooks and name their spaces in ``default_action_space`` /
+``default_observation_space``; actions stay plain functions taking ``env``, annotated with
+the environment class they need (checked when they run).
+
+Two per-episode duties are part of the contract, so that no suite has to wrap an
+environment for them: :meth:`reset` takes the task's extra actions (available until the
+next reset), and an environment built with ``lazy_reset=True`` skips a reset when nothing
+acted on it since the last one.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from reefbench.actions import Action
-from reefbench.errors import ActionFailed, InvalidAction
+from reefbench.errors import ActionFailed, ConfigError, InvalidAction
 
 if TYPE_CHECKING:
     from reefbench.evaluators import EvalResult, Evaluator
@@ -38,33 +45,49 @@ class Environment:
     Args:
         name: How tasks and agents address this environment (``"desktop"``, ``"phone"``).
         description: Shown to the agent: what this device is and how it behaves.
-        action_space: Actions the agent may call here.
-        observation_space: Actions run by :meth:`observe`; each returns one observation.
+        action_space: Actions the agent may call here (default: the class's
+            ``default_action_space``).
+        observation_space: Actions run by :meth:`observe`; each returns one observation
+            (default: the class's ``default_observation_space``).
+        lazy_reset: Skip :meth:`reset` while nothing acted on the environment since the
+            last one (observing and evaluating change nothing) and it is healthy, so a
+            device a task does not use costs nothing between episodes.
     """
+
+    default_action_space: ClassVar[Sequence[Action]] = ()
+    default_observation_space: ClassVar[Sequence[Action]] = ()
 
     def __init__(
         self,
         name: str,
         description: str = "",
-        action_space: Iterable[Action] = (),
-        observation_space: Iterable[Action] = (),
+        action_space: Iterable[Action] | None = None,
+        observation_space: Iterable[Action] | None = None,
+        *,
+        lazy_reset: bool = False,
     ) -> None:
         self.name = name
         self.description = description
         self.action_space: dict[str, Action] = {}
-        for act in action_space:
+        for act in self.default_action_space if action_space is None else action_space:
             self.add_action(act)
-        self.observation_space: dict[str, Action] = {a.name: a for a in observation_space}
+        observations = (
+            self.default_observation_space if observation_space is None else observation_space
+        )
+        self.observation_space: dict[str, Action] = {a.name: a for a in observations}
         self.action_log: list[ActionRecord] = []
         self.started = False
+        self.lazy_reset = lazy_reset
+        self._dirty = True  # something may have changed the state since the last reset
+        self._episode_actions: list[str] = []
 
     def add_action(self, act: Action) -> None:
         if act.name in self.action_space:
-            raise ValueError(f"environment '{self.name}' already has an action '{act.name}'")
+            raise ConfigError(f"environment '{self.name}' already has an action '{act.name}'")
         self.action_space[act.name] = act
 
     def remove_action(self, name: str) -> None:
-        """Take an action out of the action space (a task's extra action, after its episode)."""
+        """Take an action out of the action space."""
         self.action_space.pop(name, None)
 
     # ------------------------------------------------------------- lifecycle
@@ -74,14 +97,36 @@ class Environment:
             self.on_start()
             self.started = True
 
-    def reset(self) -> None:
-        """Return to the pristine state and clear the action log."""
+    def reset(self, extra_actions: Iterable[Action] = ()) -> None:
+        """Return to the pristine state for a new episode and clear the action log.
+
+        Args:
+            extra_actions: A task's own actions, in the action space until the next reset
+                (an action of the same name already there is kept, not replaced).
+        """
         self.start()
-        self.on_reset()
+        for name in self._episode_actions:
+            self.remove_action(name)
+        self._episode_actions = []
+        for act in extra_actions:
+            if act.name not in self.action_space:
+                self.action_space[act.name] = act
+                self._episode_actions.append(act.name)
+        if not self.lazy_reset or self._dirty or not self.on_health():
+            self.on_reset()
+            self._dirty = False
         self.action_log.clear()
+
+    def end_episode(self) -> None:
+        """The episode is over: take its extra actions out again (environments outlive
+        episodes, and the next task must not see them). The state stays as it is."""
+        for name in self._episode_actions:
+            self.remove_action(name)
+        self._episode_actions = []
 
     def stop(self) -> None:
         """Tear everything down; no process may survive this call."""
+        self._dirty = True
         if self.started:
             self.on_stop()
             self.started = False
@@ -115,6 +160,7 @@ class Environment:
             )
         target = action if isinstance(action, Action) else declared
         args = dict(arguments or {})
+        self._dirty = True
         started = time.time()
         t0 = time.perf_counter()
         try:
@@ -135,6 +181,7 @@ class Environment:
         Not logged and not restricted to the action space. A remote environment sends the
         action's import reference and JSON arguments instead of running it here.
         """
+        self._dirty = True
         return action.run(self)
 
     def evaluate(self, evaluator: Evaluator) -> EvalResult:

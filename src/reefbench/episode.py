@@ -19,21 +19,21 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from reefbench.agents.base import (
+from reefbench.actions import ActionCall
+from reefbench.environment import Environment, loggable
+from reefbench.errors import ActionFailed, ConfigError, InvalidAction
+from reefbench.graph import GraphEvaluator, NodeCheck
+from reefbench.protocol import (
     NO_ACTION,
     NO_USAGE,
     UNPARSABLE,
-    ActionCall,
     Agent,
     AgentOutput,
     CallResult,
     Turn,
     Usage,
 )
-from reefbench.environment import Environment, loggable
-from reefbench.envs.root import ROOT, RootEnvironment
-from reefbench.errors import ActionFailed, InvalidAction
-from reefbench.graph import GraphEvaluator, NodeCheck
+from reefbench.root import ROOT, RootEnvironment
 from reefbench.system_packages import describe_missing, missing_for_apps
 from reefbench.task import Task
 
@@ -163,10 +163,10 @@ class Episode:
         user: Callable[[str], str | None] | None = None,
     ) -> None:
         if ROOT in envs:
-            raise ValueError(f"'{ROOT}' is reserved for the root environment")
+            raise ConfigError(f"'{ROOT}' is reserved for the root environment")
         missing = [e for e in task.metadata.environments if e not in envs]
         if missing:
-            raise ValueError(f"task {task.id} needs environments {missing} that were not given")
+            raise ConfigError(f"task {task.id} needs environments {missing} that were not given")
         self.task = task
         self.agent = agent
         self.root = RootEnvironment(task.user_data, user or getattr(agent, "answer_user", None))
@@ -177,7 +177,6 @@ class Episode:
         self.observation_sink = observation_sink
         self.graph: GraphEvaluator = task.graph_evaluator()
         self._abort = threading.Event()
-        self._added_actions: list[tuple[Environment, str]] = []
         self._invalid = 0
         self._actions = 0
         self._tokens = [0, 0, 0]  # prompt, completion, cached
@@ -203,9 +202,8 @@ class Episode:
             if reason == "success" and not self.graph.is_complete:
                 reason = "false_completion"
         self._teardown()
-        # Environments outlive episodes: the next task must not see this one's extras.
-        for env, action_name in self._added_actions:
-            env.remove_action(action_name)
+        for env in self.envs.values():
+            env.end_episode()
         return EpisodeResult(
             task_id=self.task.id,
             agent=getattr(self.agent, "name", type(self.agent).__name__),
@@ -241,11 +239,7 @@ class Episode:
             raise _Stop("env_error", describe_missing(missing))
         for name, env in self.envs.items():
             try:
-                env.reset()
-                for extra in self.task.extra_actions:
-                    if extra.env == name and extra.action.name not in env.action_space:
-                        env.add_action(extra.action)
-                        self._added_actions.append((env, extra.action.name))
+                env.reset([s.action for s in self.task.extra_actions if s.env == name])
             except Exception as exc:
                 raise _Stop("env_error", f"reset of '{name}' failed: {_describe(exc)}") from exc
         for step in self.task.setup:
@@ -269,7 +263,7 @@ class Episode:
     def _play_prefix(self) -> None:
         subtasks = self.task.metadata.subtasks
         if not 0 < self.start_at < len(subtasks):
-            raise ValueError(
+            raise ConfigError(
                 f"start_at={self.start_at} but task {self.task.id} has {len(subtasks)} subtasks"
             )
         end = subtasks[self.start_at - 1].solution_span[1]

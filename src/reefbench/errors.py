@@ -19,6 +19,11 @@ class ConfigError(ReefError):
     """A task file, subtask template, pool or run configuration is invalid."""
 
 
+class WrongEnvironment(ConfigError):
+    """An action or evaluator ran in an environment of another type than its ``env``
+    parameter's annotation: the task routes it to the wrong device."""
+
+
 class TaskLoadError(ConfigError):
     """A task file could not be loaded; the message names the file and the JSON path."""
 

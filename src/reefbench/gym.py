@@ -15,11 +15,11 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from reefbench.actions import Action
-from reefbench.agents.base import ActionCall, AgentOutput, Turn
+from reefbench.actions import Action, ActionCall
 from reefbench.environment import Environment
 from reefbench.episode import Episode, EpisodeResult
 from reefbench.errors import ConfigError
+from reefbench.protocol import AgentOutput, Turn
 from reefbench.task import Task
 
 try:

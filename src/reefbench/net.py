@@ -9,10 +9,10 @@ from __future__ import annotations
 import ipaddress
 import socket
 import threading
-import time
 from typing import Any
 
 from reefbench.errors import ConfigError, EnvironmentFailure
+from reefbench.waiting import wait_until
 
 
 def is_loopback(host: str) -> bool:
@@ -56,12 +56,11 @@ class ServedApp:
             target=self._server.run, kwargs={"sockets": [self._socket]}, daemon=True
         )
         self._thread.start()
-        deadline = time.monotonic() + startup_timeout
-        while not self._server.started:
-            if not self._thread.is_alive() or time.monotonic() > deadline:
-                self.stop()
-                raise EnvironmentFailure(f"server on {self.url} did not start")
-            time.sleep(0.01)  # polling a start flag under a deadline
+        server, thread = self._server, self._thread
+        wait_until(lambda: server.started or not thread.is_alive(), startup_timeout)
+        if not server.started:
+            self.stop()
+            raise EnvironmentFailure(f"server on {self.url} did not start")
 
     def stop(self) -> None:
         self._server.should_exit = True

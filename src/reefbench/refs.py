@@ -39,10 +39,9 @@ BUILTIN_ACTION_MODULES: frozenset[str] = frozenset(
         "reefbench.envs.desktop.setup",
         "reefbench.envs.memory",
         "reefbench.envs.phone.checks",
-        "reefbench.envs.root",
         "reefbench.envs.ui.actions",
-        "reefbench.envs.ui.answers",
         "reefbench.envs.ui.evaluators",
+        "reefbench.root",
         "reefbench.suites.v0.helpers",
     }
 )

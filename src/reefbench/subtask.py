@@ -17,7 +17,7 @@ from typing import Any
 import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from reefbench.agents.base import ActionCall
+from reefbench.actions import ActionCall
 from reefbench.errors import ConfigError
 from reefbench.evaluators import Evaluator
 from reefbench.graph import GraphEvaluator

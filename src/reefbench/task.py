@@ -12,8 +12,7 @@ from typing import Any, Literal
 import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from reefbench.actions import Action
-from reefbench.agents.base import ActionCall
+from reefbench.actions import Action, ActionCall
 from reefbench.evaluators import Evaluator
 from reefbench.graph import GraphEvaluator
 

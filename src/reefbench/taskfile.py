@@ -23,11 +23,10 @@ from typing import Any, Literal, cast
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field
 
-from reefbench.actions import Action, ActionT
-from reefbench.agents.base import ActionCall
-from reefbench.compose.link import compose_task
+from reefbench.actions import Action, ActionCall, ActionT
 from reefbench.errors import ConfigError, InvalidActionArguments, ReefError, TaskLoadError
 from reefbench.evaluators import Evaluator, _Combined
+from reefbench.link import compose_task
 from reefbench.refs import resolve_ref
 from reefbench.subtask import SubTask
 from reefbench.task import ActionStep, Task, TaskMetadata

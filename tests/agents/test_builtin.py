@@ -4,7 +4,6 @@ tests in tests/suites/test_memory.py)."""
 from __future__ import annotations
 
 import io
-import json
 import random
 from pathlib import Path
 from typing import Any
@@ -15,8 +14,8 @@ from reefbench import Episode, action
 from reefbench.agents import HumanAgent, OracleAgent, RandomAgent, ReplayAgent
 from reefbench.agents.builtin import random_arguments
 from reefbench.errors import ConfigError
+from reefbench.log.store import ResultsStore
 from reefbench.runner import RunConfig, launch
-from reefbench.runner.store import ResultsStore
 from reefbench.suites import memory
 
 TASKS = {t.id: t for t in memory.load()}
@@ -81,12 +80,13 @@ def test_replay_reproduces_a_recorded_run(tmp_path: Path) -> None:
 
 
 def test_replay_errors_are_one_line(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="no results file"):
-        ReplayAgent.from_file(tmp_path / "missing.jsonl")
-    bad = tmp_path / "bad.jsonl"
-    bad.write_text(json.dumps({"task_id": "x"}) + "\n")
-    with pytest.raises(ConfigError, match=r"bad.jsonl:1: not an episode result"):
-        ReplayAgent.from_file(bad)
+    from reefbench.runner import AgentSpec
+    from reefbench.runner.agents import check_spec
+
+    for source in (tmp_path / "missing", tmp_path):  # absent; a folder that is not a run
+        spec = AgentSpec(name="replay", options={"replay": str(source)})
+        with pytest.raises(ConfigError, match="is not a run directory"):
+            check_spec(spec)
     result = Episode(TASKS["mem-write-note"], ReplayAgent([]), memory.make_environments()).run()
     assert result.termination == "agent_error" and "no recorded episode" in (result.error or "")
 

@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from reefbench.runner.store import ResultsStore
+from reefbench.log.store import ResultsStore
 
 from .conftest import FAKE_KEY, FakeServer, Scripted
 

@@ -10,14 +10,14 @@ from PIL import Image
 
 from reefbench import ActionCall, Episode
 from reefbench.agents import ModelSettings, SingleAgent
-from reefbench.agents.base import NO_ACTION, UNPARSABLE, CallResult
 from reefbench.agents.images import downscale, image_mime
 from reefbench.agents.llm import observation_parts, parse_json_actions
 from reefbench.agents.providers import ImagePart, ProviderReply, TextPart, ToolCall
 from reefbench.agents.tools import Toolbox
 from reefbench.envs import memory as m
-from reefbench.envs.root import RootEnvironment
 from reefbench.errors import ConfigError
+from reefbench.protocol import NO_ACTION, UNPARSABLE, CallResult
+from reefbench.root import RootEnvironment
 from reefbench.suites import memory
 
 from .conftest import ScriptedProvider

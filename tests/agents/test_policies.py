@@ -15,8 +15,8 @@ import pytest
 
 from reefbench import Episode, Task, Usage
 from reefbench.agents import ByEnvironmentAgent, ByFunctionAgent, ModelSettings, SingleAgent
-from reefbench.agents.base import NO_ACTION
 from reefbench.agents.providers import ImagePart, ProviderReply, TextPart, ToolCall
+from reefbench.protocol import NO_ACTION
 from reefbench.suites import memory
 
 from .conftest import ScriptedProvider

@@ -20,9 +20,9 @@ from reefbench import Episode, Task, action
 from reefbench.agents import ModelSettings, SingleAgent
 from reefbench.agents.providers import Message, ProviderError, TextPart
 from reefbench.envs import memory as m
+from reefbench.log.store import ResultsStore
 from reefbench.runner import RunConfig
 from reefbench.runner.engine import Runner
-from reefbench.runner.store import ResultsStore
 
 from .conftest import FAKE_KEY, FAST_RETRY, Scripted, Wire
 

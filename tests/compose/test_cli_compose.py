@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 REEF = [sys.executable, "-m", "reefbench.cli"]
-DEMO = "reefbench.compose.demo:POOL"
+DEMO = "reefbench.suites.demo:POOL"
 
 
 def reef(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

@@ -1,11 +1,11 @@
-"""Structure-preserving instructions, the consistency validator, and the polishing hooks."""
+"""Structure-preserving instructions and the consistency validator (rule- and model-based)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
 
-from reefbench.agents.base import ActionCall
+from reefbench.actions import ActionCall
 from reefbench.compose.consistency import (
     check_instruction,
     infer_dependencies,
@@ -14,7 +14,6 @@ from reefbench.compose.consistency import (
     rule_validator,
 )
 from reefbench.compose.instructions import InstructionGraph, render_instruction, render_steps
-from reefbench.compose.polish import polish_instruction
 
 TEXTS = (
     'Create the report "r.txt".',
@@ -95,29 +94,6 @@ def test_unknown_steps_and_repeats_are_reported() -> None:
     assert any("describes no known subtask" in p for p in check_instruction(text, DIAMOND).problems)
 
 
-def test_a_scripted_polisher_is_kept_only_when_the_validator_agrees() -> None:
-    calls: list[str] = []
-
-    def polisher(text: str) -> str:  # first a summary that loses the join, then a faithful one
-        calls.append(text)
-        if len(calls) == 1:
-            return "Create the report, copy it, add a line, then mail it."
-        return text.replace("Goal: ship the report.", "Goal: ship the report to Ana.")
-
-    outcome = polish_instruction(DIAMOND, polisher)
-    assert outcome.polished and len(calls) == 2
-    assert outcome.text.startswith("Goal: ship the report to Ana.")
-    assert outcome.rejected == ["Create the report, copy it, add a line, then mail it."]
-    assert rule_validator(outcome.text, DIAMOND)
-
-
-def test_an_unfaithful_polisher_falls_back_to_the_deterministic_text() -> None:
-    outcome = polish_instruction(DIAMOND, lambda text: "Just do everything in order.", attempts=2)
-    assert not outcome.polished
-    assert outcome.text == render_instruction(DIAMOND)
-    assert len(outcome.rejected) == 2
-
-
 def test_model_based_validation_hook() -> None:
     seen: list[str] = []
 
@@ -130,8 +106,7 @@ def test_model_based_validation_hook() -> None:
     validator = inferring_validator(inferrer)
     prose = "Create the report; then, in parallel, back it up and add a line; then mail it."
 
-    outcome = polish_instruction(DIAMOND, lambda text: prose, validator=validator)
-    assert outcome.polished and outcome.text == prose
+    assert validator(prose, DIAMOND)
     assert not validator("Create, copy, add, mail.", DIAMOND)
     assert "0. Create the report" in seen[0] and prose in seen[0]
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import networkx as nx
 
-from reefbench.agents.base import ActionCall
+from reefbench.actions import ActionCall
 from reefbench.compose.lint import lint_pool, lint_reference
 from reefbench.envs import memory as m
 from reefbench.subtask import SubTask
@@ -69,7 +69,7 @@ def test_a_template_that_skipped_validation_is_still_caught() -> None:
 
 def test_clean_pools_lint_clean() -> None:
     assert lint_pool({"t": _template()}) == []
-    from reefbench.compose.demo import POOL
+    from reefbench.suites.demo import POOL
 
     assert lint_pool(POOL, "demo") == []
     warnings = lint_pool(MEMORY_POOL)
@@ -127,9 +127,9 @@ def test_warnings_explain_what_synthesis_will_do() -> None:
 def test_import_errors_and_bad_references_are_one_line() -> None:
     for ref, message in (
         ("no.such.module:POOL", "importing no.such.module failed: ModuleNotFoundError"),
-        ("reefbench.compose.demo:NOPE", "has no 'NOPE'"),
-        ("reefbench.compose.demo", "use the form"),
-        ("reefbench.compose.demo:FILE_TYPES", "entry 'laptop' is str, not SubTask"),
+        ("reefbench.suites.demo:NOPE", "has no 'NOPE'"),
+        ("reefbench.suites.demo", "use the form"),
+        ("reefbench.suites.demo:FILE_TYPES", "entry 'laptop' is str, not SubTask"),
         ("missing.py:POOL", "no file missing.py"),
     ):
         (problem,) = lint_reference(ref)

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from reefbench import TaskLoadError
-from reefbench.compose.demo import POOL
 from reefbench.compose.stats import level_counts, stats_for_files, stats_for_tasks
 from reefbench.compose.synthesis import Request, synthesize
 from reefbench.suites import memory
+from reefbench.suites.demo import POOL
 
 
 def test_file_stats_equal_stats_of_the_built_tasks(tmp_path: Path) -> None:

@@ -14,10 +14,10 @@ from reefbench.agents import NullAgent, OracleAgent
 from reefbench.compose.capabilities import CAPABILITIES, constraints_for
 from reefbench.compose.complexity import DIMENSIONS, LEVELS, task_complexity
 from reefbench.compose.consistency import check_instruction
-from reefbench.compose.demo import POOL
 from reefbench.compose.instructions import InstructionGraph
 from reefbench.compose.synthesis import Request, Synthesizer, synthesize
 from reefbench.subtask import ATTRIBUTE_TYPES
+from reefbench.suites.demo import POOL
 from reefbench.suites.memory import make_environments
 from reefbench.taskfile import save_tasks
 

@@ -6,6 +6,7 @@ import pytest
 
 from reefbench import ActionFailed
 from reefbench.envs import memory as m
+from reefbench.errors import WrongEnvironment
 
 
 def test_actions_change_state_and_reset_restores_the_baseline() -> None:
@@ -49,5 +50,5 @@ def test_evaluators() -> None:
 
 
 def test_actions_refuse_other_environments() -> None:
-    with pytest.raises(TypeError, match="needs a MemoryEnvironment"):
+    with pytest.raises(WrongEnvironment, match="needs a MemoryEnvironment"):
         m.write_file.run("not an env", path="a", content="b")

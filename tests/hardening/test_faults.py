@@ -22,12 +22,13 @@ from typing import Any
 import pytest
 
 from reefbench import Task, evaluator
+from reefbench.actions import ActionCall
 from reefbench.agents import OracleAgent, SingleAgent
-from reefbench.agents.base import ActionCall, AgentOutput, Turn
 from reefbench.envs import memory as m
+from reefbench.log.store import ResultsStore
+from reefbench.protocol import AgentOutput, Turn
 from reefbench.runner.config import RunConfig
 from reefbench.runner.engine import Progress, Runner
-from reefbench.runner.store import ResultsStore
 from reefbench.suites import memory as suite
 from reefbench.task import ActionStep
 

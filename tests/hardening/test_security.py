@@ -486,11 +486,11 @@ def test_an_api_key_appears_in_no_result_log_report_or_sandbox(
     from reefbench.envs import memory as m
     from reefbench.envs.desktop import DesktopEnvironment
     from reefbench.envs.desktop import evaluators as ev
+    from reefbench.log.store import ResultsStore, write_run_manifest
     from reefbench.report.html import write_report
     from reefbench.report.loading import load_run
     from reefbench.runner.config import RunConfig, versions
     from reefbench.runner.engine import Runner
-    from reefbench.runner.store import ResultsStore, write_run_manifest
 
     caplog.set_level(logging.DEBUG)
     monkeypatch.setenv("OPENAI_API_KEY", SECRET_KEY)
@@ -561,7 +561,7 @@ def test_an_api_key_appears_in_no_result_log_report_or_sandbox(
 
 @pytest.mark.parametrize("key", ["..", ".", "...", "a/../..", "../run.json"])
 def test_episode_folders_stay_inside_the_episodes_folder(tmp_path: Path, key: str) -> None:
-    from reefbench.runner.store import ResultsStore
+    from reefbench.log.store import ResultsStore
 
     folder = ResultsStore.episode_folder(tmp_path, key)
     assert folder.resolve().parent == (tmp_path / "episodes").resolve(), folder

@@ -10,8 +10,8 @@ import httpx
 import pytest
 
 from reefbench import Environment, Task, action, evaluator
+from reefbench.actions import ActionCall
 from reefbench.agents import NullAgent, OracleAgent
-from reefbench.agents.base import ActionCall
 from reefbench.net import ServedApp
 from reefbench.report.viewer import create_viewer
 from reefbench.runner.config import AgentSpec, RunConfig
@@ -116,8 +116,8 @@ class Camera(Environment):
 
 
 def test_screenshots_are_written_and_served(tmp_path: Path) -> None:
+    from reefbench.log.store import ResultsStore, write_run_manifest
     from reefbench.runner.engine import Runner
-    from reefbench.runner.store import ResultsStore, write_run_manifest
 
     task = Task(
         id="shots",

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from reefbench import ConfigError
+from reefbench.log.store import write_run_manifest
 from reefbench.runner.config import RunConfig, load_config
-from reefbench.runner.store import write_run_manifest
 
 
 def test_toml_and_json(tmp_path: Path) -> None:

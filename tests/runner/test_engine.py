@@ -16,9 +16,9 @@ import pytest
 
 from reefbench.agents import NullAgent, OracleAgent
 from reefbench.envs.memory import MemoryEnvironment
+from reefbench.log.store import ResultsStore
 from reefbench.runner.config import RunConfig
 from reefbench.runner.engine import Runner, plan, select_tasks
-from reefbench.runner.store import ResultsStore
 from reefbench.suites import memory
 
 TASKS = memory.load()
@@ -138,10 +138,10 @@ KILLABLE = textwrap.dedent(
     import sys, time
     from pathlib import Path
     from reefbench.agents import OracleAgent
-    from reefbench.agents.base import AgentOutput
+    from reefbench.protocol import AgentOutput
     from reefbench.runner.config import RunConfig
     from reefbench.runner.engine import Runner
-    from reefbench.runner.store import ResultsStore
+    from reefbench.log.store import ResultsStore
     from reefbench.suites import memory
 
     class SlowOracle(OracleAgent):

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from reefbench.agents import OracleAgent
+from reefbench.log.store import ResultsStore
 from reefbench.runner.config import AgentSpec, RunConfig
 from reefbench.runner.engine import Runner
-from reefbench.runner.store import ResultsStore
 from reefbench.suites import memory
 
 ray = pytest.importorskip("ray")

@@ -9,11 +9,11 @@ import pytest
 
 from reefbench import ActionCall, Task
 from reefbench.agents import NullAgent, OracleAgent
+from reefbench.log.store import ResultsStore
 from reefbench.report.html import write_report
 from reefbench.report.loading import LoadedRun
 from reefbench.runner.config import RunConfig
 from reefbench.runner.engine import Runner
-from reefbench.runner.store import ResultsStore
 
 pytestmark = pytest.mark.integration
 

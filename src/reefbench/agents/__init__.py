@@ -4,7 +4,7 @@
 Provider SDKs are imported only when a provider is created (:mod:`.providers`).
 """
 
-from reefbench.agents.base import ActionCall, Agent, AgentOutput, CallResult, Turn, Usage
+from reefbench.actions import ActionCall
 from reefbench.agents.builtin import HumanAgent, RandomAgent, ReplayAgent
 from reefbench.agents.policies import (
     POLICIES,
@@ -16,6 +16,7 @@ from reefbench.agents.policies import (
 )
 from reefbench.agents.prompts import Prompts
 from reefbench.agents.scripted import NullAgent, OracleAgent, ScriptedAgent
+from reefbench.protocol import Agent, AgentOutput, CallResult, Turn, Usage
 
 __all__ = [
     "POLICIES",

@@ -8,18 +8,17 @@ import random
 import shlex
 import sys
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 import pydantic
 
-from reefbench.actions import Action
-from reefbench.agents.base import ActionCall, AgentOutput, Turn
+from reefbench.actions import Action, ActionCall
 from reefbench.agents.llm import describe_result
 from reefbench.agents.providers.base import parameters_schema
 from reefbench.agents.scripted import ScriptedAgent
-from reefbench.envs.root import ROOT
 from reefbench.errors import ConfigError, InvalidAction
+from reefbench.protocol import AgentOutput, Turn
+from reefbench.root import ROOT
 
 if TYPE_CHECKING:
     from reefbench.episode import EpisodeResult
@@ -142,27 +141,6 @@ class ReplayAgent(ScriptedAgent):
         super().__init__()
         self._results = {r.task_id: r for r in results}
         self._messages: list[str] = []
-
-    @classmethod
-    def from_file(cls, path: Path) -> ReplayAgent:
-        """Load ``results.jsonl`` as written by :func:`reefbench.runner.run_suite`."""
-        from reefbench.episode import EpisodeResult
-
-        if not path.is_file():
-            raise ConfigError(f"replay: no results file at {path}")
-        results = []
-        for number, line in enumerate(path.read_text("utf-8").splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                results.append(EpisodeResult.model_validate_json(line))
-            except pydantic.ValidationError as exc:
-                first = exc.errors()[0]
-                where = ".".join(str(p) for p in first["loc"]) or "line"
-                raise ConfigError(
-                    f"replay: {path}:{number}: not an episode result ({where}: {first['msg']})"
-                ) from None
-        return cls(results)
 
     def reset(
         self,

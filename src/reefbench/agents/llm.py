@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from reefbench.agents.base import NO_ACTION, UNPARSABLE, ActionCall, CallResult, Usage
+from reefbench.actions import ActionCall
 from reefbench.agents.images import downscale, image_mime
 from reefbench.agents.providers.base import (
     ImagePart,
@@ -31,6 +31,8 @@ from reefbench.agents.providers.base import (
     ToolSpec,
 )
 from reefbench.agents.tools import SKIP, Toolbox
+from reefbench.errors import ConfigError
+from reefbench.protocol import NO_ACTION, UNPARSABLE, CallResult, Usage
 
 Mode = Literal["native", "json"]
 MODES: tuple[Mode, ...] = ("native", "json")
@@ -61,7 +63,7 @@ class Conversation:
         history_images: bool = True,
     ) -> None:
         if history < 0:
-            raise ValueError("history must be >= 0")
+            raise ConfigError(f"history must be 0 or more turns, not {history}")
         self.provider = provider
         self.system = system
         self.tools = list(tools)

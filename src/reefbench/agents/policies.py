@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
 from reefbench.actions import Action
-from reefbench.agents.base import NO_ACTION, AgentOutput, CallResult, Turn, Usage
 from reefbench.agents.llm import (
     DEFAULT_HISTORY,
     ActingRole,
@@ -26,8 +25,9 @@ from reefbench.agents.llm import (
 from reefbench.agents.prompts import Prompts
 from reefbench.agents.providers.base import Part, Provider, TextPart
 from reefbench.agents.tools import SKIP_TOOL, Toolbox
-from reefbench.envs.root import ROOT
 from reefbench.errors import ConfigError
+from reefbench.protocol import NO_ACTION, AgentOutput, CallResult, Turn, Usage
+from reefbench.root import ROOT
 
 if TYPE_CHECKING:
     from reefbench.task import Task

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from reefbench.actions import Action
-from reefbench.agents.base import ActionCall, AgentOutput, Turn
+from reefbench.actions import Action, ActionCall
+from reefbench.errors import ConfigError
+from reefbench.protocol import AgentOutput, Turn
 
 if TYPE_CHECKING:
     from reefbench.task import Task
@@ -51,7 +52,7 @@ class OracleAgent(ScriptedAgent):
     def __init__(self, alternative: int | None = None, start_at: int = 0) -> None:
         super().__init__()
         if start_at and alternative is not None:
-            raise ValueError("start_at continues the reference solution, not an alternative")
+            raise ConfigError("start_at continues the reference solution, not an alternative")
         self.alternative = alternative
         self.start_at = start_at
 
@@ -70,7 +71,7 @@ class OracleAgent(ScriptedAgent):
         if self.start_at:
             subtasks = task.metadata.subtasks
             if not 0 < self.start_at < len(subtasks):
-                raise ValueError(
+                raise ConfigError(
                     f"start_at={self.start_at} but task {task.id} has {len(subtasks)} subtasks"
                 )
             skip = subtasks[self.start_at - 1].solution_span[1]

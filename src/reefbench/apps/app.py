@@ -22,7 +22,7 @@ from reefbench.apps import (
     settings,
     tasks,
 )
-from reefbench.apps.server import DEFAULT_PASSWORD, DEFAULT_USERNAME
+from reefbench.apps.login import DEFAULT_PASSWORD, DEFAULT_USERNAME
 from reefbench.apps.store import Store, StoreError
 from reefbench.apps.web import (
     SESSION_COOKIE,

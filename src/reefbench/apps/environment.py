@@ -18,9 +18,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from reefbench.actions import Action
-from reefbench.apps.server import DEFAULT_PASSWORD, DEFAULT_USERNAME, ServicesServer
+from reefbench.apps.login import DEFAULT_PASSWORD, DEFAULT_USERNAME
+from reefbench.apps.server import ServicesServer
 from reefbench.environment import Environment
-from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure
+from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure, WrongEnvironment
 
 DESCRIPTION = (
     "The user's cloud account (mail, calendar, contacts, tasks, notes, files, messages, "
@@ -151,6 +152,14 @@ class ServicesEnvironment(Environment):
         """Login of the account (what CALL_USER answers when a task starts signed out)."""
         return {"username": self.username, "password": self.password}
 
+    def session_cookie(self) -> dict[str, str]:
+        """A signed-in session cookie for a browser (the device :class:`Account` protocol)."""
+        return self.client.session_cookie()
+
+    def settings(self) -> dict[str, str]:
+        """The account's settings (``now`` is its clock)."""
+        return self.client.settings()
+
     def call(self, operation: str, **arguments: Any) -> Any:
         return self.client.call(operation, **arguments)
 
@@ -180,7 +189,7 @@ class ServicesEnvironment(Environment):
         return self._client is not None and self._client.health()
 
 
-def services_of(env: Any) -> ServicesEnvironment:
+def services_of(env: Environment) -> ServicesEnvironment:
     """The services environment an action runs against: ``env`` itself, or ``env.services``.
 
     Devices that own the account (a phone environment, say) expose it as ``.services`` so
@@ -191,4 +200,7 @@ def services_of(env: Any) -> ServicesEnvironment:
     inner = getattr(env, "services", None)
     if isinstance(inner, ServicesEnvironment):
         return inner
-    raise TypeError(f"this action needs a ServicesEnvironment, got {type(env).__name__}")
+    raise WrongEnvironment(
+        f"this action needs a ServicesEnvironment (or a device with .services), "
+        f"got {type(env).__name__}"
+    )

@@ -14,6 +14,8 @@ from email.utils import parseaddr
 from typing import Any
 
 from reefbench.apps.environment import services_of
+from reefbench.environment import Environment
+from reefbench.errors import ConfigError
 from reefbench.evaluators import EvalResult, evaluator
 
 Row = dict[str, Any]
@@ -52,7 +54,7 @@ def _digits(text: Any) -> str:
 def _judge(what: str, rows: Sequence[Row], criteria: Sequence[Criterion]) -> EvalResult:
     """Score every row against the criteria (the first one says which rows are candidates)."""
     if not criteria:
-        raise ValueError("an evaluator needs at least one criterion")
+        raise ConfigError("an evaluator needs at least one criterion")
     best: tuple[int, list[str]] | None = None
     for row in rows:
         met = [name for name, test in criteria if test(row)]
@@ -73,7 +75,7 @@ def _judge(what: str, rows: Sequence[Row], criteria: Sequence[Criterion]) -> Eva
 
 @evaluator
 def mail_sent(
-    to: str, env: Any, subject: str = "", body: str = "", attachment: str = ""
+    to: str, env: Environment, subject: str = "", body: str = "", attachment: str = ""
 ) -> EvalResult:
     """A mail was sent to an address, with the given subject, body text and attachment.
 
@@ -108,7 +110,7 @@ def mail_sent(
 
 @evaluator
 def event_exists(
-    title: str, env: Any, date: str = "", time: str = "", place: str = ""
+    title: str, env: Environment, date: str = "", time: str = "", place: str = ""
 ) -> EvalResult:
     """A calendar event with this title exists, on the date, at the start time, at the place.
 
@@ -142,7 +144,7 @@ def _hhmm(event: Row, wanted: str) -> bool:
 
 
 @evaluator
-def contact_has(name: str, env: Any, field: str = "", value: str = "") -> EvalResult:
+def contact_has(name: str, env: Environment, field: str = "", value: str = "") -> EvalResult:
     """A contact with this name exists and (optionally) a field holds a value.
 
     Args:
@@ -166,14 +168,14 @@ def contact_has(name: str, env: Any, field: str = "", value: str = "") -> EvalRe
     return _judge("contact", services_of(env).rows("contacts"), criteria)
 
 
-def _task_rows(env: Any) -> list[Row]:
+def _task_rows(env: Environment) -> list[Row]:
     account = services_of(env)
     names = {row["id"]: row["name"] for row in account.rows("task_lists")}
     return [{**t, "list": names.get(t["list_id"], "")} for t in account.rows("tasks")]
 
 
 @evaluator
-def task_exists(title: str, env: Any, list_name: str = "", due: str = "") -> EvalResult:
+def task_exists(title: str, env: Environment, list_name: str = "", due: str = "") -> EvalResult:
     """A task with this title is in the list (any list if empty), due on the date.
 
     Args:
@@ -190,7 +192,9 @@ def task_exists(title: str, env: Any, list_name: str = "", due: str = "") -> Eva
 
 
 @evaluator
-def task_completed(title: str, env: Any, list_name: str = "", completed: bool = True) -> EvalResult:
+def task_completed(
+    title: str, env: Environment, list_name: str = "", completed: bool = True
+) -> EvalResult:
     """A task with this title is marked complete (or, with completed=False, not complete).
 
     Args:
@@ -207,7 +211,7 @@ def task_completed(title: str, env: Any, list_name: str = "", completed: bool = 
 
 
 @evaluator
-def note_contains(text: str, env: Any, title: str = "") -> EvalResult:
+def note_contains(text: str, env: Environment, title: str = "") -> EvalResult:
     """A note (not archived) contains the text; with a title, the note has exactly that
     title and the text is in its body or checklist items (title and text are fields: a
     note with the two swapped does not count).
@@ -239,7 +243,7 @@ def note_contains(text: str, env: Any, title: str = "") -> EvalResult:
     return _judge("note", notes, criteria)
 
 
-def _file_rows(env: Any) -> list[Row]:
+def _file_rows(env: Environment) -> list[Row]:
     rows = services_of(env).rows("files")
     by_id = {r["id"]: r for r in rows}
 
@@ -260,7 +264,7 @@ def _text(content: Any) -> str:
 
 
 @evaluator
-def file_in_folder(name: str, env: Any, folder: str = "", content: str = "") -> EvalResult:
+def file_in_folder(name: str, env: Environment, folder: str = "", content: str = "") -> EvalResult:
     """A file with this name is in the folder and contains the text.
 
     Args:
@@ -282,7 +286,7 @@ def file_in_folder(name: str, env: Any, folder: str = "", content: str = "") -> 
 
 
 @evaluator
-def folder_exists(path: str, env: Any) -> EvalResult:
+def folder_exists(path: str, env: Environment) -> EvalResult:
     """A folder exists at this path in Files.
 
     Args:
@@ -295,7 +299,7 @@ def folder_exists(path: str, env: Any) -> EvalResult:
 
 
 @evaluator
-def file_shared(path: str, env: Any) -> EvalResult:
+def file_shared(path: str, env: Environment) -> EvalResult:
     """The file at this path has a share link.
 
     Args:
@@ -309,7 +313,7 @@ def file_shared(path: str, env: Any) -> EvalResult:
 
 
 @evaluator
-def message_sent(to: str, env: Any, text: str = "") -> EvalResult:
+def message_sent(to: str, env: Environment, text: str = "") -> EvalResult:
     """A text message was sent to a contact (by name) or phone number, containing the text.
 
     Args:
@@ -335,7 +339,7 @@ def message_sent(to: str, env: Any, text: str = "") -> EvalResult:
 
 
 @evaluator
-def alarm_set(time: str, env: Any, label: str = "", enabled: bool = True) -> EvalResult:
+def alarm_set(time: str, env: Environment, label: str = "", enabled: bool = True) -> EvalResult:
     """An alarm is set for this time (and label), switched on (or off).
 
     Args:
@@ -353,7 +357,7 @@ def alarm_set(time: str, env: Any, label: str = "", enabled: bool = True) -> Eva
 
 
 @evaluator
-def timer_set(seconds: int, env: Any, label: str = "") -> EvalResult:
+def timer_set(seconds: int, env: Environment, label: str = "") -> EvalResult:
     """A timer of this duration exists.
 
     Args:
@@ -367,7 +371,7 @@ def timer_set(seconds: int, env: Any, label: str = "") -> EvalResult:
 
 
 @evaluator
-def world_clock_added(city: str, env: Any) -> EvalResult:
+def world_clock_added(city: str, env: Environment) -> EvalResult:
     """The world clock shows this city.
 
     Args:
@@ -380,7 +384,7 @@ def world_clock_added(city: str, env: Any) -> EvalResult:
 
 
 @evaluator
-def setting_equals(key: str, value: str, env: Any) -> EvalResult:
+def setting_equals(key: str, value: str, env: Environment) -> EvalResult:
     """An account setting has this value.
 
     Args:
@@ -400,7 +404,9 @@ def setting_equals(key: str, value: str, env: Any) -> EvalResult:
 
 
 @evaluator
-def directions_requested(origin: str, destination: str, env: Any, mode: str = "") -> EvalResult:
+def directions_requested(
+    origin: str, destination: str, env: Environment, mode: str = ""
+) -> EvalResult:
     """Maps showed directions from the origin to the destination.
 
     Args:

@@ -8,14 +8,13 @@ environment's reset, before the agent starts. Each returns a short confirmation 
 
 from __future__ import annotations
 
-from typing import Any
-
 from reefbench.actions import action
 from reefbench.apps.environment import services_of
+from reefbench.environment import Environment
 
 
 @action
-def set_now(now: str, env: Any) -> str:
+def set_now(now: str, env: Environment) -> str:
     """Fix the account's clock; every app shows this date and time.
 
     Args:
@@ -25,7 +24,7 @@ def set_now(now: str, env: Any) -> str:
 
 
 @action
-def set_today(date: str, env: Any) -> str:
+def set_today(date: str, env: Environment) -> str:
     """Fix the account's date, keeping the time of day.
 
     Args:
@@ -35,7 +34,7 @@ def set_today(date: str, env: Any) -> str:
 
 
 @action
-def set_setting(key: str, value: str, env: Any) -> str:
+def set_setting(key: str, value: str, env: Environment) -> str:
     """Change an account setting.
 
     Args:
@@ -51,7 +50,7 @@ def set_setting(key: str, value: str, env: Any) -> str:
 @action
 def add_contact(
     name: str,
-    env: Any,
+    env: Environment,
     phone: str = "",
     email: str = "",
     address: str = "",
@@ -87,7 +86,7 @@ def add_contact(
 def add_mail(
     sender: str,
     subject: str,
-    env: Any,
+    env: Environment,
     body: str = "",
     to: str = "",
     date: str = "",
@@ -125,7 +124,7 @@ def add_mail(
 def add_event(
     title: str,
     date: str,
-    env: Any,
+    env: Environment,
     start: str = "",
     end: str = "",
     place: str = "",
@@ -155,7 +154,11 @@ def add_event(
 
 @action
 def add_task(
-    title: str, env: Any, list_name: str = "My Tasks", due: str = "", completed: bool = False
+    title: str,
+    env: Environment,
+    list_name: str = "My Tasks",
+    due: str = "",
+    completed: bool = False,
 ) -> str:
     """Add a to-do to a task list (the list is created if needed).
 
@@ -173,7 +176,7 @@ def add_task(
 
 @action
 def add_note(
-    env: Any,
+    env: Environment,
     title: str = "",
     body: str = "",
     items: list[str] | None = None,
@@ -196,7 +199,7 @@ def add_note(
 
 
 @action
-def add_file(path: str, env: Any, content: str = "") -> str:
+def add_file(path: str, env: Environment, content: str = "") -> str:
     """Create a text file in Files (missing folders are created).
 
     Args:
@@ -208,7 +211,7 @@ def add_file(path: str, env: Any, content: str = "") -> str:
 
 
 @action
-def add_folder(path: str, env: Any) -> str:
+def add_folder(path: str, env: Environment) -> str:
     """Create a folder (and its parents) in Files.
 
     Args:
@@ -220,7 +223,12 @@ def add_folder(path: str, env: Any) -> str:
 
 @action
 def add_message(
-    contact: str, text: str, env: Any, direction: str = "in", date: str = "", read: bool = False
+    contact: str,
+    text: str,
+    env: Environment,
+    direction: str = "in",
+    date: str = "",
+    read: bool = False,
 ) -> str:
     """Add a text message to a conversation.
 
@@ -242,7 +250,7 @@ def add_place(
     name: str,
     latitude: float,
     longitude: float,
-    env: Any,
+    env: Environment,
     kind: str = "place",
     address: str = "",
     description: str = "",
@@ -270,7 +278,9 @@ def add_place(
 
 
 @action
-def add_alarm(time: str, env: Any, label: str = "", days: str = "", enabled: bool = True) -> str:
+def add_alarm(
+    time: str, env: Environment, label: str = "", days: str = "", enabled: bool = True
+) -> str:
     """Add an alarm to Clock.
 
     Args:
@@ -284,7 +294,7 @@ def add_alarm(time: str, env: Any, label: str = "", days: str = "", enabled: boo
 
 
 @action
-def add_world_clock(city: str, env: Any) -> str:
+def add_world_clock(city: str, env: Environment) -> str:
     """Add a city to Clock's world clock.
 
     Args:

@@ -9,14 +9,12 @@ from __future__ import annotations
 import secrets
 import socket
 import threading
-import time
 from typing import Any
 
+from reefbench.apps.login import DEFAULT_PASSWORD, DEFAULT_USERNAME
 from reefbench.apps.store import Store
 from reefbench.errors import EnvironmentFailure
-
-DEFAULT_USERNAME = "alex"
-DEFAULT_PASSWORD = "reef-password"
+from reefbench.waiting import wait_until
 
 
 class ServicesServer:
@@ -97,12 +95,11 @@ class ServicesServer:
             daemon=True,
         )
         self._thread.start()
-        deadline = time.monotonic() + timeout
-        while not self._server.started:
-            if not self._thread.is_alive() or time.monotonic() > deadline:
-                self.stop()
-                raise EnvironmentFailure("the services server did not start")
-            time.sleep(0.01)  # polling a flag with a deadline, not a fixed wait
+        server, thread = self._server, self._thread
+        wait_until(lambda: server.started or not thread.is_alive(), timeout)
+        if not server.started:
+            self.stop()
+            raise EnvironmentFailure("the services server did not start")
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop serving and join the thread; nothing of this server survives."""

@@ -34,7 +34,7 @@ def export(
     out: Annotated[Path, typer.Option("-o", "--out", help="Output .jsonl or .parquet file.")],
 ) -> None:
     """Export a run's episodes (with trajectories) as JSON lines or Parquet."""
-    from reefbench.runner.export import export as write
+    from reefbench.report.export import export as write
 
     count = write(run_dir, out)
     console.print(f"{count} episodes -> {out}")

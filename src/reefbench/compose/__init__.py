@@ -1,9 +1,8 @@
 """Task composition: subtask templates joined into tasks with one graph evaluator.
 
-Modules (import them directly; only :func:`compose_task` is re-exported so that
-``import reefbench`` stays light):
+Modules (import them directly, nothing is re-exported here; linking subtasks into one task,
+:func:`reefbench.compose_task`, is core vocabulary and lives in :mod:`reefbench.link`):
 
-* :mod:`.link` - join instantiated subtasks into one task (the GDT);
 * :mod:`.pool` - load pools, index templates' slots, outputs and intents;
 * :mod:`.lint` - check every template of a pool (``reef pool lint``);
 * :mod:`.complexity` - OmniBench's five complexity dimensions and levels;
@@ -11,12 +10,7 @@ Modules (import them directly; only :func:`compose_task` is re-exported so that
 * :mod:`.capabilities` - the ten capabilities of OmniBench Table 12;
 * :mod:`.shapes` / :mod:`.synthesis` - controlled, deterministic synthesis (``reef compose``);
 * :mod:`.canonical` - the digest that keeps synthesised tasks distinct;
-* :mod:`.instructions` / :mod:`.consistency` / :mod:`.polish` - structure-preserving text,
-  the consistency validator, and the hooks for model polishing and validation;
+* :mod:`.instructions` / :mod:`.consistency` - structure-preserving text and the
+  consistency validator that parses the dependencies back;
 * :mod:`.stats` / :mod:`.draw` - ``reef tasks stats`` and ``reef tasks show --png``;
-* :mod:`.demo` - the in-memory pool annotated for synthesis.
 """
-
-from reefbench.compose.link import compose_task
-
-__all__ = ["compose_task"]

@@ -12,8 +12,8 @@ parser (:mod:`reefbench.compose.consistency`) can read the dependencies back:
     done, using their results, ... (2) and (3) can be done in either order.
 
 i.e. "perform A; use its output for B and C; when both are done, D". Steps are numbered in
-a topological order; every dependency is stated once at the step that needs it. A model can
-rewrite the text into prose afterwards (:mod:`reefbench.compose.polish`).
+a topological order; every dependency is stated once at the step that needs it. A model may
+rewrite the text into prose; :mod:`reefbench.compose.consistency` then checks the result.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from reefbench.compose.complexity import descendants, topological_order
 
 if TYPE_CHECKING:
-    from reefbench.agents.base import ActionCall
+    from reefbench.actions import ActionCall
 
 # The connectives, shared with the parser so the two can never drift apart.
 INDEPENDENT = "Independently, "

@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 import networkx as nx
 
-from reefbench.agents.base import ActionCall
+from reefbench.actions import ActionCall
 from reefbench.compose.pool import default_values, load_pool
 from reefbench.errors import ConfigError, ReefError
 from reefbench.evaluators import Evaluator

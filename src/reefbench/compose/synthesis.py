@@ -33,9 +33,7 @@ from typing import Any, Literal
 from reefbench.compose.canonical import canonical_digest, node_label
 from reefbench.compose.capabilities import capabilities_for
 from reefbench.compose.complexity import DIMENSIONS, LEVELS, Complexity, depth, width
-from reefbench.compose.consistency import InstructionValidator, rule_validator
 from reefbench.compose.instructions import InstructionGraph, render_instruction, render_steps
-from reefbench.compose.polish import Polisher, polish_instruction
 from reefbench.compose.pool import NO_INTENT, Group, PoolIndex, TemplateInfo
 from reefbench.compose.shapes import Shape, bounds_for, sample_shape
 from reefbench.compose.topo import count_topological_orders
@@ -147,9 +145,6 @@ class Synthesizer:
         pool: Mapping[str, SubTask],
         request: Request = Request(),
         seed: int = 0,
-        *,
-        polisher: Polisher | None = None,
-        validator: InstructionValidator = rule_validator,
     ) -> None:
         if request.missing_detail and request.style == "steps":
             raise ConfigError(
@@ -159,8 +154,6 @@ class Synthesizer:
         self.index = PoolIndex(pool)
         self.request = request
         self.rng = random.Random(seed)
-        self.polisher = polisher
-        self.validator = validator
         self.levels = {d: request.levels[d].lower() for d in sorted(request.levels)}
         self.bounds = bounds_for(self.levels, request.max_subtasks)
         names = sorted(set(request.intents)) if request.intents else list(self.index.groups)
@@ -362,13 +355,7 @@ class Synthesizer:
             instruction = render_steps(calls, goal)
             level = "L1"
         else:
-            if self.polisher is not None:
-                outcome = polish_instruction(graph, self.polisher, self.validator)
-                instruction = outcome.text
-                if outcome.polished:
-                    tags.append("polished")
-            else:
-                instruction = render_instruction(graph)
+            instruction = render_instruction(graph)
             apps = {info.template.app or info.template.id for info in chosen}
             level = "L4" if len(apps) > 1 else "L2"
             if self.request.missing_detail:
@@ -400,11 +387,8 @@ def synthesize(
     n: int,
     request: Request = Request(),
     seed: int = 0,
-    *,
-    polisher: Polisher | None = None,
-    validator: InstructionValidator = rule_validator,
 ) -> tuple[list[ComposedSpec], SynthesisReport]:
     """Synthesise up to ``n`` distinct tasks; the report says how many and, if short, why."""
-    synthesizer = Synthesizer(pool, request, seed, polisher=polisher, validator=validator)
+    synthesizer = Synthesizer(pool, request, seed)
     specs = list(synthesizer.run(n))
     return specs, synthesizer.report

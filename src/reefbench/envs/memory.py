@@ -8,8 +8,6 @@ enough to build cross-environment tasks where information must travel between de
 
 from __future__ import annotations
 
-from typing import Any
-
 from reefbench.actions import action
 from reefbench.environment import Environment
 from reefbench.errors import ActionFailed
@@ -38,92 +36,83 @@ class MemoryEnvironment(Environment):
         self.clipboard = ""
 
 
-def _device(env: Any) -> MemoryEnvironment:
-    if not isinstance(env, MemoryEnvironment):
-        raise TypeError(f"this action needs a MemoryEnvironment, got {type(env).__name__}")
-    return env
-
-
-# ------------------------------------------------------------------- actions
 @action
-def write_file(path: str, content: str, env: Any) -> str:
+def write_file(path: str, content: str, env: MemoryEnvironment) -> str:
     """Create or overwrite a text file.
 
     Args:
         path: File path, e.g. "notes/todo.txt".
         content: The whole new content of the file.
     """
-    _device(env).files[path] = content
+    env.files[path] = content
     return f"wrote {len(content)} characters to {path}"
 
 
 @action
-def append_file(path: str, text: str, env: Any) -> str:
+def append_file(path: str, text: str, env: MemoryEnvironment) -> str:
     """Append text to the end of a file, creating the file if needed.
 
     Args:
         path: File path.
         text: Text to append.
     """
-    device = _device(env)
-    device.files[path] = device.files.get(path, "") + text
+    env.files[path] = env.files.get(path, "") + text
     return f"appended {len(text)} characters to {path}"
 
 
 @action
-def read_file(path: str, env: Any) -> str:
+def read_file(path: str, env: MemoryEnvironment) -> str:
     """Return the content of a text file.
 
     Args:
         path: File path.
     """
     try:
-        return _device(env).files[path]
+        return env.files[path]
     except KeyError:
         raise ActionFailed(f"no file at {path}") from None
 
 
 @action
-def delete_file(path: str, env: Any) -> str:
+def delete_file(path: str, env: MemoryEnvironment) -> str:
     """Delete a file.
 
     Args:
         path: File path.
     """
-    if _device(env).files.pop(path, None) is None:
+    if env.files.pop(path, None) is None:
         raise ActionFailed(f"no file at {path}")
     return f"deleted {path}"
 
 
 @action
-def copy_text(text: str, env: Any) -> str:
+def copy_text(text: str, env: MemoryEnvironment) -> str:
     """Put text on this device's clipboard.
 
     Args:
         text: The text to copy.
     """
-    _device(env).clipboard = text
+    env.clipboard = text
     return "copied"
 
 
 @action
-def list_files(env: Any) -> str:
+def list_files(env: MemoryEnvironment) -> str:
     """List the device's files, one path per line."""
-    return "\n".join(sorted(_device(env).files)) or "(no files)"
+    return "\n".join(sorted(env.files)) or "(no files)"
 
 
 @action
-def copy_file(source: str, target: str, env: Any) -> str:
-    """Copy a file to a new path on the same device.
+def copy_file(source: str, target: str, env: MemoryEnvironment) -> str:
+    """Copy a file to a new path on the same env.
 
     Args:
         source: Path of the existing file.
         target: Path of the copy (overwritten if it exists).
     """
-    device = _device(env)
-    if source not in device.files:
+    if source not in env.files:
         raise ActionFailed(f"no file at {source}")
-    device.files[target] = device.files[source]
+    env.files[target] = env.files[source]
     return f"copied {source} to {target}"
 
 
@@ -132,24 +121,24 @@ MEMORY_ACTIONS = [write_file, append_file, read_file, delete_file, copy_file, co
 
 # ---------------------------------------------------------------- evaluators
 @evaluator
-def file_exists(path: str, env: Any) -> bool:
+def file_exists(path: str, env: MemoryEnvironment) -> bool:
     """The file exists.
 
     Args:
         path: File path.
     """
-    return path in _device(env).files
+    return path in env.files
 
 
 @evaluator
-def file_contains(path: str, text: str, env: Any) -> EvalResult:
+def file_contains(path: str, text: str, env: MemoryEnvironment) -> EvalResult:
     """The file exists and contains the text.
 
     Args:
         path: File path.
         text: Text that must occur in the file.
     """
-    content = _device(env).files.get(path)
+    content = env.files.get(path)
     if content is None:
         return EvalResult(success=False, message=f"{path} does not exist")
     if text in content:
@@ -158,33 +147,33 @@ def file_contains(path: str, text: str, env: Any) -> EvalResult:
 
 
 @evaluator(persistent=True)
-def file_equals(path: str, content: str, env: Any) -> bool:
+def file_equals(path: str, content: str, env: MemoryEnvironment) -> bool:
     """The file's whole content equals the given text (must still hold at the end).
 
     Args:
         path: File path.
         content: Expected content.
     """
-    return _device(env).files.get(path) == content
+    return env.files.get(path) == content
 
 
 @evaluator
-def files_equal(first: str, second: str, env: Any) -> bool:
+def files_equal(first: str, second: str, env: MemoryEnvironment) -> bool:
     """Both files exist and have the same content.
 
     Args:
         first: Path of one file.
         second: Path of the other file.
     """
-    files = _device(env).files
+    files = env.files
     return first in files and second in files and files[first] == files[second]
 
 
 @evaluator
-def clipboard_equals(text: str, env: Any) -> bool:
+def clipboard_equals(text: str, env: MemoryEnvironment) -> bool:
     """The clipboard holds exactly the text.
 
     Args:
         text: Expected clipboard content.
     """
-    return _device(env).clipboard == text
+    return env.clipboard == text

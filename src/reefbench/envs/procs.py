@@ -12,8 +12,9 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import time
 from collections.abc import Iterable
+
+from reefbench.waiting import wait_until
 
 
 def _stat_fields(pid: int) -> list[str] | None:
@@ -107,9 +108,7 @@ def kill_all(pids: Iterable[int], timeout: float = 2.0) -> None:
     for pid in pids:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, signal.SIGTERM)
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and any(alive(p) for p in pids):
-        time.sleep(0.01)
+    wait_until(lambda: not any(alive(p) for p in pids), timeout)
     for pid in pids:
         if alive(pid):
             with contextlib.suppress(ProcessLookupError, PermissionError):

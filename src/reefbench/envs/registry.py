@@ -1,7 +1,9 @@
 """Environment kinds by name, for ``reef serve-env KIND`` and run configurations.
 
 Values are import references, resolved only when asked for, so naming the desktop kind
-never imports Playwright and vice versa. ``module:factory`` is accepted as a kind too.
+never imports Playwright and vice versa (and this module imports no kind: a reference is
+not a dependency). ``module:factory`` is accepted as a kind too. A new kind is its own
+folder under ``envs/`` plus one line here (see ``docs/architecture.md``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ KINDS: dict[str, str] = {
     "browser": "reefbench.envs.browser:BrowserEnvironment",
     "phone": "reefbench.envs.phone:PhoneEnvironment",
     "android": "reefbench.envs.android:AndroidEnvironment",
+    "services": "reefbench.apps:ServicesEnvironment",
 }
 
 

@@ -11,6 +11,8 @@ import io
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from reefbench.errors import ActionFailed
+
 if TYPE_CHECKING:
     from PIL import Image as PILImage
 
@@ -43,12 +45,12 @@ def _gray(image: Any) -> Any:
     if isinstance(image, bytes | bytearray):
         array = cv2.imdecode(np.frombuffer(image, np.uint8), cv2.IMREAD_GRAYSCALE)
         if array is None:
-            raise ValueError("the bytes are not an image OpenCV can decode")
+            raise ActionFailed("the bytes are not an image OpenCV can decode")
         return array
     if isinstance(image, str):
         array = cv2.imread(image, cv2.IMREAD_GRAYSCALE)
         if array is None:
-            raise ValueError(f"cannot read an image from {image}")
+            raise ActionFailed(f"cannot read an image from {image}")
         return array
     if hasattr(image, "convert"):  # PIL
         return np.asarray(image.convert("L"))

@@ -8,7 +8,7 @@ from typing import Any
 
 from reefbench.episode import EpisodeResult
 from reefbench.errors import ConfigError
-from reefbench.runner.store import ResultsStore
+from reefbench.log.store import ResultsStore
 from reefbench.task import Task
 from reefbench.userfiles import parse_json, read_text
 

@@ -15,8 +15,8 @@ from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, PackageLoader, select_autoescape
 
+from reefbench.log.store import ResultsStore
 from reefbench.report.loading import LoadedRun, load_run
-from reefbench.runner.store import ResultsStore
 
 COOKIE = "reef_view"
 

@@ -13,10 +13,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from reefbench.agents.base import Agent
 from reefbench.errors import ConfigError
+from reefbench.log.store import EpisodeKey
+from reefbench.protocol import Agent
 from reefbench.runner.config import AgentSpec
-from reefbench.runner.store import EpisodeKey
 
 BUILTIN_AGENTS = ("oracle", "null", "random", "replay", "human")
 TOOL_MODES = ("auto", "native", "json")
@@ -127,23 +127,20 @@ def _model_factory(spec_json: str) -> Any:
 
 
 def _recording(path: str) -> Agent:
-    """The replay agent over a run directory (or a JSON-lines file of episode results)."""
+    """The replay agent over a recorded run directory (its results store)."""
     from reefbench.agents import ReplayAgent
+    from reefbench.log.store import ResultsStore
 
     if not path:
         raise ConfigError("the replay agent needs --replay runs/<run> (a recorded run directory)")
     source = Path(path)
-    if source.is_dir():
-        from reefbench.runner.store import ResultsStore
-
-        if not (source / "results.sqlite").is_file():
-            raise ConfigError(f"replay: {source} is not a run directory")
-        store = ResultsStore(source)
-        try:
-            return ReplayAgent(store.results(trajectory=True))
-        finally:
-            store.close()
-    return ReplayAgent.from_file(source)
+    if not (source / "results.sqlite").is_file():
+        raise ConfigError(f"replay: {source} is not a run directory (no results.sqlite)")
+    store = ResultsStore(source)
+    try:
+        return ReplayAgent(store.results(trajectory=True))
+    finally:
+        store.close()
 
 
 def describe(spec: AgentSpec) -> str:

@@ -47,8 +47,9 @@ def default_workers() -> int:
 
 
 class RunConfig(BaseModel):
-    """Everything a run needs; ``workers``, ``ray_address``, ``action_modules`` and ``out``
-    do not change results."""
+    """Everything a run needs; ``workers``, ``ray_address`` and ``action_modules`` do not
+    change results (they are left out of :meth:`config_hash`; the run directory is not part
+    of the configuration at all)."""
 
     model_config = ConfigDict(extra="forbid")
 

@@ -18,17 +18,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reefbench.agents.base import Agent
 from reefbench.environment import Environment
 from reefbench.episode import Episode, EpisodeResult, summarise_observation
 from reefbench.errors import ConfigError
+from reefbench.log.store import EpisodeKey, ResultsStore
+from reefbench.protocol import Agent
 from reefbench.runner.config import RunConfig
-from reefbench.runner.store import EpisodeKey, ResultsStore
+from reefbench.runner.outcomes import RETRYABLE, needs_new_environments
 from reefbench.task import Task
 
 AgentFactory = Callable[[EpisodeKey], Agent]
 EnvironmentFactory = Callable[[], Mapping[str, Environment]]
-RETRYABLE = frozenset({"agent_error", "env_error", "evaluator_error"})
 
 
 def select_tasks(tasks: list[Task], patterns: list[str]) -> list[Task]:
@@ -170,23 +170,6 @@ class _RayWorker(_Worker):
 
     def _close_envs(self) -> None:
         return None  # the actor owns them; the pool closes it
-
-
-def needs_new_environments(result: EpisodeResult, envs: Mapping[str, Environment] | None) -> bool:
-    """After an env_error, or another infrastructure failure that left an environment
-    unhealthy (an evaluator that found its server dead), the environments are replaced, so
-    the fault does not spill over into the next episode."""
-    if result.termination == "env_error":
-        return True
-    if result.termination not in RETRYABLE or envs is None:
-        return False
-    for env in envs.values():
-        try:
-            if not env.health():
-                return True
-        except Exception:  # a health probe that crashes means: unhealthy
-            return True
-    return False
 
 
 def _infrastructure_result(task: Task, termination: Any, error: str) -> EpisodeResult:

@@ -6,9 +6,9 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+from reefbench.log.store import ResultsStore, write_run_manifest
 from reefbench.runner.config import RunConfig, versions
 from reefbench.runner.engine import AgentFactory, Progress, Runner
-from reefbench.runner.store import ResultsStore, write_run_manifest
 from reefbench.suites import get_suite
 
 

@@ -13,11 +13,11 @@ import base64
 from pathlib import Path
 from typing import Any
 
-from reefbench.agents.base import Agent
 from reefbench.episode import Episode, EpisodeResult
+from reefbench.log.store import EpisodeKey
+from reefbench.protocol import Agent
 from reefbench.runner.config import AgentSpec, RunConfig
-from reefbench.runner.engine import needs_new_environments
-from reefbench.runner.store import EpisodeKey
+from reefbench.runner.outcomes import needs_new_environments
 
 
 class EpisodePlayer:

@@ -8,11 +8,11 @@ software lives in the desktop, browser and phone environments.
 
 from __future__ import annotations
 
-from reefbench.agents.base import ActionCall
-from reefbench.compose.link import compose_task
+from reefbench.actions import ActionCall
 from reefbench.environment import Environment
 from reefbench.envs import memory as m
-from reefbench.envs.root import answer_equals, user_was_asked
+from reefbench.link import compose_task
+from reefbench.root import answer_equals, user_was_asked
 from reefbench.subtask import SubTask
 from reefbench.task import ActionStep, Task, TaskMetadata
 

@@ -12,15 +12,15 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from reefbench.agents.base import ActionCall
-from reefbench.compose.link import compose_task
+from reefbench.actions import ActionCall
 from reefbench.compose.lint import lint_pool
 from reefbench.envs import memory as m
 from reefbench.envs.browser.actions import BROWSER_ACTIONS
 from reefbench.envs.desktop.actions import DESKTOP_ACTIONS
-from reefbench.envs.root import ROOT, RootEnvironment
 from reefbench.envs.ui.actions import TOUCH_ACTIONS
 from reefbench.errors import InvalidAction
+from reefbench.link import compose_task
+from reefbench.root import ROOT, RootEnvironment
 from reefbench.subtask import NearMiss, SubTask
 from reefbench.suites import get_suite
 from reefbench.suites.memory import make_environments as memory_environments

@@ -11,7 +11,6 @@ import base64
 from collections.abc import Sequence
 from typing import Any
 
-from reefbench.agents.base import Usage
 from reefbench.agents.providers.base import (
     ImagePart,
     Message,
@@ -29,6 +28,7 @@ from reefbench.agents.providers.retry import (
     transient_transport,
 )
 from reefbench.errors import ConfigError
+from reefbench.protocol import Usage
 
 
 class AnthropicProvider:

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from reefbench.actions import Action
-from reefbench.agents.base import Usage
 from reefbench.errors import ReefError
+from reefbench.protocol import Usage
 
 
 class ProviderError(ReefError):

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from reefbench.agents.base import Usage
 from reefbench.agents.providers.base import (
     SYNTHETIC_ID,
     ImagePart,
@@ -29,6 +28,7 @@ from reefbench.agents.providers.retry import (
     transient_transport,
 )
 from reefbench.errors import ConfigError
+from reefbench.protocol import Usage
 
 API_VERSION = "v1beta"  # function calling and system instructions live here
 

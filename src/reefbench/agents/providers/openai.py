@@ -12,7 +12,6 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from reefbench.agents.base import Usage
 from reefbench.agents.providers.base import (
     SYNTHETIC_ID,
     ImagePart,
@@ -31,6 +30,7 @@ from reefbench.agents.providers.retry import (
     transient_transport,
 )
 from reefbench.errors import ConfigError
+from reefbench.protocol import Usage
 
 
 class OpenAIProvider:

@@ -15,7 +15,7 @@ from reefbench.envs.android.shell import (
     text_commands,
 )
 from reefbench.envs.android.transport import AdbResult, AdbTransport
-from reefbench.errors import ActionFailed, EnvironmentFailure
+from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure
 
 DUMP_PATH = "/sdcard/window_dump.xml"
 _KEYS = {"home": "KEYCODE_HOME", "back": "KEYCODE_BACK", "enter": "KEYCODE_ENTER"}
@@ -32,7 +32,7 @@ class AndroidDevice:
 
     def __init__(self, transport: AdbTransport, ime: str = "input", timeout: float = 30.0):
         if ime not in ("input", "adbkeyboard"):
-            raise ValueError(f"ime must be 'input' or 'adbkeyboard', not {ime!r}")
+            raise ConfigError(f"ime must be 'input' or 'adbkeyboard', not {ime!r}")
         self.transport = transport
         self.ime = ime
         self.timeout = timeout

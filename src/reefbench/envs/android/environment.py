@@ -9,13 +9,14 @@ idle, and with ``settle="stable"`` an action returns only once two dumps in a ro
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 from reefbench.envs.android.device import AndroidDevice
 from reefbench.envs.android.transport import AdbTransport, SubprocessAdb
+from reefbench.envs.ui.actions import TOUCH_ACTIONS, touch_observations
 from reefbench.envs.ui.device import TouchEnvironment
 from reefbench.errors import ConfigError, EnvironmentFailure
+from reefbench.waiting import wait_until
 
 DESCRIPTION = (
     "An Android smartphone ({width}x{height} pixels). Each step shows a screenshot with "
@@ -63,7 +64,8 @@ class AndroidEnvironment(TouchEnvironment):
         super().__init__(
             name,
             DESCRIPTION.format(width="?", height="?"),
-            observe_xml=observe_xml,
+            action_space=TOUCH_ACTIONS,
+            observation_space=touch_observations(observe_xml),
             screenshot_width=screenshot_width,
         )
         self.serial = serial
@@ -178,12 +180,14 @@ class AndroidEnvironment(TouchEnvironment):
         self._changed()
         if self.settle_mode != "stable":
             return
-        deadline = time.monotonic() + self.settle_timeout
         previous = self.need().dump_ui()
-        while time.monotonic() < deadline:
-            current = self.need().dump_ui()
+
+        def stable() -> str | None:  # two dumps in a row alike; a dump takes its own time
+            nonlocal previous
+            current, same = self.need().dump_ui(), None
             if current == previous:
-                self._xml = current
-                return
+                same = current
             previous = current
-        self._xml = None
+            return same
+
+        self._xml = wait_until(stable, self.settle_timeout, interval=0.0)

@@ -7,17 +7,15 @@ so the next screenshot shows its effect.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import Field
 
 from reefbench.actions import action
+from reefbench.envs.browser.device import BrowserDevice
 from reefbench.envs.browser.settle import SCROLL_COUNT, script, wait_for_scroll
 from reefbench.errors import ActionFailed, InvalidAction
-
-if TYPE_CHECKING:
-    from reefbench.envs.browser.environment import BrowserEnvironment
 
 Coordinate = Annotated[int, Field(ge=0, le=10000)]
 _KEY = re.compile(r"^([A-Za-z]+\+){0,3}([A-Za-z0-9]+|F\d{1,2}|[^\sA-Za-z0-9])$")
@@ -26,19 +24,11 @@ _SCHEMES = ("http", "https", "about")
 _SELECT_AT = script("select_at.js")
 
 
-def _browser(env: Any) -> BrowserEnvironment:
-    from reefbench.envs.browser.environment import BrowserEnvironment
-
-    if not isinstance(env, BrowserEnvironment):
-        raise TypeError(f"this action needs a BrowserEnvironment, got {type(env).__name__}")
-    return env
-
-
 def _say(mark: Any) -> str:
     return f'[{mark.id}] {mark.role} "{mark.name}"'
 
 
-def _in_viewport(browser: BrowserEnvironment, x: int, y: int) -> None:
+def _in_viewport(browser: BrowserDevice, x: int, y: int) -> None:
     width, height = browser.viewport["width"], browser.viewport["height"]
     if not (0 <= x < width and 0 <= y < height):
         raise InvalidAction(
@@ -47,37 +37,35 @@ def _in_viewport(browser: BrowserEnvironment, x: int, y: int) -> None:
 
 
 @action
-def click(elem: int, env: Any) -> str:
+def click(elem: int, env: BrowserDevice) -> str:
     """Click an element (a link, button, field, checkbox ...).
 
     Args:
         elem: The number of the element in the latest screenshot.
     """
-    browser = _browser(env)
-    mark = browser.mark(elem)
-    browser.page.mouse.click(*mark.center)
-    browser.settle()
+    mark = env.mark(elem)
+    env.page.mouse.click(*mark.center)
+    env.settle()
     return f"clicked {_say(mark)}"
 
 
 @action
-def click_at(x: Coordinate, y: Coordinate, env: Any) -> str:
+def click_at(x: Coordinate, y: Coordinate, env: BrowserDevice) -> str:
     """Click a point of the page by its pixel coordinates in the screenshot.
 
     Args:
         x: Pixels from the left edge.
         y: Pixels from the top edge.
     """
-    browser = _browser(env)
-    _in_viewport(browser, x, y)
-    browser.page.mouse.click(x, y)
-    browser.settle()
+    _in_viewport(env, x, y)
+    env.page.mouse.click(x, y)
+    env.settle()
     return f"clicked at ({x}, {y})"
 
 
 @action
 def write_text(
-    text: Annotated[str, Field(max_length=10000)], env: Any, elem: int | None = None
+    text: Annotated[str, Field(max_length=10000)], env: BrowserDevice, elem: int | None = None
 ) -> str:
     """Type text. With `elem`, click that field first; otherwise type into the focused
     one. A newline presses Enter.
@@ -86,17 +74,16 @@ def write_text(
         text: The text to type, exactly.
         elem: The number of the field to type into (optional).
     """
-    browser = _browser(env)
-    page = browser.page
+    page = env.page
     if elem is not None:
-        page.mouse.click(*browser.mark(elem).center)
+        page.mouse.click(*env.mark(elem).center)
     page.keyboard.type(text)
-    browser.settle()
+    env.settle()
     return f"typed {len(text)} characters"
 
 
 @action
-def press(key: str, env: Any) -> str:
+def press(key: str, env: BrowserDevice) -> str:
     """Press a key or a key combination, e.g. "Enter", "Tab", "Escape", "ArrowDown",
     "Backspace", "Control+a".
 
@@ -105,18 +92,17 @@ def press(key: str, env: Any) -> str:
     """
     if not _KEY.match(key):
         raise InvalidAction(f"{key!r} is not a key name like 'Enter' or 'Control+a'")
-    browser = _browser(env)
     try:
-        browser.page.keyboard.press(key)
+        env.page.keyboard.press(key)
     except Exception as exc:
         raise InvalidAction(f"unknown key {key!r}: {str(exc).splitlines()[0]}") from None
-    browser.settle()
+    env.settle()
     return f"pressed {key}"
 
 
 @action
 def scroll(
-    direction: Literal["up", "down", "left", "right"], env: Any, elem: int | None = None
+    direction: Literal["up", "down", "left", "right"], env: BrowserDevice, elem: int | None = None
 ) -> str:
     """Scroll the page (or the scrollable element `elem`) by most of a screen.
 
@@ -124,34 +110,32 @@ def scroll(
         direction: "up", "down", "left" or "right".
         elem: The number of the element to scroll (default: the page).
     """
-    browser = _browser(env)
-    width, height = browser.viewport["width"], browser.viewport["height"]
-    x, y = browser.mark(elem).center if elem is not None else (width // 2, height // 2)
+    width, height = env.viewport["width"], env.viewport["height"]
+    x, y = env.mark(elem).center if elem is not None else (width // 2, height // 2)
     step_y, step_x = round(height * 0.8), round(width * 0.8)
     dx, dy = {"up": (0, -step_y), "down": (0, step_y), "left": (-step_x, 0), "right": (step_x, 0)}[
         direction
     ]
-    page = browser.page
+    page = env.page
     before = page.evaluate(SCROLL_COUNT)
     page.mouse.move(x, y)
     page.mouse.wheel(dx, dy)
     moved = wait_for_scroll(page, before)
-    browser.settle()
+    env.settle()
     return f"scrolled {direction}" if moved else f"nothing more to scroll {direction}"
 
 
 @action
-def select_option(elem: int, option: str, env: Any) -> str:
+def select_option(elem: int, option: str, env: BrowserDevice) -> str:
     """Choose an option of a drop-down list by its visible text.
 
     Args:
         elem: The number of the drop-down list.
         option: The text of the option to choose.
     """
-    browser = _browser(env)
-    mark = browser.mark(elem)
+    mark = env.mark(elem)
     x, y = mark.center
-    for frame in browser.page.frames:
+    for frame in env.page.frames:
         if frame.parent_frame is None:
             continue
         box = frame.frame_element().bounding_box()
@@ -163,15 +147,15 @@ def select_option(elem: int, option: str, env: Any) -> str:
             problem = frame.evaluate(_SELECT_AT, [x - box["x"], y - box["y"], option])
             break
     else:
-        problem = browser.page.evaluate(_SELECT_AT, [x, y, option])
+        problem = env.page.evaluate(_SELECT_AT, [x, y, option])
     if problem:
         raise ActionFailed(f"cannot choose {option!r} in {_say(mark)}: {problem}")
-    browser.settle()
+    env.settle()
     return f"chose {option!r} in {_say(mark)}"
 
 
 @action
-def goto(url: str, env: Any) -> str:
+def goto(url: str, env: BrowserDevice) -> str:
     """Open a web address in the current tab.
 
     Args:
@@ -179,33 +163,30 @@ def goto(url: str, env: Any) -> str:
     """
     if urlsplit(url).scheme not in _SCHEMES:
         raise InvalidAction(f"{url!r} is not a web address (use http:// or https://)")
-    browser = _browser(env)
-    browser.goto(url)
-    return f"opened {browser.page.url}"
+    env.goto(url)
+    return f"opened {env.page.url}"
 
 
 @action
-def back(env: Any) -> str:
+def back(env: BrowserDevice) -> str:
     """Go back to the previous page of the current tab."""
-    browser = _browser(env)
-    if browser.page.go_back(wait_until="load") is None:
+    if env.page.go_back(wait_until="load") is None:
         raise ActionFailed("there is no previous page in this tab")
-    browser.settle()
-    return f"back at {browser.page.url}"
+    env.settle()
+    return f"back at {env.page.url}"
 
 
 @action
-def forward(env: Any) -> str:
+def forward(env: BrowserDevice) -> str:
     """Go forward again after going back."""
-    browser = _browser(env)
-    if browser.page.go_forward(wait_until="load") is None:
+    if env.page.go_forward(wait_until="load") is None:
         raise ActionFailed("there is no next page in this tab")
-    browser.settle()
-    return f"forward at {browser.page.url}"
+    env.settle()
+    return f"forward at {env.page.url}"
 
 
 @action
-def new_tab(env: Any, url: str = "") -> str:
+def new_tab(env: BrowserDevice, url: str = "") -> str:
     """Open a new tab (optionally at an address) and switch to it.
 
     Args:
@@ -213,64 +194,59 @@ def new_tab(env: Any, url: str = "") -> str:
     """
     if url and urlsplit(url).scheme not in _SCHEMES:
         raise InvalidAction(f"{url!r} is not a web address (use http:// or https://)")
-    browser = _browser(env)
-    browser.new_tab(url)
-    return f"opened tab {len(browser.tabs) - 1}"
+    env.new_tab(url)
+    return f"opened tab {len(env.tabs) - 1}"
 
 
 @action
-def switch_tab(index: int, env: Any) -> str:
+def switch_tab(index: int, env: BrowserDevice) -> str:
     """Show another tab; tabs are numbered from 0 in the order they were opened.
 
     Args:
         index: The tab's number.
     """
-    browser = _browser(env)
-    page = browser.switch_to(index)
-    browser.settle()
+    page = env.switch_to(index)
+    env.settle()
     return f"switched to tab {index}: {page.title() or page.url}"
 
 
 @action
-def close_tab(env: Any, index: int | None = None) -> str:
+def close_tab(env: BrowserDevice, index: int | None = None) -> str:
     """Close a tab (default: the current one). The last tab cannot be closed.
 
     Args:
         index: The tab's number (optional).
     """
-    browser = _browser(env)
-    tabs = browser.tabs
+    tabs = env.tabs
     if len(tabs) <= 1:
         raise ActionFailed("this is the only tab; open another one before closing it")
-    target = browser.page if index is None else browser.switch_to(index)
+    target = env.page if index is None else env.switch_to(index)
     position = tabs.index(target)
     target.close()
-    browser.switch_to(max(0, position - 1))
-    browser.settle()
+    env.switch_to(max(0, position - 1))
+    env.settle()
     return f"closed tab {position}"
 
 
 # -------------------------------------------------------------- observations
 @action
-def screenshot(env: Any) -> bytes:
+def screenshot(env: BrowserDevice) -> bytes:
     """The current tab as PNG, with a numbered box on every element you can act on."""
-    browser = _browser(env)
-    snapshot = browser.snapshot or browser.observe_now()
+    snapshot = env.snapshot or env.observe_now()
     return snapshot.marked_png()
 
 
 @action
-def elements(env: Any) -> str:
+def elements(env: BrowserDevice) -> str:
     """The open tabs, then the numbered elements, one '[id] role "name"' per line."""
-    browser = _browser(env)
-    snapshot = browser.snapshot or browser.observe_now()
-    return browser.tabs_text() + "\n" + snapshot.marks.text()
+    snapshot = env.snapshot or env.observe_now()
+    return env.tabs_text() + "\n" + snapshot.marks.text()
 
 
 @action
-def accessibility(env: Any) -> str:
+def accessibility(env: BrowserDevice) -> str:
     """The current tab's accessibility tree (roles, names and states, indented)."""
-    return _browser(env).accessibility_tree()
+    return env.accessibility_tree()
 
 
 BROWSER_ACTIONS = [

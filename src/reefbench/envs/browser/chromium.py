@@ -14,7 +14,6 @@ import os
 import shutil
 import signal
 import threading
-import time
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from reefbench.envs import procs
 from reefbench.errors import ConfigError, EnvironmentFailure
+from reefbench.waiting import wait_until
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Playwright
@@ -163,11 +163,13 @@ class Chromium:
             ):  # already gone: what matters is the processes below
                 browser.close()
         self._release()
-        deadline = time.monotonic() + timeout
-        while remaining and time.monotonic() < deadline:
+
+        def all_gone() -> bool:
+            nonlocal remaining
             remaining = [p for p in remaining if procs.alive(p)]
-            if remaining:
-                time.sleep(0.02)  # polling process exit with a deadline
+            return not remaining
+
+        wait_until(all_gone, timeout, interval=0.02)
         for pid in remaining:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)

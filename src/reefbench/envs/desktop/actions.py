@@ -7,47 +7,37 @@ Every action waits until the screen is stable before it returns.
 
 from __future__ import annotations
 
-import time
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from functools import partial
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
 from reefbench.actions import action
 from reefbench.envs.desktop.apps import APPS, LAUNCHER
+from reefbench.envs.desktop.device import DesktopDevice
 from reefbench.errors import ActionFailed
-
-if TYPE_CHECKING:
-    from reefbench.envs.desktop.environment import DesktopEnvironment
+from reefbench.waiting import wait_until
 
 Button = Literal["left", "middle", "right"]
 _BUTTONS = {"left": 1, "middle": 2, "right": 3}
 Coordinate = Annotated[int, Field(ge=0, le=10000)]
 
 
-def _desk(env: Any) -> DesktopEnvironment:
-    from reefbench.envs.desktop.environment import DesktopEnvironment
-
-    if not isinstance(env, DesktopEnvironment):
-        raise TypeError(f"this action needs a DesktopEnvironment, got {type(env).__name__}")
-    return env
-
-
 def _describe(mark: Any) -> str:
     return f'[{mark.id}] {mark.role} "{mark.name}"'
 
 
-def _click_elem(env: Any, elem: int, button: int, repeat: int, verb: str) -> str:
-    desk = _desk(env)
-    mark = desk.mark(elem)
+def _click_elem(env: DesktopDevice, elem: int, button: int, repeat: int, verb: str) -> str:
+    mark = env.mark(elem)
     x, y = mark.center
-    desk.act(lambda: desk.input.click(x, y, button=button, repeat=repeat))
-    desk.record(verb, role=mark.role, name=mark.name, elem=elem)
+    env.act(lambda: env.input.click(x, y, button=button, repeat=repeat))
+    env.record(verb, role=mark.role, name=mark.name, elem=elem)
     return f"{verb} {_describe(mark)}"
 
 
 # ------------------------------------------------------------------ elements
 @action
-def click(elem: int, env: Any) -> str:
+def click(elem: int, env: DesktopDevice) -> str:
     """Click an element with the left mouse button.
 
     Args:
@@ -57,7 +47,7 @@ def click(elem: int, env: Any) -> str:
 
 
 @action
-def right_click(elem: int, env: Any) -> str:
+def right_click(elem: int, env: DesktopDevice) -> str:
     """Right-click an element (usually opens its context menu).
 
     Args:
@@ -67,7 +57,7 @@ def right_click(elem: int, env: Any) -> str:
 
 
 @action
-def double_click(elem: int, env: Any) -> str:
+def double_click(elem: int, env: DesktopDevice) -> str:
     """Double-click an element (e.g. open a file or folder in the file manager).
 
     Args:
@@ -78,7 +68,7 @@ def double_click(elem: int, env: Any) -> str:
 
 # ------------------------------------------------------------------ keyboard
 @action
-def write_text(text: Annotated[str, Field(max_length=10000)], env: Any) -> str:
+def write_text(text: Annotated[str, Field(max_length=10000)], env: DesktopDevice) -> str:
     """Type text with the keyboard into the focused element, exactly as given.
 
     A newline in the text presses Enter. Click the target field first if it is not
@@ -87,60 +77,57 @@ def write_text(text: Annotated[str, Field(max_length=10000)], env: Any) -> str:
     Args:
         text: The characters to type.
     """
-    desk = _desk(env)
-    desk.act(lambda: desk.input.type_text(text))
-    desk.record("typed", text=text)
+    env.act(lambda: env.input.type_text(text))
+    env.record("typed", text=text)
     return f"typed {len(text)} characters"
 
 
 @action
-def press(key: str, env: Any) -> str:
+def press(key: str, env: DesktopDevice) -> str:
     """Press and release one key.
 
     Args:
         key: Key name such as "enter", "esc", "tab", "backspace", "delete", "up", "down",
             "left", "right", "home", "end", "pageup", "pagedown", "F5" or a single character.
     """
-    desk = _desk(env)
-    desk.act(lambda: desk.input.press([key]))
-    desk.record("pressed", keys=[key])
+    env.act(lambda: env.input.press([key]))
+    env.record("pressed", keys=[key])
     return f"pressed {key}"
 
 
 @action
-def hotkey(keys: Annotated[list[str], Field(min_length=1, max_length=5)], env: Any) -> str:
+def hotkey(
+    keys: Annotated[list[str], Field(min_length=1, max_length=5)], env: DesktopDevice
+) -> str:
     """Press a key combination: hold the keys down in order, then release them.
 
     Args:
         keys: Keys of the combination, e.g. ["ctrl", "s"] to save or ["ctrl", "shift", "t"].
     """
-    desk = _desk(env)
-    desk.act(lambda: desk.input.press(keys))
-    desk.record("pressed", keys=list(keys))
+    env.act(lambda: env.input.press(keys))
+    env.record("pressed", keys=list(keys))
     return "pressed " + "+".join(keys)
 
 
 @action
-def key_down(key: str, env: Any) -> str:
+def key_down(key: str, env: DesktopDevice) -> str:
     """Hold a key down until key_up is called (e.g. hold "shift" while clicking).
 
     Args:
         key: Key name, e.g. "shift", "ctrl", "alt" or a single character.
     """
-    desk = _desk(env)
-    desk.act(lambda: desk.input.key(key, down=True))
+    env.act(lambda: env.input.key(key, down=True))
     return f"holding {key}"
 
 
 @action
-def key_up(key: str, env: Any) -> str:
+def key_up(key: str, env: DesktopDevice) -> str:
     """Release a key held down with key_down.
 
     Args:
         key: Key name, as given to key_down.
     """
-    desk = _desk(env)
-    desk.act(lambda: desk.input.key(key, down=False))
+    env.act(lambda: env.input.key(key, down=False))
     return f"released {key}"
 
 
@@ -150,7 +137,8 @@ def scroll(
     direction: Literal["up", "down", "left", "right"],
     amount: Annotated[int, Field(ge=1, le=50)] = 3,
     elem: int | None = None,
-    env: Any = None,
+    *,
+    env: DesktopDevice,
 ) -> str:
     """Scroll with the mouse wheel, over an element or wherever the pointer is.
 
@@ -159,15 +147,19 @@ def scroll(
         amount: Number of wheel steps (about three lines of text each).
         elem: Element to scroll over; omit to scroll where the mouse pointer is.
     """
-    desk = _desk(env)
-    at = desk.mark(elem).center if elem is not None else None
-    desk.act(lambda: desk.input.scroll(direction, amount, at))
+    at = env.mark(elem).center if elem is not None else None
+    env.act(lambda: env.input.scroll(direction, amount, at))
     return f"scrolled {direction} {amount}"
 
 
 @action
 def click_at(
-    x: Coordinate, y: Coordinate, button: Button = "left", clicks: int = 1, env: Any = None
+    x: Coordinate,
+    y: Coordinate,
+    button: Button = "left",
+    clicks: int = 1,
+    *,
+    env: DesktopDevice,
 ) -> str:
     """Click at a point of the screenshot (use when no numbered box covers the target).
 
@@ -177,31 +169,29 @@ def click_at(
         button: "left", "middle" or "right".
         clicks: 1 for a click, 2 for a double-click.
     """
-    desk = _desk(env)
-    sx, sy = desk.to_screen(x, y)
+    sx, sy = env.to_screen(x, y)
     repeat = 2 if clicks >= 2 else 1
-    desk.act(lambda: desk.input.click(sx, sy, button=_BUTTONS[button], repeat=repeat))
-    desk.record("clicked_at", x=x, y=y, button=button)
+    env.act(lambda: env.input.click(sx, sy, button=_BUTTONS[button], repeat=repeat))
+    env.record("clicked_at", x=x, y=y, button=button)
     return f"clicked at ({x}, {y})"
 
 
 @action
-def move_to(x: Coordinate, y: Coordinate, env: Any) -> str:
+def move_to(x: Coordinate, y: Coordinate, env: DesktopDevice) -> str:
     """Move the mouse pointer to a point of the screenshot (e.g. to hover a tooltip).
 
     Args:
         x: Horizontal pixel in the screenshot.
         y: Vertical pixel in the screenshot.
     """
-    desk = _desk(env)
-    sx, sy = desk.to_screen(x, y)
-    desk.act(lambda: desk.input.move(sx, sy))
+    sx, sy = env.to_screen(x, y)
+    env.act(lambda: env.input.move(sx, sy))
     return f"moved to ({x}, {y})"
 
 
 @action
 def drag(
-    from_x: Coordinate, from_y: Coordinate, to_x: Coordinate, to_y: Coordinate, env: Any
+    from_x: Coordinate, from_y: Coordinate, to_x: Coordinate, to_y: Coordinate, env: DesktopDevice
 ) -> str:
     """Drag with the left button held from one point of the screenshot to another.
 
@@ -211,39 +201,36 @@ def drag(
         to_x: End point, horizontal pixel.
         to_y: End point, vertical pixel.
     """
-    desk = _desk(env)
-    start, end = desk.to_screen(from_x, from_y), desk.to_screen(to_x, to_y)
-    desk.act(lambda: desk.input.drag(start, end))
+    start, end = env.to_screen(from_x, from_y), env.to_screen(to_x, to_y)
+    env.act(lambda: env.input.drag(start, end))
     return f"dragged from ({from_x}, {from_y}) to ({to_x}, {to_y})"
 
 
 @action
-def mouse_down(button: Button = "left", env: Any = None) -> str:
+def mouse_down(button: Button = "left", *, env: DesktopDevice) -> str:
     """Press a mouse button and keep it held at the pointer's position (see mouse_up).
 
     Args:
         button: "left", "middle" or "right".
     """
-    desk = _desk(env)
-    desk.act(lambda: desk.input.button(True, _BUTTONS[button]))
+    env.act(lambda: env.input.button(True, _BUTTONS[button]))
     return f"holding the {button} button"
 
 
 @action
-def mouse_up(button: Button = "left", env: Any = None) -> str:
+def mouse_up(button: Button = "left", *, env: DesktopDevice) -> str:
     """Release a mouse button held with mouse_down.
 
     Args:
         button: "left", "middle" or "right".
     """
-    desk = _desk(env)
-    desk.act(lambda: desk.input.button(False, _BUTTONS[button]))
+    env.act(lambda: env.input.button(False, _BUTTONS[button]))
     return f"released the {button} button"
 
 
 # ---------------------------------------------------------------------- apps
 @action
-def search_app(name: str, env: Any) -> str:
+def search_app(name: str, env: DesktopDevice) -> str:
     """Search for an application in the launcher by name and open it.
 
     Available: Terminal, Text Editor (mousepad), Files (thunar), Vim, Chromium.
@@ -252,7 +239,6 @@ def search_app(name: str, env: Any) -> str:
         name: Application name or a word describing it, e.g. "terminal", "text editor",
             "files", "chromium".
     """
-    desk = _desk(env)
     query = name.strip()
     if not query:
         raise ActionFailed("search_app needs a name, e.g. 'terminal'")
@@ -270,43 +256,51 @@ def search_app(name: str, env: Any) -> str:
     # exiting from an earlier use answers a launch with a window it is about to close.
     window = None
     for _attempt in range(2):
-        _wait_for_exiting_apps(desk, within=5.0)
-        before = {w.id for w in desk.x11.stacking()}
-        frame = desk.screen.grab()
-        pid = desk.session.spawn(launcher, name="launcher")
+        _wait_for_exiting_apps(env, within=5.0)
+        before = {w.id for w in env.x11.stacking()}
+        frame = env.screen.grab()
+        pid = env.session.spawn(launcher, name="launcher")
         # The launcher is up (and has grabbed the keyboard) once it has drawn and settled;
         # then Enter opens the best match.
-        deadline = time.monotonic() + 10.0
-        while desk.screen.grab().raw == frame.raw:
-            if time.monotonic() > deadline:
-                desk.session.kill(pid)
-                raise ActionFailed("the application launcher did not appear; try again")
-            time.sleep(0.01)
-        desk.settle()
-        desk.input.press(["enter"])
-        desk.settle()
+        if not wait_until(partial(_screen_changed, env, frame.raw), 10.0):
+            env.session.kill(pid)
+            raise ActionFailed("the application launcher did not appear; try again")
+        env.settle()
+        env.input.press(["enter"])
+        env.settle()
         # With no match the launcher stays open; with one it exits (taking a moment on a
         # loaded machine, so it gets a deadline) and the app starts.
-        window = desk.wait_for_new_window(before, 1.0)
+        window = env.wait_for_new_window(before, 1.0)
         launcher_gone = False
-        exit_deadline = time.monotonic() + 3.0
-        while window is None and time.monotonic() < exit_deadline:
-            if not any(p["pid"] == pid for p in desk.session.processes()):
-                launcher_gone = True
-                window = desk.wait_for_new_window(before, 10.0)
-                break
-            time.sleep(0.05)
+        if window is None:
+            launcher_gone = bool(
+                wait_until(
+                    partial(_process_gone, env, pid),
+                    3.0,
+                    interval=0.05,
+                )
+            )
+            if launcher_gone:
+                window = env.wait_for_new_window(before, 10.0)
         if window is not None or not launcher_gone:
             break
     if window is None:
-        desk.session.kill(pid)
-        desk.settle()
+        env.session.kill(pid)
+        env.settle()
         titles = ", ".join(a.title for a in APPS.values() if a.available())
         raise ActionFailed(f"no application matches {name!r} (available: {titles})")
-    desk.settle()
+    env.settle()
     spec = next((a for a in APPS.values() if a.wm_class == window.wm_class), None)
-    desk.record("opened_app", app=spec.name if spec else window.wm_class, query=query)
+    env.record("opened_app", app=spec.name if spec else window.wm_class, query=query)
     return f"opened {window.title or window.wm_class}"
+
+
+def _screen_changed(env: DesktopDevice, raw: bytes) -> bool:
+    return env.screen.grab().raw != raw
+
+
+def _process_gone(env: DesktopDevice, pid: int) -> bool:
+    return not any(p["pid"] == pid for p in env.session.processes())
 
 
 def _wait_for_exiting_apps(desk: Any, within: float) -> bool:
@@ -316,34 +310,30 @@ def _wait_for_exiting_apps(desk: Any, within: float) -> bool:
     An app whose last window just closed is on its way out; launching it again in that
     moment hands the request to the dying instance and no window appears.
     """
-    deadline = time.monotonic() + within
-    while True:
+
+    def none_exiting() -> bool:
         classes = {w.wm_class for w in desk.x11.stacking()}
         running = set(desk.process_names())
-        if not any(
+        return not any(
             a.process in running and a.wm_class not in classes and not a.terminal
             for a in APPS.values()
-        ):
-            return True
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
+        )
+
+    return bool(wait_until(none_exiting, within, interval=0.05))
 
 
 # -------------------------------------------------------------- observations
 @action
-def screenshot(env: Any) -> bytes:
+def screenshot(env: DesktopDevice) -> bytes:
     """The screen as PNG, with a numbered box on every element you can act on."""
-    desk = _desk(env)
-    snapshot = desk.snapshot or desk.observe_now()
-    return snapshot.marked_png(desk.screenshot_width)
+    snapshot = env.snapshot or env.observe_now()
+    return snapshot.marked_png(env.screenshot_width)
 
 
 @action
-def elements(env: Any) -> str:
+def elements(env: DesktopDevice) -> str:
     """The numbered elements of the screenshot, one '[id] role "name"' per line."""
-    desk = _desk(env)
-    snapshot = desk.snapshot or desk.observe_now()
+    snapshot = env.snapshot or env.observe_now()
     active = snapshot.active
     header = f"Focused window: {active.title!r}\n" if active else "No window is focused.\n"
     return header + snapshot.marks.text()

@@ -11,22 +11,21 @@ from __future__ import annotations
 import fnmatch
 import re
 from pathlib import Path
-from typing import Any
 
-from reefbench.envs.desktop.actions import _desk
+from reefbench.envs.desktop.device import DesktopDevice
 from reefbench.errors import ActionFailed
 from reefbench.evaluators import EvalResult, evaluator
 
 
-def _file(env: Any, path: str) -> Path | None:
+def _file(env: DesktopDevice, path: str) -> Path | None:
     try:
-        target = _desk(env).session.host_path(path)
+        target = env.session.host_path(path)
     except ActionFailed:
         return None
     return target if target.is_file() else None
 
 
-def _read(env: Any, path: str) -> str | None:
+def _read(env: DesktopDevice, path: str) -> str | None:
     target = _file(env, path)
     if target is None:
         return None
@@ -35,7 +34,7 @@ def _read(env: Any, path: str) -> str | None:
 
 # --------------------------------------------------------------------- files
 @evaluator
-def file_exists(path: str, env: Any) -> EvalResult:
+def file_exists(path: str, env: DesktopDevice) -> EvalResult:
     """The file exists.
 
     Args:
@@ -47,7 +46,9 @@ def file_exists(path: str, env: Any) -> EvalResult:
 
 
 @evaluator(persistent=True)
-def file_content_equals(path: str, content: str, strip: bool = True, env: Any = None) -> EvalResult:
+def file_content_equals(
+    path: str, content: str, strip: bool = True, *, env: DesktopDevice
+) -> EvalResult:
     """The file's content equals the text (surrounding whitespace ignored unless strip=False).
 
     Args:
@@ -65,7 +66,7 @@ def file_content_equals(path: str, content: str, strip: bool = True, env: Any = 
 
 
 @evaluator
-def file_contains(path: str, text: str, env: Any) -> EvalResult:
+def file_contains(path: str, text: str, env: DesktopDevice) -> EvalResult:
     """The file exists and contains the text.
 
     Args:
@@ -81,7 +82,7 @@ def file_contains(path: str, text: str, env: Any) -> EvalResult:
 
 
 @evaluator
-def file_matches(path: str, pattern: str, env: Any) -> EvalResult:
+def file_matches(path: str, pattern: str, env: DesktopDevice) -> EvalResult:
     """The file's content matches a regular expression (searched, multiline).
 
     Args:
@@ -97,14 +98,14 @@ def file_matches(path: str, pattern: str, env: Any) -> EvalResult:
 
 
 @evaluator
-def directory_exists(path: str, env: Any) -> EvalResult:
+def directory_exists(path: str, env: DesktopDevice) -> EvalResult:
     """The directory exists.
 
     Args:
         path: Path as the agent sees it, e.g. "~/Projects".
     """
     try:
-        target = _desk(env).session.host_path(path)
+        target = env.session.host_path(path)
     except ActionFailed as exc:
         return EvalResult(success=False, message=str(exc))
     ok = target.is_dir()
@@ -112,7 +113,7 @@ def directory_exists(path: str, env: Any) -> EvalResult:
 
 
 @evaluator
-def files_copied(source: str, target: str, pattern: str = "*", env: Any = None) -> EvalResult:
+def files_copied(source: str, target: str, pattern: str = "*", *, env: DesktopDevice) -> EvalResult:
     """Every file in the source folder whose name matches the pattern has an identical copy
     in the target folder; progress is the share already copied.
 
@@ -121,9 +122,8 @@ def files_copied(source: str, target: str, pattern: str = "*", env: Any = None) 
         target: Target folder as the agent sees it.
         pattern: Shell-style file-name pattern, e.g. "*.txt".
     """
-    desk = _desk(env)
     try:
-        src, dst = desk.session.host_path(source), desk.session.host_path(target)
+        src, dst = env.session.host_path(source), env.session.host_path(target)
     except ActionFailed as exc:
         return EvalResult(success=False, message=str(exc))
     if not src.is_dir():
@@ -146,45 +146,44 @@ def files_copied(source: str, target: str, pattern: str = "*", env: Any = None) 
 
 # ----------------------------------------------------------------- processes
 @evaluator
-def process_running(name: str, env: Any) -> EvalResult:
+def process_running(name: str, env: DesktopDevice) -> EvalResult:
     """A process with this name runs inside the desktop (e.g. "vim", "mousepad").
 
     Args:
         name: Process name (as in ps) or executable name.
     """
-    running = name in _desk(env).process_names()
+    running = name in env.process_names()
     return EvalResult(success=running, message=f"{name} is {'' if running else 'not '}running")
 
 
 @evaluator
-def process_closed(name: str, env: Any) -> EvalResult:
+def process_closed(name: str, env: DesktopDevice) -> EvalResult:
     """No process with this name runs inside the desktop.
 
     Args:
         name: Process name (as in ps) or executable name.
     """
-    running = name in _desk(env).process_names()
+    running = name in env.process_names()
     return EvalResult(
         success=not running, message=f"{name} is {'still ' if running else 'not '}running"
     )
 
 
 @evaluator
-def focused_window(title: str = "", process: str = "", env: Any = None) -> EvalResult:
+def focused_window(title: str = "", process: str = "", *, env: DesktopDevice) -> EvalResult:
     """The focused window's title contains ``title`` and it belongs to process ``process``.
 
     Args:
         title: Text the window title must contain (empty: any).
         process: Process name owning the window, e.g. "xfce4-terminal" (empty: any).
     """
-    desk = _desk(env)
-    active = desk.x11.active()
+    active = env.x11.active()
     if active is None:
         return EvalResult(success=False, message="no window is focused")
     if title and title.casefold() not in active.title.casefold():
         return EvalResult(success=False, message=f"focused window is {active.title!r}")
     if process:
-        owner = next((p for p in desk.session.processes() if p["pid"] == active.pid), None)
+        owner = next((p for p in env.session.processes() if p["pid"] == active.pid), None)
         names = {owner["comm"], Path(owner["cmdline"][0]).name} if owner else set()
         if process not in names:
             return EvalResult(
@@ -194,14 +193,14 @@ def focused_window(title: str = "", process: str = "", env: Any = None) -> EvalR
 
 
 # -------------------------------------------------------------------- screen
-def _screen_text(env: Any) -> str:
+def _screen_text(env: DesktopDevice) -> str:
     from reefbench.envs.desktop.observation import ocr_lines
 
-    return "\n".join(line.text for line in ocr_lines(_desk(env).screen.grab()))
+    return "\n".join(line.text for line in ocr_lines(env.screen.grab()))
 
 
 @evaluator
-def text_on_screen(text: str, env: Any) -> EvalResult:
+def text_on_screen(text: str, env: DesktopDevice) -> EvalResult:
     """The text is visible on the screen (read with OCR; case and spacing ignored).
 
     Args:
@@ -213,16 +212,16 @@ def text_on_screen(text: str, env: Any) -> EvalResult:
     return EvalResult(success=found, message=f"{text!r} {'is' if found else 'is not'} on screen")
 
 
-def _image_path(env: Any, path: str) -> str:
+def _image_path(env: DesktopDevice, path: str) -> str:
     # Sandbox paths (~, /home/user, /tmp) are the agent's files; other absolute paths are
     # task assets on the host.
     if path.startswith(("~", "/home/user", "/tmp")) or not path.startswith("/"):
-        return str(_desk(env).session.host_path(path))
+        return str(env.session.host_path(path))
     return path
 
 
 @evaluator
-def image_on_screen(template: str, threshold: float = 0.85, env: Any = None) -> EvalResult:
+def image_on_screen(template: str, threshold: float = 0.85, *, env: DesktopDevice) -> EvalResult:
     """The picture in the template file appears on screen (OpenCV template match).
 
     Args:
@@ -231,7 +230,7 @@ def image_on_screen(template: str, threshold: float = 0.85, env: Any = None) -> 
     """
     from reefbench.observe.image import find_template
 
-    match = find_template(_desk(env).screen.grab().image(), _image_path(env, template))
+    match = find_template(env.screen.grab().image(), _image_path(env, template))
     if match is None:
         return EvalResult(success=False, message="the template is larger than the screen")
     ok = match.score >= threshold
@@ -239,7 +238,9 @@ def image_on_screen(template: str, threshold: float = 0.85, env: Any = None) -> 
 
 
 @evaluator
-def images_similar(first: str, second: str, threshold: float = 0.9, env: Any = None) -> EvalResult:
+def images_similar(
+    first: str, second: str, threshold: float = 0.9, *, env: DesktopDevice
+) -> EvalResult:
     """Two image files look alike (grayscale correlation of thumbnails ≥ threshold).
 
     Args:
@@ -251,21 +252,21 @@ def images_similar(first: str, second: str, threshold: float = 0.9, env: Any = N
 
     try:
         score = similarity(_image_path(env, first), _image_path(env, second))
-    except (ValueError, ActionFailed) as exc:
+    except ActionFailed as exc:
         return EvalResult(success=False, message=str(exc))
     return EvalResult(success=score >= threshold, message=f"similarity {score:.2f}")
 
 
 # ------------------------------------------------------- clipboard, settings
 @evaluator
-def clipboard_contains(text: str, exact: bool = False, env: Any = None) -> EvalResult:
+def clipboard_contains(text: str, exact: bool = False, *, env: DesktopDevice) -> EvalResult:
     """The clipboard holds the text (exact=True: nothing else).
 
     Args:
         text: Expected text.
         exact: Require the whole clipboard to equal the text.
     """
-    value = _desk(env).clipboard()
+    value = env.clipboard()
     if value is None:
         return EvalResult(success=False, message="the clipboard is empty")
     ok = value == text if exact else text in value
@@ -273,7 +274,7 @@ def clipboard_contains(text: str, exact: bool = False, env: Any = None) -> EvalR
 
 
 @evaluator
-def gsetting_equals(schema_id: str, key: str, value: str, env: Any) -> EvalResult:
+def gsetting_equals(schema_id: str, key: str, value: str, env: DesktopDevice) -> EvalResult:
     """A desktop setting in the GSettings store equals the value.
 
     Examples: ("org.gnome.desktop.interface", "color-scheme", "prefer-dark"),
@@ -284,7 +285,7 @@ def gsetting_equals(schema_id: str, key: str, value: str, env: Any) -> EvalResul
         key: Key in the schema.
         value: Expected value as gsettings prints it, without the quotes of strings.
     """
-    result = _desk(env).session.run(["gsettings", "get", schema_id, key], timeout=5)
+    result = env.session.run(["gsettings", "get", schema_id, key], timeout=5)
     if result.returncode != 0:
         return EvalResult(success=False, message=f"gsettings: {result.stderr.strip()[:200]}")
     current = result.stdout.strip().strip("'")
@@ -294,7 +295,8 @@ def gsetting_equals(schema_id: str, key: str, value: str, env: Any) -> EvalResul
 @evaluator
 def command_output(
     command: list[str], contains: str = "", pattern: str = "", returncode: int | None = 0,
-    env: Any = None,
+    *,
+    env: DesktopDevice,
 ) -> EvalResult:  # fmt: skip
     """A command run inside the desktop's sandbox prints the expected output.
 
@@ -304,7 +306,7 @@ def command_output(
         pattern: Regular expression the output must match (empty: not checked).
         returncode: Expected exit status (None: not checked).
     """
-    result = _desk(env).session.run(list(command), timeout=10)
+    result = env.session.run(list(command), timeout=10)
     out = result.stdout
     if returncode is not None and result.returncode != returncode:
         return EvalResult(success=False, message=f"exit status {result.returncode}")
@@ -317,14 +319,14 @@ def command_output(
 
 # ---------------------------------------------------------------- trajectory
 @evaluator
-def clicked_element(name: str, role: str = "", env: Any = None) -> EvalResult:
+def clicked_element(name: str, role: str = "", *, env: DesktopDevice) -> EvalResult:
     """The agent clicked an element with this accessible name (and role, if given).
 
     Args:
         name: Accessible name, compared case-insensitively.
         role: Role such as "push button" (empty: any).
     """
-    for item in _desk(env).interactions:
+    for item in env.interactions:
         if item["action"] not in ("clicked", "double-clicked", "right-clicked"):
             continue
         if item["name"].casefold() == name.casefold() and (not role or item["role"] == role):
@@ -333,25 +335,25 @@ def clicked_element(name: str, role: str = "", env: Any = None) -> EvalResult:
 
 
 @evaluator
-def typed_text(text: str, env: Any) -> EvalResult:
+def typed_text(text: str, env: DesktopDevice) -> EvalResult:
     """The agent typed this text (within one write_text call or across consecutive ones).
 
     Args:
         text: Text that must have been typed.
     """
-    typed = "".join(i["text"] for i in _desk(env).interactions if i["action"] == "typed")
+    typed = "".join(i["text"] for i in env.interactions if i["action"] == "typed")
     ok = text in typed
     return EvalResult(success=ok, message=f"{text!r} {'was' if ok else 'was not'} typed")
 
 
 @evaluator
-def app_opened(app: str, env: Any) -> EvalResult:
+def app_opened(app: str, env: DesktopDevice) -> EvalResult:
     """The agent opened this app with search_app (e.g. "terminal", "editor", "browser").
 
     Args:
         app: App name from the desktop's app list.
     """
-    opened = [i["app"] for i in _desk(env).interactions if i["action"] == "opened_app"]
+    opened = [i["app"] for i in env.interactions if i["action"] == "opened_app"]
     ok = app in opened
     return EvalResult(success=ok, message=f"opened: {', '.join(opened) or 'nothing'}")
 

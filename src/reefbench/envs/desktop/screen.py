@@ -13,6 +13,8 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from reefbench.waiting import wait_until
+
 if TYPE_CHECKING:
     from PIL import Image as PILImage
 
@@ -84,21 +86,20 @@ class Screen:
             interval: Polling period.
         """
         start = time.monotonic()
-        frame = self.grab()
+        frame: Frame | None = None
         last_change = start
-        while True:
-            now = time.monotonic()
-            if now - last_change >= quiet:
-                stable = True
-                break
-            if now - start >= timeout:
-                stable = False
-                break
-            time.sleep(interval)
+
+        def quiet_long_enough() -> bool:
+            nonlocal frame, last_change
             current = self.grab()
-            if current.raw != frame.raw:
+            if frame is None:
                 frame = current
-                last_change = time.monotonic()
+            elif current.raw != frame.raw:
+                frame, last_change = current, time.monotonic()
+            return time.monotonic() - last_change >= quiet
+
+        stable = bool(wait_until(quiet_long_enough, timeout, interval=interval))
+        assert frame is not None  # the predicate ran at least once
         changed = before is not None and before.raw != frame.raw
         return frame, Settle(stable, changed, time.monotonic() - start)
 

@@ -42,6 +42,7 @@ from reefbench.envs.desktop.sandbox import (
     bwrap_command,
 )
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure
+from reefbench.waiting import wait_until
 
 _INIT_SOURCE = Path(__file__).with_name("_sandbox_init.py")
 SYSTEM_PYTHON = "/usr/bin/python3"
@@ -381,10 +382,4 @@ def _read_line(fd: int, timeout: float) -> str:
 
 
 def _wait(condition: Any, timeout: float, interval: float = 0.005) -> bool:
-    deadline = time.monotonic() + timeout
-    while True:
-        if condition():
-            return True
-        if time.monotonic() >= deadline:
-            return False
-        time.sleep(interval)
+    return bool(wait_until(condition, timeout, interval=interval))

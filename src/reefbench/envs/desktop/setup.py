@@ -8,57 +8,55 @@ sandbox's home, apps start inside the sandbox, settings go through ``gsettings``
 from __future__ import annotations
 
 import subprocess
-from typing import Any
 
 from reefbench.actions import action
-from reefbench.envs.desktop.actions import _desk
 from reefbench.envs.desktop.apps import app as app_spec
+from reefbench.envs.desktop.device import DesktopDevice
 from reefbench.errors import ActionFailed
 
 
 @action
-def create_file(path: str, content: str = "", env: Any = None) -> str:
+def create_file(path: str, content: str = "", *, env: DesktopDevice) -> str:
     """Create (or overwrite) a text file, with its parent folders.
 
     Args:
         path: Path as the agent sees it, e.g. "~/Documents/todo.txt".
         content: The file's content.
     """
-    target = _desk(env).session.host_path(path)
+    target = env.session.host_path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(content, encoding="utf-8")
     return f"created {path}"
 
 
 @action
-def create_directory(path: str, env: Any) -> str:
+def create_directory(path: str, env: DesktopDevice) -> str:
     """Create a folder (and its parents).
 
     Args:
         path: Path as the agent sees it.
     """
-    _desk(env).session.host_path(path).mkdir(parents=True, exist_ok=True)
+    env.session.host_path(path).mkdir(parents=True, exist_ok=True)
     return f"created {path}"
 
 
 @action
-def open_app(app: str, file: str = "", env: Any = None) -> str:
+def open_app(app: str, file: str = "", *, env: DesktopDevice) -> str:
     """Start an app (optionally on a file) and wait for its window.
 
     Args:
         app: App name: terminal, editor, files, vim, browser.
         file: A path or URL to open with it (empty: none).
     """
-    desk = _desk(env)
     spec = app_spec(app)
     if not spec.available():
         raise ActionFailed(f"{app} is not installed here (needs {spec.binary})")
-    window = desk.launch(spec, [file] if file else [])
+    window = env.launch(spec, [file] if file else [])
     return f"opened {window.title}"
 
 
 @action
-def set_gsetting(schema_id: str, key: str, value: str, env: Any) -> str:
+def set_gsetting(schema_id: str, key: str, value: str, env: DesktopDevice) -> str:
     """Set a GSettings key inside the desktop (value in GVariant text form, e.g. "'dark'").
 
     Args:
@@ -66,14 +64,14 @@ def set_gsetting(schema_id: str, key: str, value: str, env: Any) -> str:
         key: Key name.
         value: New value, e.g. "true" or "'prefer-dark'".
     """
-    result = _desk(env).session.run(["gsettings", "set", schema_id, key, value], timeout=5)
+    result = env.session.run(["gsettings", "set", schema_id, key, value], timeout=5)
     if result.returncode != 0:
         raise ActionFailed(f"gsettings set failed: {result.stderr.strip()[:200]}")
     return f"set {schema_id} {key}"
 
 
 @action
-def position_window(title: str, x: int, y: int, width: int, height: int, env: Any) -> str:
+def position_window(title: str, x: int, y: int, width: int, height: int, env: DesktopDevice) -> str:
     """Move and resize the first window whose title contains ``title``.
 
     Args:
@@ -83,16 +81,15 @@ def position_window(title: str, x: int, y: int, width: int, height: int, env: An
         width: Width in pixels.
         height: Height in pixels.
     """
-    desk = _desk(env)
-    window = next((w for w in desk.x11.stacking() if title in w.title), None)
+    window = next((w for w in env.x11.stacking() if title in w.title), None)
     if window is None:
         raise ActionFailed(f"no window title contains {title!r}")
     subprocess.run(
         ["xdotool", "windowsize", "--sync", str(window.id), str(width), str(height),
          "windowmove", "--sync", str(window.id), str(x), str(y)],
-        env=desk.session.host_env(), capture_output=True, timeout=10, check=False,
+        env=env.session.host_env(), capture_output=True, timeout=10, check=False,
     )  # fmt: skip
-    desk.settle()
+    env.settle()
     return f"placed {window.title!r}"
 
 

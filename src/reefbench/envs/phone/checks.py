@@ -7,22 +7,13 @@ hold whether or not the Settings app is open. Route them with ``.on("phone")``.
 
 from __future__ import annotations
 
-from typing import Any
-
 from reefbench.actions import action
+from reefbench.envs.phone.environment import PhoneEnvironment
 from reefbench.evaluators import EvalResult, evaluator
 
 
-def _phone(env: Any) -> Any:
-    from reefbench.envs.phone.environment import PhoneEnvironment
-
-    if not isinstance(env, PhoneEnvironment):
-        raise TypeError(f"this needs a PhoneEnvironment, got {type(env).__name__}")
-    return env
-
-
 @action
-def set_phone_setting(key: str, value: str, env: Any) -> str:
+def set_phone_setting(key: str, value: str, env: PhoneEnvironment) -> str:
     """Change a phone setting before the task starts.
 
     Args:
@@ -30,34 +21,34 @@ def set_phone_setting(key: str, value: str, env: Any) -> str:
             bluetooth_name (text).
         value: "on"/"off" for switches, the text otherwise.
     """
-    _phone(env).set_setting(key, value)
+    env.set_setting(key, value)
     return f"{key} = {value}"
 
 
 @action
-def set_phone_clock(now: str, env: Any) -> str:
+def set_phone_clock(now: str, env: PhoneEnvironment) -> str:
     """Fix the phone's clock (the status bar shows it).
 
     Args:
         now: Date and time, e.g. "2024-06-03T09:00".
     """
-    _phone(env).set_now(now)
+    env.set_now(now)
     return f"phone clock is {now}"
 
 
 @action
-def open_phone_app(package: str, env: Any) -> str:
+def open_phone_app(package: str, env: PhoneEnvironment) -> str:
     """Start the task with an app in front.
 
     Args:
         package: The app's package, e.g. "com.reef.mail".
     """
-    _phone(env).open_app(package)
+    env.open_app(package)
     return f"{package} is open"
 
 
 @evaluator
-def phone_setting_is(key: str, value: str, env: Any) -> EvalResult:
+def phone_setting_is(key: str, value: str, env: PhoneEnvironment) -> EvalResult:
     """A phone setting has a value ("on"/"off" for switches, text compared ignoring case).
 
     Args:
@@ -65,7 +56,7 @@ def phone_setting_is(key: str, value: str, env: Any) -> EvalResult:
             bluetooth_name).
         value: The expected value.
     """
-    current = _phone(env).state.settings.get(key)
+    current = env.state.settings.get(key)
     if current is None:
         return EvalResult(success=False, message=f"the phone has no setting {key!r}")
     if isinstance(current, bool):
@@ -78,14 +69,14 @@ def phone_setting_is(key: str, value: str, env: Any) -> EvalResult:
 
 
 @evaluator
-def call_made(number: str, env: Any) -> EvalResult:
+def call_made(number: str, env: PhoneEnvironment) -> EvalResult:
     """The phone called this number (digits compared; "+1 555-0100" matches "15550100").
 
     Args:
         number: The number that must have been dialled.
     """
     wanted = "".join(ch for ch in number if ch.isdigit())
-    calls = [c for c in _phone(env).state.calls if c["kind"] == "outgoing"]
+    calls = [c for c in env.state.calls if c["kind"] == "outgoing"]
     for call in calls:
         if "".join(ch for ch in call["number"] if ch.isdigit()) == wanted:
             return EvalResult(success=True, message=f"called {call['number']}")

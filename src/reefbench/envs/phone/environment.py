@@ -18,6 +18,7 @@ import time
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
+from reefbench.envs.accounts import Account
 from reefbench.envs.browser.chromium import Chromium
 from reefbench.envs.browser.settle import (
     INIT_SCRIPT,
@@ -31,13 +32,13 @@ from reefbench.envs.phone.shell import STATIC_DIR as STATIC
 from reefbench.envs.phone.shell import PhoneShell
 from reefbench.envs.phone.system import DEFAULT_NOW, PhoneState, parse_now
 from reefbench.envs.phone.xmldump import dump_page
+from reefbench.envs.ui.actions import TOUCH_ACTIONS, touch_observations
 from reefbench.envs.ui.device import TouchEnvironment
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure
 
 if TYPE_CHECKING:
     from playwright.sync_api import BrowserContext, CDPSession, Page, Route
 
-    from reefbench.apps.environment import ServicesEnvironment
 
 PIXEL_USER_AGENT = (
     "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
@@ -77,13 +78,15 @@ class PhoneEnvironment(TouchEnvironment):
         quiet: Seconds the screen's DOM must stay unchanged before an action counts as done.
         settle_timeout: Deadline of that wait.
         chromium_args: Extra Chromium switches.
+        lazy_reset: Skip resets while nothing acted on the phone (see
+            :class:`~reefbench.environment.Environment`).
     """
 
     def __init__(
         self,
         name: str = "phone",
         *,
-        services: ServicesEnvironment | None = None,
+        services: Account | None = None,
         now: str | None = None,
         width: int = 412,
         height: int = 915,
@@ -93,6 +96,7 @@ class PhoneEnvironment(TouchEnvironment):
         quiet: float = 0.04,
         settle_timeout: float = 5.0,
         chromium_args: tuple[str, ...] = (),
+        lazy_reset: bool = False,
     ) -> None:
         if screenshot_scale not in ("css", "device"):
             raise ConfigError(
@@ -101,7 +105,9 @@ class PhoneEnvironment(TouchEnvironment):
         super().__init__(
             name,
             DESCRIPTION + (SERVICES_NOTE if services is not None else ""),
-            observe_xml=observe_xml,
+            action_space=TOUCH_ACTIONS,
+            observation_space=touch_observations(observe_xml),
+            lazy_reset=lazy_reset,
         )
         self.services = services
         self.baseline = PhoneState(now=parse_now(now) if now else None)
@@ -178,7 +184,7 @@ class PhoneEnvironment(TouchEnvironment):
         context.add_init_script(LONG_PRESS_SCRIPT)
         context.route(f"{self.origin}{SHELL_PREFIX}/**", self._route)
         if self.services is not None:
-            context.add_cookies([self.services.client.session_cookie()])  # type: ignore[list-item]
+            context.add_cookies([self.services.session_cookie()])  # type: ignore[list-item]
         self.context = context
         self.tracker = RequestTracker(context)
         page = context.new_page()
@@ -209,7 +215,7 @@ class PhoneEnvironment(TouchEnvironment):
         if self.state.now:
             return self.state.now
         if self.services is not None and self.services.started:
-            value = self.services.client.settings().get("now")
+            value = self.services.settings().get("now")
             if value:
                 return parse_now(value)
         return DEFAULT_NOW

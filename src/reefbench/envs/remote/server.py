@@ -35,7 +35,7 @@ from reefbench.envs.remote.protocol import (
     StepRequest,
     encode_observation,
 )
-from reefbench.errors import ActionFailed, ConfigError, InvalidAction
+from reefbench.errors import ActionFailed, ConfigError, InvalidAction, WrongEnvironment
 from reefbench.evaluators import Evaluator
 from reefbench.refs import resolve_ref
 
@@ -112,11 +112,12 @@ def refused_as_422(ref: str) -> Iterator[None]:
     """A referenced step the client should not have sent is its error (422), not a crash.
 
     Actions say so with InvalidAction/ActionFailed; an action made for another kind of
-    environment (a desktop action sent to a phone server) raises TypeError in its guard.
+    environment (a desktop action sent to a phone server) raises WrongEnvironment, and an
+    evaluator that returns neither bool nor EvalResult a TypeError.
     """
     try:
         yield
-    except (InvalidAction, ActionFailed, TypeError) as exc:
+    except (InvalidAction, ActionFailed, WrongEnvironment, TypeError) as exc:
         raise HTTPException(422, f"{ref}: {exc}") from None
 
 

@@ -7,14 +7,12 @@ effect.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from reefbench.actions import action
-
-if TYPE_CHECKING:
-    from reefbench.envs.ui.device import TouchEnvironment
+from reefbench.actions import Action, action
+from reefbench.envs.ui.device import TouchEnvironment
 
 Direction = Literal["up", "down", "left", "right"]
 Distance = Literal["short", "medium", "long"]
@@ -25,47 +23,37 @@ Key = Literal["home", "back"]
 _UNITS = {"short": 1, "medium": 2, "long": 3}
 
 
-def _device(env: Any) -> TouchEnvironment:
-    from reefbench.envs.ui.device import TouchEnvironment
-
-    if not isinstance(env, TouchEnvironment):
-        raise TypeError(f"this action needs a phone or Android device, got {type(env).__name__}")
-    return env
-
-
 def _say(mark: Any) -> str:
     return f'[{mark.id}] {mark.role} "{mark.name}"'
 
 
 @action
-def tap(elem: int, env: Any) -> str:
+def tap(elem: int, env: TouchEnvironment) -> str:
     """Tap an element on the phone screen, e.g. tap(5) taps the element numbered 5.
 
     Args:
         elem: The number of the element in the latest screenshot.
     """
-    device = _device(env)
-    mark, _ = device.target(elem)
-    device.tap_at(*mark.center)
+    mark, _ = env.target(elem)
+    env.tap_at(*mark.center)
     return f"tapped {_say(mark)}"
 
 
 @action
-def long_tap(elem: int, env: Any) -> str:
+def long_tap(elem: int, env: TouchEnvironment) -> str:
     """Press and hold an element for about a second, usually to open a menu of options
     for it (e.g. an app icon's menu).
 
     Args:
         elem: The number of the element in the latest screenshot.
     """
-    device = _device(env)
-    mark, _ = device.target(elem)
-    device.long_tap_at(*mark.center)
+    mark, _ = env.target(elem)
+    env.long_tap_at(*mark.center)
     return f"long-tapped {_say(mark)}"
 
 
 @action
-def swipe(elem: int, direction: Direction, distance: Distance, env: Any) -> str:
+def swipe(elem: int, direction: Direction, distance: Distance, env: TouchEnvironment) -> str:
     """Swipe starting on an element, usually a scrollable list or a slider. The finger
     moves in `direction`: swipe up to see what is further down a list, swipe down to go
     back up. Example: swipe(21, "up", "medium").
@@ -75,9 +63,8 @@ def swipe(elem: int, direction: Direction, distance: Distance, env: Any) -> str:
         direction: Which way the finger moves: "up", "down", "left" or "right".
         distance: How far: "short", "medium" or "long".
     """
-    device = _device(env)
-    mark, _ = device.target(elem)
-    width, height = device.screen_size()
+    mark, _ = env.target(elem)
+    width, height = env.screen_size()
     unit = width // 10 * _UNITS[distance]
     dx, dy = {
         "up": (0, -2 * unit),
@@ -88,68 +75,70 @@ def swipe(elem: int, direction: Direction, distance: Distance, env: Any) -> str:
     x, y = mark.center
     x2 = min(max(x + dx, 0), width - 1)
     y2 = min(max(y + dy, 0), height - 1)
-    device.swipe_at(x, y, x2, y2)
+    env.swipe_at(x, y, x2, y2)
     return f"swiped {direction} ({distance}) from {_say(mark)}"
 
 
 @action
-def write_text(text: Annotated[str, Field(max_length=5000)], env: Any) -> str:
+def write_text(text: Annotated[str, Field(max_length=5000)], env: TouchEnvironment) -> str:
     """Type text into the focused text field (tap the field first). The text arrives
     exactly as given; a newline presses Enter.
 
     Args:
         text: The text to type.
     """
-    _device(env).input_text(text)
+    env.input_text(text)
     return f"typed {len(text)} characters"
 
 
 @action
-def press(key: Key, env: Any) -> str:
+def press(key: Key, env: TouchEnvironment) -> str:
     """Press a navigation button: "home" goes to the home screen, "back" returns to the
     previous screen (or closes the app, a menu or the keyboard).
 
     Args:
         key: "home" or "back".
     """
-    _device(env).press_key(key)
+    env.press_key(key)
     return f"pressed {key}"
 
 
 @action
-def show_all_drawer(env: Any) -> str:
+def show_all_drawer(env: TouchEnvironment) -> str:
     """Show the app drawer: the list of every app installed on the phone. Use it to find
     an app that is not on the home screen, then tap the app to open it."""
-    _device(env).open_drawer()
+    env.open_drawer()
     return "opened the app drawer"
 
 
 # -------------------------------------------------------------- observations
 @action
-def screenshot(env: Any) -> bytes:
+def screenshot(env: TouchEnvironment) -> bytes:
     """The phone screen as PNG, with a numbered box on every element you can act on."""
-    device = _device(env)
-    snapshot = device.snapshot or device.observe_now()
-    return snapshot.marked_png(device.screenshot_width)
+    snapshot = env.snapshot or env.observe_now()
+    return snapshot.marked_png(env.screenshot_width)
 
 
 @action
-def elements(env: Any) -> str:
+def elements(env: TouchEnvironment) -> str:
     """The numbered elements of the screenshot, one '[id] class "label"' per line."""
-    device = _device(env)
-    snapshot = device.snapshot or device.observe_now()
-    package = device.current_package()
+    snapshot = env.snapshot or env.observe_now()
+    package = env.current_package()
     header = f"Foreground app: {package}\n" if package else ""
     return header + snapshot.marks.marks.text()
 
 
 @action
-def ui_tree(env: Any) -> str:
+def ui_tree(env: TouchEnvironment) -> str:
     """The screen's UI hierarchy as Android uiautomator XML."""
-    device = _device(env)
-    snapshot = device.snapshot or device.observe_now()
+    snapshot = env.snapshot or env.observe_now()
     return snapshot.xml
 
 
 TOUCH_ACTIONS = [tap, long_tap, swipe, write_text, press, show_all_drawer]
 OBSERVATIONS = [screenshot, elements]
+
+
+def touch_observations(observe_xml: bool = False) -> list[Action]:
+    """The observation space of a touch device; ``observe_xml`` adds the raw dump."""
+    return [*OBSERVATIONS, ui_tree] if observe_xml else list(OBSERVATIONS)

@@ -10,6 +10,7 @@ that :class:`~reefbench.envs.phone.PhoneEnvironment` (Chromium) and
 from __future__ import annotations
 
 import io
+from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,11 +82,13 @@ class TouchSnapshot:
         return encode_png(drawn, max_width=max_width)
 
 
-class TouchEnvironment(Environment):
+class TouchEnvironment(Environment, ABC):
     """Base of the phone and Android environments (CRAB's Android action set).
 
-    Subclasses implement the device primitives below; every primitive returns only once
-    the screen has settled.
+    Subclasses implement the abstract device primitives below; every primitive returns only
+    once the screen has settled. The action space is :data:`~reefbench.envs.ui.actions.
+    TOUCH_ACTIONS` and the observations :func:`~reefbench.envs.ui.actions.touch_observations`
+    (those actions name this class, so subclasses, not this module, put them together).
     """
 
     def __init__(
@@ -93,59 +96,61 @@ class TouchEnvironment(Environment):
         name: str,
         description: str,
         *,
-        observe_xml: bool = False,
+        action_space: Iterable[Action],
+        observation_space: Iterable[Action],
         screenshot_width: int | None = None,
-        extra_actions: Iterable[Action] = (),
+        lazy_reset: bool = False,
     ) -> None:
-        from reefbench.envs.ui.actions import OBSERVATIONS, TOUCH_ACTIONS, ui_tree
-
-        observations = [*OBSERVATIONS, ui_tree] if observe_xml else list(OBSERVATIONS)
         super().__init__(
             name,
             description,
-            action_space=[*TOUCH_ACTIONS, *extra_actions],
-            observation_space=observations,
+            action_space=action_space,
+            observation_space=observation_space,
+            lazy_reset=lazy_reset,
         )
         self.screenshot_width = screenshot_width
         self.snapshot: TouchSnapshot | None = None
 
     # ------------------------------------------------------- device primitives
+    @abstractmethod
     def screen_size(self) -> tuple[int, int]:
         """Display size in device pixels (the coordinate space of the dump)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def dump_xml(self) -> str:
         """The current window hierarchy as uiautomator XML."""
-        raise NotImplementedError
 
+    @abstractmethod
     def capture_png(self) -> tuple[bytes, float]:
         """A screenshot (PNG) and its pixels per device pixel."""
-        raise NotImplementedError
 
+    @abstractmethod
     def tap_at(self, x: int, y: int) -> None:
-        raise NotImplementedError
+        """Tap the point (device pixels)."""
 
+    @abstractmethod
     def long_tap_at(self, x: int, y: int) -> None:
-        raise NotImplementedError
+        """Touch and hold the point (device pixels)."""
 
+    @abstractmethod
     def swipe_at(self, x1: int, y1: int, x2: int, y2: int) -> None:
-        raise NotImplementedError
+        """Swipe from one point to another (device pixels)."""
 
+    @abstractmethod
     def input_text(self, text: str) -> None:
         """Type ``text`` into the focused field, exactly as given (newlines press Enter)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def press_key(self, key: str) -> None:
         """``"home"`` or ``"back"``."""
-        raise NotImplementedError
 
+    @abstractmethod
     def open_drawer(self) -> None:
         """Go home and show the list of all apps."""
-        raise NotImplementedError
 
+    @abstractmethod
     def current_package(self) -> str | None:
         """The package of the app in front."""
-        raise NotImplementedError
 
     # ------------------------------------------------------------ observation
     def ui_hierarchy(self) -> UIHierarchy:

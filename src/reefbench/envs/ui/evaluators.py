@@ -13,17 +13,10 @@ from typing import Any, Literal
 
 from reefbench.envs.ui.device import UISource
 from reefbench.envs.ui.hierarchy import UIHierarchy, UINode, normalise, text_matches
+from reefbench.errors import ConfigError
 from reefbench.evaluators import EvalResult, evaluator
 
 Compare = Literal["eq", "ge", "le"]
-
-
-def _source(env: Any) -> UISource:
-    if not isinstance(env, UISource):
-        raise TypeError(
-            f"this evaluator reads a UI hierarchy; {type(env).__name__} does not provide one"
-        )
-    return env
 
 
 def _describe(**criteria: Any) -> str:
@@ -32,7 +25,7 @@ def _describe(**criteria: Any) -> str:
 
 def _select(ui: UIHierarchy, resource_id: str, text: str, content_desc: str) -> list[UINode]:
     if not (resource_id or text or content_desc):
-        raise ValueError("name the element by resource_id, text or content_desc")
+        raise ConfigError("name the element by resource_id, text or content_desc")
     return ui.find_all(resource_id=resource_id, text=text, content_desc=content_desc)
 
 
@@ -45,34 +38,34 @@ def _compare(actual: int, expected: int, compare: Compare) -> bool:
 
 
 @evaluator
-def current_app(package: str, env: Any) -> EvalResult:
+def current_app(package: str, env: UISource) -> EvalResult:
     """The app in front of the screen is ``package`` (e.g. ``com.reef.mail``).
 
     Args:
         package: The Android package name of the app.
     """
-    current = _source(env).current_package()
+    current = env.current_package()
     if current == package:
         return EvalResult(success=True, message=f"{package} is in front")
     return EvalResult(success=False, message=f"{current or 'no app'} is in front, not {package}")
 
 
 @evaluator
-def text_on_screen(text: str, env: Any, exact: bool = False) -> EvalResult:
+def text_on_screen(text: str, env: UISource, exact: bool = False) -> EvalResult:
     """Some element shows ``text`` (as its text or its content description).
 
     Args:
         text: The text to look for.
         exact: The whole element text must equal it (default: contained in it).
     """
-    for shown in _source(env).ui_hierarchy().texts():
+    for shown in env.ui_hierarchy().texts():
         if text_matches(shown, text, exact):
             return EvalResult(success=True, message=f"{text!r} is on screen")
     return EvalResult(success=False, message=f"{text!r} is not on screen")
 
 
 @evaluator
-def element_text(resource_id: str, text: str, env: Any, exact: bool = True) -> EvalResult:
+def element_text(resource_id: str, text: str, env: UISource, exact: bool = True) -> EvalResult:
     """The element with this resource id shows this text.
 
     Args:
@@ -80,7 +73,7 @@ def element_text(resource_id: str, text: str, env: Any, exact: bool = True) -> E
         text: The expected text.
         exact: The whole text must equal it (default), or only contain it.
     """
-    nodes = _source(env).ui_hierarchy().find_all(resource_id=resource_id)
+    nodes = env.ui_hierarchy().find_all(resource_id=resource_id)
     if not nodes:
         return EvalResult(success=False, message=f"no element with id {resource_id!r}")
     if any(text_matches(n.text, text, exact) for n in nodes):
@@ -112,10 +105,10 @@ def _state_node(node: UINode, flag: str) -> UINode | None:
 
 
 def _flag_is(
-    env: Any, flag: str, wanted: bool, resource_id: str, text: str, content_desc: str
+    env: UISource, flag: str, wanted: bool, resource_id: str, text: str, content_desc: str
 ) -> EvalResult:
     what = _describe(resource_id=resource_id, text=text, content_desc=content_desc)
-    nodes = _select(_source(env).ui_hierarchy(), resource_id, text, content_desc)
+    nodes = _select(env.ui_hierarchy(), resource_id, text, content_desc)
     if not nodes:
         return EvalResult(success=False, message=f"no element with {what}")
     states = []
@@ -133,7 +126,11 @@ def _flag_is(
 
 @evaluator
 def element_checked(
-    env: Any, resource_id: str = "", text: str = "", content_desc: str = "", checked: bool = True
+    env: UISource,
+    resource_id: str = "",
+    text: str = "",
+    content_desc: str = "",
+    checked: bool = True,
 ) -> EvalResult:
     """A checkbox, switch or radio button (named by id, label or description) is on/off.
 
@@ -151,7 +148,7 @@ def element_checked(
 
 @evaluator
 def element_selected(
-    env: Any,
+    env: UISource,
     resource_id: str = "",
     text: str = "",
     content_desc: str = "",
@@ -169,7 +166,9 @@ def element_selected(
 
 
 @evaluator
-def list_item_count(resource_id: str, count: int, env: Any, compare: Compare = "eq") -> EvalResult:
+def list_item_count(
+    resource_id: str, count: int, env: UISource, compare: Compare = "eq"
+) -> EvalResult:
     """The list with this resource id shows ``count`` items (its direct children).
 
     Args:
@@ -177,7 +176,7 @@ def list_item_count(resource_id: str, count: int, env: Any, compare: Compare = "
         count: The expected number of items.
         compare: "eq" (exactly), "ge" (at least) or "le" (at most).
     """
-    nodes = _source(env).ui_hierarchy().find_all(resource_id=resource_id)
+    nodes = env.ui_hierarchy().find_all(resource_id=resource_id)
     if not nodes:
         return EvalResult(success=False, message=f"no list with id {resource_id!r}", progress=0)
     actual = max(len(n.children) for n in nodes)
@@ -193,7 +192,7 @@ def list_item_count(resource_id: str, count: int, env: Any, compare: Compare = "
 @evaluator
 def element_count(
     count: int,
-    env: Any,
+    env: UISource,
     resource_id: str = "",
     text: str = "",
     class_name: str = "",
@@ -209,11 +208,9 @@ def element_count(
         compare: "eq" (exactly), "ge" (at least) or "le" (at most).
     """
     if not (resource_id or text or class_name):
-        raise ValueError("element_count needs resource_id, text or class_name")
-    nodes = (
-        _source(env)
-        .ui_hierarchy()
-        .find_all(resource_id=resource_id, text=text, class_name=class_name, exact=False)
+        raise ConfigError("element_count needs resource_id, text or class_name")
+    nodes = env.ui_hierarchy().find_all(
+        resource_id=resource_id, text=text, class_name=class_name, exact=False
     )
     ok = _compare(len(nodes), count, compare)
     what = _describe(resource_id=resource_id, text=text, class_name=class_name)

@@ -8,8 +8,8 @@ leaves the reference solution room.
 
 from __future__ import annotations
 
-from reefbench.agents.base import ActionCall
-from reefbench.apps.server import DEFAULT_PASSWORD, DEFAULT_USERNAME
+from reefbench.actions import ActionCall
+from reefbench.apps.login import DEFAULT_PASSWORD, DEFAULT_USERNAME
 from reefbench.compose.capabilities import capabilities_for
 from reefbench.compose.complexity import task_complexity
 from reefbench.suites.v0 import helpers as hp

@@ -32,14 +32,15 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from reefbench.actions import ActionCall
 from reefbench.agents import NullAgent, OracleAgent, ScriptedAgent
-from reefbench.agents.base import ActionCall
 from reefbench.compose.consistency import check_instruction
 from reefbench.compose.instructions import InstructionGraph
 from reefbench.environment import Environment
 from reefbench.episode import Episode, EpisodeResult
 from reefbench.subtask import SubTask
 from reefbench.task import Task
+from reefbench.waiting import wait_until
 
 EnvironmentFactory = Callable[[], Mapping[str, Environment]]
 
@@ -109,15 +110,18 @@ def _unstable_checkpoints(
     yet), so evaluation repeats until two rounds in a row agree, up to ``within`` seconds;
     what still disagrees then is reported.
     """
-    deadline = time.monotonic() + within
     previous = {k: ev.check(envs).success for k, ev in task.nodes.items()}
-    while True:
+    differ: list[str] = []
+
+    def agree() -> bool:
+        nonlocal previous, differ
         current = {k: ev.check(envs).success for k, ev in task.nodes.items()}
         differ = [k for k in task.nodes if current[k] != previous[k]]
-        if not differ or time.monotonic() > deadline:
-            return differ
         previous = current
-        time.sleep(0.1)
+        return not differ
+
+    wait_until(agree, within, interval=0.1)
+    return differ
 
 
 def near_miss_plan(tasks: Iterable[Task]) -> dict[str, set[str]]:

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from reefbench.compose.link import compose_task
+from reefbench.errors import GraphError
+from reefbench.link import compose_task
 from reefbench.suites.v0.finish import finish
 from reefbench.suites.v0.templates import POOL
 from reefbench.task import Task, TaskMetadata
@@ -30,12 +31,12 @@ def assemble(
 ) -> Task:
     """A task from templates in solution order; ``edges`` (i < j) order subtask i before j.
 
-    Like :func:`~reefbench.compose.link.compose_task`, every checkpoint sink of i precedes
+    Like :func:`~reefbench.link.compose_task`, every checkpoint sink of i precedes
     every source of j, and the solution spans stay per subtask (SR@k works).
     """
     for i, j in edges:
         if not 0 <= i < j < len(parts):
-            raise ValueError(f"{task_id}: edge ({i}, {j}) must go forward between subtasks")
+            raise GraphError(f"{task_id}: edge ({i}, {j}) must go forward between subtasks")
     task = compose_task(
         task_id,
         [(POOL[template], values) for template, values in parts],

@@ -17,13 +17,15 @@ from __future__ import annotations
 
 import shutil
 import tarfile
-import time
 from collections.abc import Callable
-from typing import Any
 
 from reefbench.actions import action
+from reefbench.envs.browser.device import BrowserDevice
+from reefbench.envs.desktop.device import DesktopDevice
+from reefbench.envs.ui.device import TouchEnvironment
 from reefbench.errors import ActionFailed, InvalidAction
 from reefbench.evaluators import EvalResult, evaluator
+from reefbench.waiting import wait_until
 
 
 def _norm(text: str) -> str:
@@ -52,19 +54,20 @@ def _find(
 ) -> int:
     """Observe until an element with this name shows up (a menu still opening, a page
     still loading), up to ``within`` seconds; then say what is there instead."""
-    deadline = time.monotonic() + within
-    while True:
+
+    def found() -> tuple[int] | None:  # a tuple, so that an id of 0 still counts as found
         try:
-            return _pick(observe(), name, role)
+            return (_pick(observe(), name, role),)
         except InvalidAction:
-            if time.monotonic() > deadline:
-                raise
-        time.sleep(0.1)
+            return None
+
+    hit = wait_until(found, within, interval=0.1)
+    return hit[0] if hit else _pick(observe(), name, role)  # raises: says what is there
 
 
 # ----------------------------------------------------------------- desktop
 @action(name="click_on")
-def desktop_click_on(name: str, env: Any, role: str = "") -> str:
+def desktop_click_on(name: str, env: DesktopDevice, role: str = "") -> str:
     """Click the element with this accessible name (and role, if given) in the current screen.
 
     Args:
@@ -81,7 +84,7 @@ def desktop_click_on(name: str, env: Any, role: str = "") -> str:
 
 
 @action
-def start_program(name: str, env: Any) -> str:
+def start_program(name: str, env: DesktopDevice) -> str:
     """Start a long-running background program called ``name`` inside the desktop.
 
     It is a copy of ``sleep`` under that name, so process checks see exactly that name.
@@ -91,18 +94,17 @@ def start_program(name: str, env: Any) -> str:
     """
     if not name.replace("-", "").isalnum() or len(name) > 15:
         raise ActionFailed(f"program name {name!r}: use letters, digits and '-', <= 15 chars")
-    desk = env
-    target = desk.session.host_path(f"~/.local/bin/{name}")
+    target = env.session.host_path(f"~/.local/bin/{name}")
     target.parent.mkdir(parents=True, exist_ok=True)
     sleep = shutil.which("sleep") or "/bin/sleep"
     shutil.copyfile(sleep, target)
     target.chmod(0o755)
-    desk.session.spawn([f"/home/user/.local/bin/{name}", "3600"], name=name)
+    env.session.spawn([f"/home/user/.local/bin/{name}", "3600"], name=name)
     return f"started {name}"
 
 
 @action
-def draw_picture(path: str, width: int, height: int, color: str, env: Any) -> str:
+def draw_picture(path: str, width: int, height: int, color: str, env: DesktopDevice) -> str:
     """Create a PNG picture of one colour with a white square in the middle.
 
     Args:
@@ -124,7 +126,7 @@ def draw_picture(path: str, width: int, height: int, color: str, env: Any) -> st
 
 
 @evaluator
-def file_absent(path: str, env: Any) -> EvalResult:
+def file_absent(path: str, env: DesktopDevice) -> EvalResult:
     """No file exists at this path any more (it was moved, renamed or deleted).
 
     Args:
@@ -139,7 +141,7 @@ def file_absent(path: str, env: Any) -> EvalResult:
 
 
 @evaluator
-def archive_holds_folder(archive: str, folder: str, env: Any) -> EvalResult:
+def archive_holds_folder(archive: str, folder: str, env: DesktopDevice) -> EvalResult:
     """The tar archive holds the folder (by its own name) with exactly its files, each with
     the same content: an archive of the folder without its files, or of another folder of
     the same name, does not count.
@@ -191,7 +193,7 @@ def archive_holds_folder(archive: str, folder: str, env: Any) -> EvalResult:
 
 
 @evaluator
-def file_holds(path: str, content: str, env: Any) -> EvalResult:
+def file_holds(path: str, content: str, env: DesktopDevice) -> EvalResult:
     """The file's content equals the text (surrounding whitespace ignored).
 
     Unlike the desktop's persistent ``file_content_equals``, it is not re-checked at the
@@ -208,7 +210,7 @@ def file_holds(path: str, content: str, env: Any) -> EvalResult:
 
 
 @evaluator
-def file_lacks(path: str, text: str, env: Any) -> EvalResult:
+def file_lacks(path: str, text: str, env: DesktopDevice) -> EvalResult:
     """The file exists and no longer contains the text.
 
     Args:
@@ -229,7 +231,7 @@ def file_lacks(path: str, text: str, env: Any) -> EvalResult:
 
 
 @evaluator
-def window_shows(text: str, env: Any) -> EvalResult:
+def window_shows(text: str, env: DesktopDevice) -> EvalResult:
     """Some desktop window shows the text (read from the accessibility tree: terminal
     output, editor contents, labels).
 
@@ -245,7 +247,7 @@ def window_shows(text: str, env: Any) -> EvalResult:
 
 # ------------------------------------------------------------------- phone
 @action(name="tap_on")
-def phone_tap_on(name: str, env: Any, role: str = "") -> str:
+def phone_tap_on(name: str, env: TouchEnvironment, role: str = "") -> str:
     """Tap the element with this label or resource id on the current phone screen.
 
     Args:
@@ -266,7 +268,7 @@ def phone_tap_on(name: str, env: Any, role: str = "") -> str:
 
 # ----------------------------------------------------------------- browser
 @action(name="click_on")
-def browser_click_on(name: str, env: Any, role: str = "") -> str:
+def browser_click_on(name: str, env: BrowserDevice, role: str = "") -> str:
     """Click the element with this accessible name (and role, if given) on the current page.
 
     Args:
@@ -283,15 +285,17 @@ def browser_click_on(name: str, env: Any, role: str = "") -> str:
 
 
 @action
-def sign_out_browser(env: Any) -> str:
+def sign_out_browser(env: BrowserDevice) -> str:
     """Sign the browser out of the account and show the sign-in page."""
+    if env.context is None or env.services is None:
+        raise ActionFailed("the browser is not started with an account")
     env.context.clear_cookies()
     env.goto(env.services.url + "/")
     return "signed out"
 
 
 @evaluator
-def browser_signed_in(env: Any) -> EvalResult:
+def browser_signed_in(env: BrowserDevice) -> EvalResult:
     """The browser holds a signed-in session of the account (not on the sign-in page)."""
     cookies = env.context.cookies() if env.context is not None else []
     on_login = "/login" in env.page.url

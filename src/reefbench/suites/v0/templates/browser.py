@@ -11,8 +11,8 @@ from __future__ import annotations
 from datetime import date as Date
 
 from reefbench.apps import evaluators as aev
-from reefbench.apps.server import DEFAULT_PASSWORD, DEFAULT_USERNAME
-from reefbench.envs.root import user_was_asked
+from reefbench.apps.login import DEFAULT_PASSWORD, DEFAULT_USERNAME
+from reefbench.root import user_was_asked
 from reefbench.subtask import NearMiss, SubTask
 from reefbench.suites.v0 import helpers as hp
 from reefbench.suites.v0.templates import near as nm

@@ -10,7 +10,7 @@ from __future__ import annotations
 import posixpath
 import shlex
 
-from reefbench.agents.base import ActionCall
+from reefbench.actions import ActionCall
 from reefbench.envs.ui import evaluators as uev
 from reefbench.evaluators import Evaluator
 from reefbench.subtask import ATTRIBUTE_TYPES, register_attribute_type

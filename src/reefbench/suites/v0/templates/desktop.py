@@ -14,7 +14,7 @@ import re
 
 from reefbench.envs.desktop import evaluators as ev
 from reefbench.envs.desktop import setup as st
-from reefbench.envs.root import answer_equals
+from reefbench.root import answer_equals
 from reefbench.subtask import NearMiss, SubTask
 from reefbench.suites.v0 import helpers as hp
 from reefbench.suites.v0.templates import near as nm

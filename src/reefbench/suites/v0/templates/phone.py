@@ -11,8 +11,8 @@ from __future__ import annotations
 from reefbench.apps import evaluators as aev
 from reefbench.apps import seeding as sd
 from reefbench.envs.phone import checks as pc
-from reefbench.envs.root import answer_equals
 from reefbench.envs.ui import evaluators as uev
+from reefbench.root import answer_equals
 from reefbench.subtask import NearMiss, SubTask
 from reefbench.suites.v0.templates import near as nm
 from reefbench.suites.v0.templates.common import (

@@ -1,10 +1,12 @@
 """The root environment: actions that belong to no device (CRAB's environment-irrelevant
-actions plus OS-MAP's CALL_USER), available in every task."""
+actions plus OS-MAP's CALL_USER), available in every task.
+
+Every episode has one, so it is part of the core, not of :mod:`reefbench.envs`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from reefbench.actions import action
 from reefbench.environment import Environment
@@ -40,63 +42,56 @@ class RootEnvironment(Environment):
         self.user_calls = []
 
 
-def _root(env: Any) -> RootEnvironment:
-    assert isinstance(env, RootEnvironment)
-    return env
-
-
 @action
-def complete(env: Any) -> str:
+def complete(env: RootEnvironment) -> str:
     """Declare that the whole task is finished. Call it only when every part is done."""
-    _root(env).finished = True
+    env.finished = True
     return "task marked as complete"
 
 
 @action
-def submit(answer: str, env: Any) -> str:
+def submit(answer: str, env: RootEnvironment) -> str:
     """Submit the final answer the task asks for, and finish the task.
 
     Args:
         answer: The answer, as short and exact as the task requires.
     """
-    root = _root(env)
-    root.answer = answer
-    root.finished = True
+    env.answer = answer
+    env.finished = True
     return "answer submitted"
 
 
 @action
-def wait(env: Any) -> str:
+def wait(env: RootEnvironment) -> str:
     """Do nothing for one step, letting the environments finish loading or processing."""
     return "waited"
 
 
 @action
-def call_user(kind: str, env: Any) -> str:
+def call_user(kind: str, env: RootEnvironment) -> str:
     """Ask the user for information only they have, e.g. login credentials.
 
     Args:
         kind: What you need, e.g. "email", "password" or "verification_code".
     """
-    root = _root(env)
-    root.user_calls.append(kind)
-    value = root.user(kind) if root.user is not None else root.user_data.get(kind)
+    env.user_calls.append(kind)
+    value = env.user(kind) if env.user is not None else env.user_data.get(kind)
     if value is None:
-        if root.user is not None:
+        if env.user is not None:
             return f"The user cannot help with '{kind}'."
-        known = ", ".join(sorted(root.user_data)) or "nothing"
+        known = ", ".join(sorted(env.user_data)) or "nothing"
         return f"The user cannot help with '{kind}' (they can provide: {known})."
     return value
 
 
 @evaluator(env=ROOT)
-def answer_equals(expected: str, env: Any) -> EvalResult:
+def answer_equals(expected: str, env: RootEnvironment) -> EvalResult:
     """The submitted answer equals the expected one (case and surrounding spaces ignored).
 
     Args:
         expected: The correct answer.
     """
-    answer = _root(env).answer
+    answer = env.answer
     if answer is None:
         return EvalResult(success=False, message="no answer submitted yet")
     if answer.strip().casefold() == expected.strip().casefold():
@@ -105,10 +100,10 @@ def answer_equals(expected: str, env: Any) -> EvalResult:
 
 
 @evaluator(env=ROOT)
-def user_was_asked(kind: str, env: Any) -> bool:
+def user_was_asked(kind: str, env: RootEnvironment) -> bool:
     """The agent asked the user (CALL_USER) for this kind of information.
 
     Args:
         kind: e.g. "password".
     """
-    return kind in _root(env).user_calls
+    return kind in env.user_calls

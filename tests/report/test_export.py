@@ -9,8 +9,8 @@ import pytest
 
 from reefbench import ConfigError
 from reefbench.agents import OracleAgent
+from reefbench.report.export import export
 from reefbench.runner.config import RunConfig
-from reefbench.runner.export import export
 from reefbench.runner.launch import launch
 
 

@@ -1,4 +1,4 @@
-"""A ready-to-synthesise pool over the in-memory devices (``reefbench.compose.demo:POOL``).
+"""A ready-to-synthesise pool over the in-memory devices (``reefbench.suites.demo:POOL``).
 
 It is the in-memory suite's six templates (:data:`reefbench.suites.memory.POOL`) with what
 synthesis needs and the suite leaves out: input resources (``copy_file`` needs its

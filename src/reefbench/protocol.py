@@ -1,5 +1,8 @@
 """The agent protocol: what an episode hands an agent and what it expects back.
 
+Core vocabulary (tasks, templates and episodes speak it), so it lives beside them and not in
+:mod:`reefbench.agents`, which holds the agents that implement it.
+
 An agent never touches an environment. It receives observations and the results of its
 previous calls, and returns a message plus :class:`ActionCall` s naming a target
 environment, an action and JSON arguments; the episode validates and routes them.
@@ -13,18 +16,10 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from reefbench.actions import Action
+from reefbench.actions import Action, ActionCall
 
 if TYPE_CHECKING:
     from reefbench.task import Task
-
-
-class ActionCall(BaseModel):
-    """One action an agent wants executed."""
-
-    env: str
-    name: str
-    arguments: dict[str, Any] = Field(default_factory=dict)
 
 
 class Usage(BaseModel):

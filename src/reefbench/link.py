@@ -13,7 +13,7 @@ from typing import Any
 
 import networkx as nx
 
-from reefbench.agents.base import ActionCall
+from reefbench.actions import ActionCall
 from reefbench.errors import ConfigError
 from reefbench.evaluators import Evaluator
 from reefbench.subtask import SubTask

@@ -1,0 +1,35 @@
+"""The account a device signs in to: all the browser and the phone need of the services.
+
+Devices depend on this small protocol, not on :mod:`reefbench.apps`, so the two packages
+stay side by side: the local services (:class:`~reefbench.apps.ServicesEnvironment`)
+satisfy it structurally, and so can any other account a device should open signed in.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+
+class Account(Protocol):
+    """A running web account: where it is, how to be signed in, and its settings."""
+
+    @property
+    def started(self) -> bool:
+        """Whether :meth:`start` has brought it up."""
+        ...
+
+    @property
+    def url(self) -> str:
+        """Base URL of its apps (``http://127.0.0.1:PORT``); valid once started."""
+        ...
+
+    def start(self) -> None:
+        """Bring the account up; idempotent (a device starting first calls it)."""
+
+    def session_cookie(self) -> dict[str, str]:
+        """A signed-in session cookie ``{name, value, url}`` for a browser context."""
+        ...
+
+    def settings(self) -> dict[str, str]:
+        """The account's settings (``now``: its clock as ``YYYY-MM-DDTHH:MM``)."""
+        ...

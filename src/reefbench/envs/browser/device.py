@@ -1,0 +1,253 @@
+"""``BrowserDevice``: a desktop-sized Chromium tab set driven through Playwright.
+
+One Chromium process per environment, started by :meth:`start`; :meth:`reset` replaces
+the browser context (cookies, storage, tabs and history gone in a few tens of ms) and
+signs in to the local services again when the environment has them; :meth:`stop` leaves
+no process behind. Every Playwright call happens inside the environment's own methods,
+so an environment lives in the thread that started it (the runner's worker thread).
+
+The device's mechanics; :class:`~reefbench.envs.browser.environment.BrowserEnvironment` adds
+the actions of :mod:`.actions` (which name this type) as its action space.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from reefbench.actions import Action
+from reefbench.environment import Environment
+from reefbench.envs.accounts import Account
+from reefbench.envs.browser.chromium import Chromium
+from reefbench.envs.browser.page_marks import page_marks
+from reefbench.envs.browser.settle import INIT_SCRIPT, RequestTracker, settle
+from reefbench.errors import ActionFailed, EnvironmentFailure, InvalidAction
+from reefbench.observe.marks import Mark, MarkSet, require_mark
+
+if TYPE_CHECKING:
+    from playwright.sync_api import BrowserContext, Page
+
+
+DESCRIPTION = (
+    "A web browser (Chromium, {width}x{height}). Each step shows a screenshot with numbered "
+    "boxes on the links, buttons and fields you can use, and a list '[id] role \"name\"'; "
+    "pass the number as `elem`. Numbers are valid only for the latest screenshot."
+)
+SERVICES_NOTE = (
+    " The user's cloud account (mail, calendar, contacts, tasks, notes, files, messages, "
+    "maps, clock) is open at {url} and already signed in."
+)
+
+
+@dataclass(frozen=True)
+class PageSnapshot:
+    """One observation of the current tab."""
+
+    png: bytes
+    marks: MarkSet
+    url: str
+    title: str
+
+    def marked_png(self) -> bytes:
+        import io
+
+        from PIL import Image
+
+        from reefbench.observe.image import encode_png
+        from reefbench.observe.marks import draw_marks
+
+        with Image.open(io.BytesIO(self.png)) as image:
+            return encode_png(draw_marks(image, self.marks))
+
+
+class BrowserDevice(Environment):
+    """Chromium with tabs, Set-of-Marks and an accessibility tree.
+
+    Args:
+        name: Environment name in tasks.
+        services: The local services; the browser signs in to them and opens them.
+        start_url: Page opened at every reset (default: the services' home, or blank).
+        width: Viewport width in CSS pixels.
+        height: Viewport height.
+        observe_tree: Also give the agent the accessibility tree (ARIA snapshot) each step.
+        quiet: Seconds the DOM must stay unchanged before an action counts as done.
+        settle_timeout: Deadline of that wait.
+        chromium_args: Extra Chromium switches.
+        lazy_reset: Skip resets while nothing acted on the browser (see
+            :class:`~reefbench.environment.Environment`).
+    """
+
+    # Observations added by ``observe_tree=True`` (the subclass with actions names them).
+    tree_observations: ClassVar[Sequence[Action]] = ()
+
+    def __init__(
+        self,
+        name: str = "browser",
+        *,
+        services: Account | None = None,
+        start_url: str | None = None,
+        width: int = 1280,
+        height: int = 800,
+        observe_tree: bool = False,
+        quiet: float = 0.05,
+        settle_timeout: float = 5.0,
+        chromium_args: tuple[str, ...] = (),
+        lazy_reset: bool = False,
+    ) -> None:
+        super().__init__(
+            name,
+            DESCRIPTION.format(width=width, height=height),
+            observation_space=(
+                [*self.default_observation_space, *self.tree_observations] if observe_tree else None
+            ),
+            lazy_reset=lazy_reset,
+        )
+        self._base_description = self.description
+        self.services = services
+        self.start_url = start_url
+        self.viewport = {"width": width, "height": height}
+        self.quiet = quiet
+        self.settle_timeout = settle_timeout
+        self.chromium = Chromium(chromium_args)
+        self.context: BrowserContext | None = None
+        self.tracker: RequestTracker | None = None
+        self.snapshot: PageSnapshot | None = None
+        self._page: Page | None = None
+
+    # ------------------------------------------------------------- lifecycle
+    def on_start(self) -> None:
+        if self.services is not None:
+            self.services.start()
+            self.description = self._base_description + SERVICES_NOTE.format(url=self.services.url)
+        self.chromium.start()
+        try:
+            self._fresh_context()
+        except BaseException:
+            self.on_stop()
+            raise
+
+    def on_reset(self) -> None:
+        self._fresh_context()
+
+    def on_stop(self) -> None:
+        self._close_context()
+        self.chromium.stop()
+
+    def on_health(self) -> bool:
+        return self.chromium.alive() and self.context is not None
+
+    def pids(self) -> list[int]:
+        return self.chromium.pids()
+
+    def memory_bytes(self) -> int:
+        return self.chromium.memory_bytes()
+
+    def _close_context(self) -> None:
+        context, self.context, self._page, self.tracker = self.context, None, None, None
+        self.snapshot = None
+        if context is not None:
+            with contextlib.suppress(
+                Exception
+            ):  # the browser may already be gone; stop() cleans up
+                context.close()
+
+    def _fresh_context(self) -> None:
+        self._close_context()
+        browser = self.chromium.browser
+        if browser is None:
+            raise EnvironmentFailure(f"browser '{self.name}' is not started")
+        context = browser.new_context(viewport=self.viewport)  # type: ignore[arg-type]
+        context.add_init_script(INIT_SCRIPT)
+        if self.services is not None:
+            cookie = self.services.session_cookie()
+            context.add_cookies([cookie])  # type: ignore[list-item]
+        self.context = context
+        self.tracker = RequestTracker(context)
+        context.on("page", self._adopt)
+        page = context.new_page()
+        self._page = page
+        url = self.start_url or (self.services.url + "/" if self.services else "about:blank")
+        self.goto(url)
+
+    def _adopt(self, page: Page) -> None:
+        # A link with target=_blank or window.open: like a real browser, show the new tab.
+        self._page = page
+
+    # ---------------------------------------------------------------- pages
+    @property
+    def page(self) -> Page:
+        if self._page is None or self._page.is_closed():
+            pages = self.context.pages if self.context else []
+            if not pages:
+                raise EnvironmentFailure(f"browser '{self.name}' has no open tab")
+            self._page = pages[-1]
+        return self._page
+
+    @property
+    def tabs(self) -> list[Page]:
+        return list(self.context.pages) if self.context else []
+
+    def switch_to(self, index: int) -> Page:
+        tabs = self.tabs
+        if not 0 <= index < len(tabs):
+            raise InvalidAction(f"there is no tab {index}; tabs are numbered 0..{len(tabs) - 1}")
+        self._page = tabs[index]
+        self._page.bring_to_front()
+        return self._page
+
+    def new_tab(self, url: str = "") -> Page:
+        assert self.context is not None
+        page = self.context.new_page()
+        self._page = page
+        if url:
+            self.goto(url)
+        return page
+
+    def settle(self) -> bool:
+        """Wait until the current tab has settled (see :mod:`.settle`)."""
+        return settle(self.page, self.tracker, quiet=self.quiet, timeout=self.settle_timeout)
+
+    def goto(self, url: str) -> None:
+        try:
+            self.page.goto(url, wait_until="load", timeout=self.settle_timeout * 3000)
+        except Exception as exc:
+            raise ActionFailed(f"could not open {url}: {str(exc).splitlines()[0]}") from None
+        self.settle()
+
+    # ---------------------------------------------------------- observation
+    def observe_now(self) -> PageSnapshot:
+        page = self.page
+        marks = page_marks(page)
+        png = page.screenshot(type="png", animations="disabled", caret="initial")
+        self.snapshot = PageSnapshot(png, marks, page.url, page.title())
+        return self.snapshot
+
+    def observe(self) -> dict[str, Any]:
+        self.observe_now()
+        return super().observe()
+
+    def mark(self, elem: int) -> Mark:
+        """The element numbered ``elem`` in the latest observation.
+
+        Raises:
+            InvalidAction: no observation yet, or no such number in it.
+        """
+        return require_mark(self.snapshot.marks if self.snapshot else None, elem)
+
+    def accessibility_tree(self) -> str:
+        """The current tab's accessibility tree as an ARIA snapshot (YAML-like text)."""
+        return self.page.locator(":root").aria_snapshot()
+
+    def tabs_text(self) -> str:
+        current = self.page
+        lines = []
+        for index, tab in enumerate(self.tabs):
+            here = " (current)" if tab == current else ""
+            lines.append(f"tab {index}{here}: {tab.title() or '(untitled)'} - {tab.url}")
+        return "\n".join(lines)
+
+    def text_content(self) -> str:
+        """All text of the current tab (for evaluators)."""
+        return str(self.page.evaluate("() => document.body ? document.body.innerText : ''"))

@@ -1,0 +1,326 @@
+"""``DesktopDevice``: a real Linux desktop (Xvfb + openbox + GTK apps) in a sandbox.
+
+The device's mechanics; the actions in :mod:`.actions` drive it, and
+:class:`~reefbench.envs.desktop.environment.DesktopEnvironment` adds them as its action
+space (so the actions can name the device's type without an import circle).
+
+Lifecycle: :meth:`start` brings up the display, the sandbox (buses, window manager), the
+accessibility reader and the input/screen handles; :meth:`reset` restores the pristine
+home and restarts the sandbox (the display stays up), then checks health and falls back
+to a full restart; :meth:`stop` leaves no process behind.
+
+Every agent action ends by waiting until the screen is stable (with a deadline), so the
+next observation shows the action's effect without fixed sleeps.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import subprocess
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from reefbench.environment import Environment
+from reefbench.envs import procs
+from reefbench.envs.desktop.a11y import A11yReader, UIWindow
+from reefbench.envs.desktop.apps import AppSpec, app
+from reefbench.envs.desktop.input import Input
+from reefbench.envs.desktop.observation import Snapshot, take_snapshot
+from reefbench.envs.desktop.reset import build_baseline, clear_directory, restore_home
+from reefbench.envs.desktop.screen import Frame, Screen, Settle
+from reefbench.envs.desktop.session import DesktopSession, SessionConfig
+from reefbench.envs.desktop.x11 import X11, XWindow
+from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure, InvalidAction
+from reefbench.observe.marks import Mark, require_mark
+from reefbench.waiting import wait_until
+
+T = TypeVar("T")
+
+DESCRIPTION = (
+    "A Linux desktop ({width}x{height}) with the openbox window manager and these "
+    "applications: {apps}. The screenshot shows numbered boxes (Set-of-Marks) on the "
+    "elements you can act on, and the element list gives '[id] role \"name\"' for each; pass "
+    "the id as `elem`. Ids are valid only for the latest observation. Open applications "
+    "with search_app. The user's home folder is /home/user (also written ~)."
+)
+
+
+class DesktopDevice(Environment):
+    """A sandboxed desktop session with Set-of-Marks observations.
+
+    Args:
+        name: Environment name in tasks.
+        width: Screen width (default 1280; 1920x1080 is supported).
+        height: Screen height.
+        apps: Apps started at every reset (names from :data:`apps.APPS`).
+        home: A directory copied over the default home baseline at every reset.
+        ports: Host loopback ports (local services) reachable from inside.
+        ocr: ``"auto"`` (only when the focused window has no accessible elements),
+            ``"always"`` or ``"never"``.
+        screenshot_width: Downscale screenshots to this width (coordinates the agent
+            passes are then in the downscaled pixels and scaled back).
+        settle_quiet: Seconds the screen must stay unchanged after an action.
+        settle_timeout: Deadline for the screen to settle.
+        workdir: Parent of the instance directory (default: system temp dir).
+        lazy_reset: Skip resets while nothing acted on the desktop (see
+            :class:`~reefbench.environment.Environment`).
+    """
+
+    def __init__(
+        self,
+        name: str = "desktop",
+        *,
+        width: int = 1280,
+        height: int = 800,
+        apps: Sequence[str] = (),
+        home: Path | str | None = None,
+        ports: Iterable[int] = (),
+        ocr: str = "auto",
+        screenshot_width: int | None = None,
+        settle_quiet: float = 0.06,
+        settle_timeout: float = 3.0,
+        workdir: Path | str | None = None,
+        lazy_reset: bool = False,
+    ) -> None:
+        if ocr not in ("auto", "always", "never"):
+            raise ConfigError(f"ocr must be 'auto', 'always' or 'never', not {ocr!r}")
+        self.session_apps: tuple[AppSpec, ...] = tuple(app(a) for a in apps)
+        super().__init__(
+            name,
+            DESCRIPTION.format(
+                width=width,
+                height=height,
+                apps="terminal (xfce4-terminal), text editor (mousepad), files (thunar), "
+                "vim, Chromium",
+            ),
+            lazy_reset=lazy_reset,
+        )
+        self.config = SessionConfig(
+            width=width,
+            height=height,
+            ports=tuple(int(p) for p in ports),
+            workdir=Path(workdir) if workdir else None,
+        )
+        self.extra_home = Path(home) if home else None
+        self.ocr = ocr
+        self.screenshot_width = screenshot_width
+        self.settle_quiet = settle_quiet
+        self.settle_timeout = settle_timeout
+        self.session = DesktopSession(self.config)
+        self.baseline: Path | None = None
+        self.snapshot: Snapshot | None = None
+        self.interactions: list[dict[str, Any]] = []
+        self._reader: A11yReader | None = None
+        self._screen: Screen | None = None
+        self._x11: X11 | None = None
+        self._input: Input | None = None
+
+    # ------------------------------------------------------------- lifecycle
+    def on_start(self) -> None:
+        self.session.start()
+        try:
+            assert self.session.dir is not None
+            self.baseline = build_baseline(self.session.dir / "baseline", self.extra_home)
+            restore_home(self.session.home, self.baseline)
+            self._screen = Screen(self.session.display_name)
+            self._x11 = X11(self.session.display_name)
+            self._input = Input(self.session.host_env())
+            self._after_sandbox_start()
+        except BaseException:
+            self.on_stop()
+            raise
+
+    def _after_sandbox_start(self) -> None:
+        assert self.session.dir is not None
+        self._reader = A11yReader(self.session.host_env(), self.session.dir / "a11y.log")
+        for spec in self.session_apps:
+            self.launch(spec)
+        self.snapshot = None
+        self.interactions = []
+
+    def on_reset(self) -> None:
+        try:
+            self._soft_reset()
+        except EnvironmentFailure:
+            self._hard_reset()
+        if not self.on_health():
+            self._hard_reset()
+
+    def _soft_reset(self) -> None:
+        assert self.baseline is not None
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
+        self.input.release_all(self.x11.pressed_buttons())
+        self.session.stop_sandbox()
+        restore_home(self.session.home, self.baseline)
+        clear_directory(self.session.tmp)
+        self.session.start_sandbox()
+        self._after_sandbox_start()
+
+    def _hard_reset(self) -> None:
+        self.on_stop()
+        self.session = DesktopSession(self.config)
+        self.on_start()
+
+    def on_stop(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
+        for handle in (self._screen, self._x11):
+            if handle is not None:
+                with contextlib.suppress(Exception):
+                    handle.close()
+        self._screen = self._x11 = None
+        self._input = None
+        self.session.stop()
+
+    def on_health(self) -> bool:
+        reader = self._reader
+        return self.session.health() and reader is not None and reader.alive()
+
+    def pids(self) -> list[int]:
+        """Host pids of every process of this instance (display, sandbox, reader)."""
+        pids = self.session.pids()
+        if self._reader is not None and self._reader.alive():
+            pids.append(self._reader.pid)
+        return pids
+
+    def memory_bytes(self) -> int:
+        """Resident memory of all the instance's processes (RSS summed)."""
+        return procs.rss_bytes(self.pids())
+
+    # ---------------------------------------------------------------- handles
+    def _need(self, handle: T | None) -> T:
+        if handle is None:
+            raise EnvironmentFailure(f"desktop '{self.name}' is not started")
+        return handle
+
+    @property
+    def screen(self) -> Screen:
+        return self._need(self._screen)
+
+    @property
+    def x11(self) -> X11:
+        return self._need(self._x11)
+
+    @property
+    def input(self) -> Input:
+        return self._need(self._input)
+
+    @property
+    def reader(self) -> A11yReader:
+        return self._need(self._reader)
+
+    # ------------------------------------------------------------ interaction
+    def act(self, do: Callable[[], T]) -> tuple[T, Settle]:
+        """Run an input action, then wait until the screen is stable."""
+        before = self.screen.grab()
+        result = do()
+        return result, self.settle(before)
+
+    def settle(self, before: Frame | None = None) -> Settle:
+        _, settle = self.screen.wait_stable(
+            before=before, quiet=self.settle_quiet, timeout=self.settle_timeout
+        )
+        return settle
+
+    @property
+    def scale(self) -> float:
+        """Screen pixels per screenshot pixel (1.0 unless screenshots are downscaled)."""
+        if self.screenshot_width and self.screenshot_width < self.config.width:
+            return self.config.width / self.screenshot_width
+        return 1.0
+
+    def to_screen(self, x: int, y: int) -> tuple[int, int]:
+        """Screenshot coordinates from the agent → screen pixels; refuses off-screen points."""
+        sx, sy = round(x * self.scale), round(y * self.scale)
+        if not (0 <= sx < self.config.width and 0 <= sy < self.config.height):
+            raise InvalidAction(
+                f"point ({x}, {y}) is off the screen; x must be in 0..{self._shot_w() - 1} and "
+                f"y in 0..{round(self.config.height / self.scale) - 1}"
+            )
+        return sx, sy
+
+    def _shot_w(self) -> int:
+        return round(self.config.width / self.scale)
+
+    def mark(self, elem: int) -> Mark:
+        """The element numbered ``elem`` in the latest observation.
+
+        Raises:
+            InvalidAction: no observation yet, or no such id in it.
+        """
+        return require_mark(self.snapshot.marks if self.snapshot else None, elem)
+
+    def record(self, kind: str, **details: Any) -> None:
+        """Remember what an action did, for trajectory evaluators (cleared on reset)."""
+        self.interactions.append({"action": kind, **details})
+
+    # ----------------------------------------------------------- observation
+    def observe_now(self, ocr: str | None = None) -> Snapshot:
+        """Take a fresh snapshot (screenshot, tree, marks) and make its ids current."""
+        frame = self.screen.grab()
+        windows = self.reader.windows()
+        self.snapshot = take_snapshot(
+            frame, windows, self.x11.stacking(), self.x11.active(), ocr=ocr or self.ocr
+        )
+        return self.snapshot
+
+    def observe(self) -> dict[str, Any]:
+        self.observe_now()
+        return super().observe()
+
+    def windows(self) -> list[UIWindow]:
+        return self.reader.windows()
+
+    # ---------------------------------------------------------------- apps
+    def launch(self, spec: AppSpec, args: Sequence[str] = (), timeout: float = 20.0) -> XWindow:
+        """Start an app inside the sandbox and wait for its new window to settle."""
+        stacking = self.x11.stacking()
+        before = {w.id for w in stacking}
+        existing = [w for w in stacking if w.wm_class == spec.wm_class]
+        self.session.spawn([*spec.argv, *args], env=dict(spec.env), name=spec.name)
+        # Single-instance apps (mousepad, thunar) may answer with a tab in a window they
+        # already have rather than a new window.
+        window = self.wait_for_new_window(before, 2.0 if existing else timeout)
+        if window is None and existing:
+            self.settle()
+            window = self.x11.active() or existing[-1]
+        if window is None:
+            raise ActionFailed(f"{spec.title} did not open a window within {timeout:g} s")
+        self.settle()
+        return window
+
+    def wait_for_new_window(self, before: set[int], timeout: float) -> XWindow | None:
+
+        def new_window() -> XWindow | None:
+            new = [w for w in self.x11.stacking() if w.id not in before and w.box[2] > 1]
+            return new[-1] if new else None
+
+        return wait_until(new_window, timeout, interval=0.02)
+
+    def process_names(self) -> list[str]:
+        """``comm`` and argv[0] basenames of every process in the sandbox."""
+        names = []
+        for proc in self.session.processes():
+            names.append(proc["comm"])
+            if proc["cmdline"]:
+                names.append(Path(proc["cmdline"][0]).name)
+        return names
+
+    def clipboard(self, selection: str = "clipboard") -> str | None:
+        """Text on the X clipboard (``None`` when nothing is there)."""
+        exe = shutil.which("xclip")
+        if exe is None:
+            raise EnvironmentFailure("xclip is not installed: apt-get install xclip")
+        done = subprocess.run(
+            [exe, "-o", "-selection", selection],
+            env=self.session.host_env(),
+            capture_output=True,
+            timeout=5,
+            check=False,
+        )
+        return done.stdout.decode("utf-8", "replace") if done.returncode == 0 else None
