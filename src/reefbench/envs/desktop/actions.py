@@ -15,6 +15,7 @@ from pydantic import Field
 from reefbench.actions import action
 from reefbench.envs.desktop.apps import APPS, LAUNCHER
 from reefbench.envs.desktop.device import DesktopDevice
+from reefbench.envs.desktop.x11 import XWindow
 from reefbench.errors import ActionFailed
 from reefbench.waiting import wait_until
 
@@ -268,20 +269,14 @@ def search_app(name: str, env: DesktopDevice) -> str:
         env.settle()
         env.input.press(["enter"])
         env.settle()
-        # With no match the launcher stays open; with one it exits (taking a moment on a
-        # loaded machine, so it gets a deadline) and the app starts.
-        window = env.wait_for_new_window(before, 1.0)
-        launcher_gone = False
-        if window is None:
-            launcher_gone = bool(
-                wait_until(
-                    partial(_process_gone, env, pid),
-                    3.0,
-                    interval=0.05,
-                )
-            )
-            if launcher_gone:
-                window = env.wait_for_new_window(before, 10.0)
+        # With a match the launcher exits and the app's window appears; with none the
+        # launcher stays open. One deadline covers both signs, since on a loaded machine
+        # either can take seconds; a launcher still open at the deadline means no match.
+        outcome = wait_until(partial(_launch_outcome, env, before, pid), 10.0, interval=0.05)
+        launcher_gone = outcome is not None
+        window = outcome if isinstance(outcome, XWindow) else None
+        if launcher_gone and window is None:
+            window = env.wait_for_new_window(before, 10.0)
         if window is not None or not launcher_gone:
             break
     if window is None:
@@ -297,6 +292,14 @@ def search_app(name: str, env: DesktopDevice) -> str:
 
 def _screen_changed(env: DesktopDevice, raw: bytes) -> bool:
     return env.screen.grab().raw != raw
+
+
+def _launch_outcome(env: DesktopDevice, before: set[int], pid: int) -> XWindow | bool:
+    """The app's new window, else ``True`` once the launcher has exited, else ``False``."""
+    window = env.new_window(before)
+    if window is not None:
+        return window
+    return _process_gone(env, pid)
 
 
 def _process_gone(env: DesktopDevice, pid: int) -> bool:

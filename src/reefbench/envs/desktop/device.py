@@ -19,6 +19,7 @@ import contextlib
 import shutil
 import subprocess
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -294,13 +295,13 @@ class DesktopDevice(Environment):
         self.settle()
         return window
 
+    def new_window(self, before: set[int]) -> XWindow | None:
+        """The topmost mapped window whose id is not in ``before`` (``None`` if none)."""
+        new = [w for w in self.x11.stacking() if w.id not in before and w.box[2] > 1]
+        return new[-1] if new else None
+
     def wait_for_new_window(self, before: set[int], timeout: float) -> XWindow | None:
-
-        def new_window() -> XWindow | None:
-            new = [w for w in self.x11.stacking() if w.id not in before and w.box[2] > 1]
-            return new[-1] if new else None
-
-        return wait_until(new_window, timeout, interval=0.02)
+        return wait_until(partial(self.new_window, before), timeout, interval=0.02)
 
     def process_names(self) -> list[str]:
         """``comm`` and argv[0] basenames of every process in the sandbox."""
