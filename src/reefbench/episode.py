@@ -33,7 +33,7 @@ from reefbench.protocol import (
     Turn,
     Usage,
 )
-from reefbench.root import ROOT, RootEnvironment
+from reefbench.root import ROOT, Judge, RootEnvironment
 from reefbench.system_packages import describe_missing, missing_for_apps
 from reefbench.task import Task
 
@@ -148,6 +148,8 @@ class Episode:
         user: Answers ``call_user(kind)`` live (a person at the terminal) instead of the
             task's ``user_data``; when omitted, an agent with an ``answer_user`` method
             (the human agent) plays the user.
+        judge: Grades free-text answers for ``answer_judged`` checkpoints (an LLM judge,
+            opt-in); without one they are scored by their rubric.
     """
 
     def __init__(
@@ -161,6 +163,7 @@ class Episode:
         start_at: int = 0,
         observation_sink: ObservationSink = summarise_observation,
         user: Callable[[str], str | None] | None = None,
+        judge: Judge | None = None,
     ) -> None:
         if ROOT in envs:
             raise ConfigError(f"'{ROOT}' is reserved for the root environment")
@@ -169,7 +172,9 @@ class Episode:
             raise ConfigError(f"task {task.id} needs environments {missing} that were not given")
         self.task = task
         self.agent = agent
-        self.root = RootEnvironment(task.user_data, user or getattr(agent, "answer_user", None))
+        self.root = RootEnvironment(
+            task.user_data, user or getattr(agent, "answer_user", None), judge=judge
+        )
         self.envs: dict[str, Environment] = {**envs, ROOT: self.root}
         self.invalid_tolerance = invalid_tolerance
         self.step_limit = step_limit or task.step_limit

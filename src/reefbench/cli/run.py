@@ -90,6 +90,12 @@ def run(
     max_infra_retries: Annotated[
         int | None, typer.Option(help="Retries of an episode after an infrastructure failure.")
     ] = None,
+    judge: Annotated[
+        str | None,
+        typer.Option(
+            help="Model (provider/model) grading free-text answers (default: their rubric)."
+        ),
+    ] = None,
     config: Annotated[
         Path | None, typer.Option(help="Run configuration file (.toml, .yaml or .json).")
     ] = None,
@@ -101,7 +107,7 @@ def run(
 ) -> None:
     """Run a suite with an agent, store every episode, print the metrics and write a report."""
     from reefbench.refs import allow_action_modules
-    from reefbench.runner.agents import check_spec
+    from reefbench.runner.agents import check_spec, judge_from_spec
     from reefbench.runner.config import RunConfig, load_config
 
     if resume:
@@ -124,6 +130,7 @@ def run(
                 "invalid_tolerance": invalid_tolerance,
                 "step_limit": step_limit,
                 "max_infra_retries": max_infra_retries,
+                "judge": judge,
             },
             agent={"name": agent, "model": model, "policy": policy},
             options={
@@ -148,6 +155,7 @@ def run(
                 f"{out} already holds a run: pass --resume to continue it, or a new --out"
             )
     check_spec(chosen.agent)
+    judge_from_spec(chosen.judge)  # a bad model string or a missing key fails now, in one line
     allow_action_modules(chosen.action_modules)
     _execute(chosen, out, report)
 

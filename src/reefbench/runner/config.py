@@ -67,6 +67,10 @@ class RunConfig(BaseModel):
         default_factory=list,
         description="packages trusted to define the actions/evaluators task files name",
     )
+    judge: str | None = Field(
+        default=None,
+        description="model (provider/model) grading free-text answers; none = the rubric",
+    )
 
     def config_hash(self) -> str:
         relevant = self.model_dump(exclude={"workers", "ray_address", "action_modules"})
