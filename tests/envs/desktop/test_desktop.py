@@ -312,3 +312,30 @@ def test_search_app_waits_for_an_app_that_is_still_exiting(desk: DesktopEnvironm
         desk.step("search_app", {"name": "text editor"})
         assert ev.focused_window(process="mousepad").evaluate(desk).success
         desk.step("hotkey", {"keys": ["ctrl", "q"]})
+
+
+def test_a_restarted_app_whose_window_gets_the_old_id_back_is_a_new_window() -> None:
+    """The X server gives a new client the resource ids of one that just quit: mousepad
+    quit and relaunched opens a window with its predecessor's id. Telling windows apart by
+    id alone made search_app report 'no application matches' for the text editor."""
+    from reefbench.envs.desktop.x11 import XWindow
+
+    class Stacking:
+        def __init__(self) -> None:
+            self.windows: list[XWindow] = []
+
+        def stacking(self) -> list[XWindow]:
+            return self.windows
+
+    desk = DesktopEnvironment("desktop")
+    x11 = Stacking()
+    desk._x11 = x11  # type: ignore[assignment]
+    old = XWindow(0x600003, "Untitled 1 - Mousepad", "Mousepad", 101, (320, 167, 640, 480))
+    x11.windows = [old]
+    before = desk.window_keys()
+    assert desk.new_window(before) is None
+    x11.windows = []
+    assert desk.new_window(before) is None
+    reborn = XWindow(0x600003, "Untitled 1 - Mousepad", "Mousepad", 202, (320, 167, 640, 480))
+    x11.windows = [reborn]
+    assert desk.new_window(before) == reborn

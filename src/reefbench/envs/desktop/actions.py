@@ -253,12 +253,14 @@ def search_app(name: str, env: DesktopDevice) -> str:
         "-filter",
         query,
     ]
-    # Two attempts: a single-instance app (the text editor, the file manager) that is still
-    # exiting from an earlier use answers a launch with a window it is about to close.
+    # Three attempts: a single-instance app (the text editor, the file manager) that is
+    # still exiting from an earlier use (its window may not even have closed yet) answers
+    # a launch with a window it is about to close, or with none. Waiting for it to be gone
+    # returns as soon as it is; the deadline only matters on a heavily loaded machine.
     window = None
-    for _attempt in range(2):
-        _wait_for_exiting_apps(env, within=5.0)
-        before = {w.id for w in env.x11.stacking()}
+    for _attempt in range(3):
+        _wait_for_exiting_apps(env, within=15.0)
+        before = env.window_keys()
         frame = env.screen.grab()
         pid = env.session.spawn(launcher, name="launcher")
         # The launcher is up (and has grabbed the keyboard) once it has drawn and settled;
@@ -294,7 +296,7 @@ def _screen_changed(env: DesktopDevice, raw: bytes) -> bool:
     return env.screen.grab().raw != raw
 
 
-def _launch_outcome(env: DesktopDevice, before: set[int], pid: int) -> XWindow | bool:
+def _launch_outcome(env: DesktopDevice, before: set[tuple[int, int]], pid: int) -> XWindow | bool:
     """The app's new window, else ``True`` once the launcher has exited, else ``False``."""
     window = env.new_window(before)
     if window is not None:

@@ -286,7 +286,7 @@ class DesktopDevice(Environment):
     def launch(self, spec: AppSpec, args: Sequence[str] = (), timeout: float = 20.0) -> XWindow:
         """Start an app inside the sandbox and wait for its new window to settle."""
         stacking = self.x11.stacking()
-        before = {w.id for w in stacking}
+        before = self.window_keys(stacking)
         existing = [w for w in stacking if w.wm_class == spec.wm_class]
         self.session.spawn([*spec.argv, *args], env=dict(spec.env), name=spec.name)
         # Single-instance apps (mousepad, thunar) may answer with a tab in a window they
@@ -300,12 +300,18 @@ class DesktopDevice(Environment):
         self.settle()
         return window
 
-    def new_window(self, before: set[int]) -> XWindow | None:
-        """The topmost mapped window whose id is not in ``before`` (``None`` if none)."""
-        new = [w for w in self.x11.stacking() if w.id not in before and w.box[2] > 1]
+    def window_keys(self, stacking: Sequence[XWindow] | None = None) -> set[tuple[int, int]]:
+        """What tells windows apart over time: (X id, process id). The X server hands a
+        new client the resource ids of one that just quit, so an app restarted right
+        after closing gets its old window's id back; the process id tells them apart."""
+        return {(w.id, w.pid) for w in (self.x11.stacking() if stacking is None else stacking)}
+
+    def new_window(self, before: set[tuple[int, int]]) -> XWindow | None:
+        """The topmost mapped window not in ``before`` (:meth:`window_keys`), if any."""
+        new = [w for w in self.x11.stacking() if (w.id, w.pid) not in before and w.box[2] > 1]
         return new[-1] if new else None
 
-    def wait_for_new_window(self, before: set[int], timeout: float) -> XWindow | None:
+    def wait_for_new_window(self, before: set[tuple[int, int]], timeout: float) -> XWindow | None:
         return wait_until(partial(self.new_window, before), timeout, interval=0.02)
 
     def process_names(self) -> list[str]:
