@@ -56,7 +56,7 @@ def _phone_app(label: str, pattern: str, icon: str, name: str) -> Requirement:
 PHRASES: tuple[Requirement, ...] = (
     Requirement(
         "the phone",
-        r"\b(?:on|from|to|with) (?:the|my) phone\b|\bthe phone's\b|\bphone note",
+        r"\b(?:the|my) phone\b(?!\s+numbers?\b)|\bphone note",
         "phone",
     ),
     Requirement("the browser", r"\bbrowser\b", "browser"),
