@@ -311,7 +311,7 @@ def _print_solutions(task: Task, pool: Mapping[str, SubTask] | None) -> None:
     if table.row_count:
         console.print(table)
     else:
-        console.print("near misses: none (no template of a pool ships any)")
+        console.print("near misses: none (its templates ship none, or it has no subtasks)")
 
 
 def _find_task(
