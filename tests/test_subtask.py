@@ -90,3 +90,12 @@ def test_generators_may_return_a_single_evaluator_or_a_graph() -> None:
 
     fragment = template(evaluator_generator=diamond).instantiate({"path": "a", "content": "b"})
     assert len(fragment.nodes) == 3 and len(fragment.edges) == 3
+
+
+def test_value_records_must_name_the_same_attributes_of_the_subtask() -> None:
+    rows = [{"path": "a.txt", "content": "x"}, {"path": "b.txt", "content": "y"}]
+    assert template(value_records=rows).value_records == rows
+    with pytest.raises(ValueError, match="value records must all name the same attributes"):
+        template(value_records=[{"path": "a.txt"}, {"path": "b.txt", "content": "y"}])
+    with pytest.raises(ValueError, match="value records must all name the same attributes"):
+        template(value_records=[{"colour": "red"}])

@@ -107,6 +107,9 @@ class SubTask(BaseModel):
         app / app_category: Application and its category (knowledge complexity, LC).
         intents: Intent tags used to keep synthesised tasks coherent.
         value_pools: Hand-crafted values per attribute for synthesis.
+        value_records: Rows of values that belong together (one person's name, number
+            and e-mail address): synthesis draws the attributes a row names from one
+            row, so a task never pairs a name with someone else's address.
         evaluator_generator: attributes -> evaluator, chain of evaluators or DiGraph.
         solution_generator: attributes -> reference solution (action calls).
         alternative_generators: attributes -> other, different solutions.
@@ -129,6 +132,7 @@ class SubTask(BaseModel):
     app_category: str = ""
     intents: list[str] = Field(default_factory=list)
     value_pools: dict[str, list[Any]] = Field(default_factory=dict)
+    value_records: list[dict[str, Any]] = Field(default_factory=list)
     evaluator_generator: EvaluatorGenerator
     solution_generator: SolutionGenerator | None = None
     alternative_generators: list[SolutionGenerator] = Field(default_factory=list)
@@ -150,6 +154,12 @@ class SubTask(BaseModel):
                     f"subtask '{self.id}': {name} has unknown type '{type_name}'; "
                     "register it with reefbench.register_attribute_type"
                 )
+        keys = {tuple(sorted(row)) for row in self.value_records}
+        if len(keys) > 1 or any(k not in self.attributes for row in keys for k in row):
+            raise ValueError(
+                f"subtask '{self.id}': value records must all name the same attributes "
+                f"of the subtask (attributes: {', '.join(self.attributes) or 'none'})"
+            )
         for near_miss in self.near_misses:
             unknown = [a for a in near_miss.changes if a not in self.attributes]
             if unknown or (near_miss.solution is None) == (not near_miss.changes):

@@ -118,3 +118,18 @@ def test_steps_style_lists_the_actions() -> None:
         "Goal: write a file. Perform exactly these actions, in this order: "
         "(1) on laptop, write_file(path='a', content='b');"
     )
+
+
+def test_steps_can_be_described_in_words_and_withhold_what_the_agent_must_find() -> None:
+    calls = [
+        ActionCall(env="phone", name="tap_on", arguments={"name": "Bank"}),
+        ActionCall(env="phone", name="write_text", arguments={"text": "730215"}),
+    ]
+
+    def words(steps: object) -> list[str]:
+        return ['tap "Bank"', 'type "730215"']
+
+    text = render_steps(calls, describe=words, withheld={"730215": "the code you found"})
+    assert text == (
+        'Perform exactly these actions, in this order: (1) tap "Bank"; (2) type the code you found;'
+    )

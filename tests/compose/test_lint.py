@@ -134,3 +134,27 @@ def test_import_errors_and_bad_references_are_one_line() -> None:
     ):
         (problem,) = lint_reference(ref)
         assert problem.severity == "error" and message in problem.message, (ref, problem)
+
+
+def test_value_records_are_checked_and_count_as_pools() -> None:
+    from reefbench.compose.lint import lint_pool
+    from reefbench.envs import memory as m
+    from reefbench.subtask import SubTask
+
+    def card(rows: list[dict[str, object]]) -> SubTask:
+        return SubTask(
+            id="card",
+            description="Call {name} at {number}.",
+            attributes={"name": "name", "number": "phone_number"},
+            outputs=["call"],
+            env="laptop",
+            intents=["calls"],
+            value_records=rows,
+            evaluator_generator=lambda name, number: m.file_exists(path=f"{name}-{number}"),
+            solution_generator=lambda name, number: [],
+        )
+
+    assert lint_pool({"card": card([{"name": "Ana", "number": "555-01"}])}) == []
+    found = lint_pool({"card": card([{"name": "Ana", "number": 5550101}])})
+    assert [p.severity for p in found] == ["error"]
+    assert "value record" in found[0].message and "must be phone_number" in found[0].message

@@ -16,7 +16,8 @@ from reefbench.compose.complexity import DIMENSIONS, LEVELS, task_complexity
 from reefbench.compose.consistency import check_instruction
 from reefbench.compose.instructions import InstructionGraph
 from reefbench.compose.synthesis import Request, Synthesizer, synthesize
-from reefbench.subtask import ATTRIBUTE_TYPES
+from reefbench.envs import memory as m
+from reefbench.subtask import ATTRIBUTE_TYPES, SubTask
 from reefbench.suites.demo import POOL
 from reefbench.suites.memory import make_environments
 from reefbench.taskfile import save_tasks
@@ -215,3 +216,27 @@ def test_a_crab_style_pool_without_intents_or_resources_still_composes() -> None
         assert spec.metadata["scenario"] is None and spec.metadata["tags"] == []
         task = spec.build(CRAB_STYLE)  # typed links only: it builds, even if not solvable
         assert nx.is_directed_acyclic_graph(task.evaluator_graph)
+
+
+def test_value_records_are_drawn_together_and_never_reused() -> None:
+    people = [("Ana", "555-01"), ("Ben", "555-02"), ("Cy", "555-03"), ("Di", "555-04")]
+    card = SubTask(
+        id="card",
+        description='Write "{name}: {number}" to "{path}".',
+        attributes={"name": "name", "number": "phone_number", "path": "file_path"},
+        env="laptop",
+        intents=["cards"],
+        value_pools={
+            "name": [n for n, _ in people],
+            "number": [p for _, p in people],
+            "path": [f"card-{k}.txt" for k in range(6)],
+        },
+        value_records=[{"name": n, "number": p} for n, p in people],
+        evaluator_generator=lambda name, number, path: m.file_contains(path, f"{name}: {number}"),
+    )
+    made, _ = synthesize({"card": card}, 20, Request(max_subtasks=3), seed=1)
+    assert made
+    for spec in made:
+        drawn = [(v["name"], v["number"]) for _, v in spec.subtasks]
+        assert all(pair in people for pair in drawn)  # one person's name and number
+        assert len({name for name, _ in drawn}) == len(drawn)  # nobody twice in a task

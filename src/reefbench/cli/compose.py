@@ -13,6 +13,9 @@ from reefbench.cli.app import app, console, tasks_app
 from reefbench.errors import ConfigError, ReefError
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from reefbench.actions import ActionCall
     from reefbench.compose.stats import TaskStats
     from reefbench.subtask import SubTask
     from reefbench.task import Task
@@ -232,7 +235,9 @@ def tasks_show(
     suite: Annotated[str, typer.Option(help="Built-in suite when no file is given.")] = "v0",
     png: Annotated[Path | None, typer.Option(help="Draw the task graph into this PNG.")] = None,
 ) -> None:
-    """Show one task: instruction, subtasks, complexity; optionally draw its graph."""
+    """Show one task: instruction, subtasks, complexity, its reference and alternative
+    solutions and the near misses of its templates (what a wrong agent would do, which the
+    gates prove fail); optionally draw its graph."""
     from reefbench.compose.complexity import subtask_graph, task_complexity
     from reefbench.compose.pool import load_pool
     from reefbench.compose.topo import count_topological_orders
@@ -268,10 +273,45 @@ def tasks_show(
                 str(len(info.nodes)),
             )
         console.print(table)
+    _print_solutions(task, subtasks if subtasks is not None else _pool_of(suite))
     if png is not None:
         from reefbench.compose.draw import draw_task
 
         console.print(f"graph drawn to {draw_task(task, png)}")
+
+
+def _pool_of(suite: str) -> Mapping[str, SubTask] | None:
+    from reefbench.suites import get_suite
+
+    chosen = get_suite(suite)
+    return chosen.pool() if chosen.pool is not None else None
+
+
+def _calls(calls: Sequence[ActionCall]) -> str:
+    """Calls as a person reads them: ``phone.tap_on(name='Send'); root.wait()``."""
+    return "; ".join(
+        f"{c.env}.{c.name}({', '.join(f'{k}={v!r}' for k, v in c.arguments.items())})"
+        for c in calls
+    )
+
+
+def _print_solutions(task: Task, pool: Mapping[str, SubTask] | None) -> None:
+    reference = _calls(task.reference_solution)
+    console.print(f"[bold]reference solution[/]: {reference}", highlight=False)
+    for k, alternative in enumerate(task.alternative_solutions):
+        console.print(f"[bold]alternative {k}[/]: {_calls(alternative)}", highlight=False)
+    table = Table(title="near misses (each must fail its subtask's checkpoints)")
+    for column in ("subtask", "template", "near miss", "what it does"):
+        table.add_column(column)
+    for info in task.metadata.subtasks:
+        template = pool.get(info.template) if pool is not None else None
+        for near in template.near_misses if template is not None else []:
+            calls = template.near_miss_calls(near, info.attributes)  # type: ignore[union-attr]
+            table.add_row(info.id, info.template, near.label, _calls(calls))
+    if table.row_count:
+        console.print(table)
+    else:
+        console.print("near misses: none (its templates ship none, or it has no subtasks)")
 
 
 def _find_task(

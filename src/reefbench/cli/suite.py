@@ -1,8 +1,10 @@
 """``reef suite check``: validate a built-in suite task by task.
 
 ``reef suite check`` runs the validation gates (reference and alternative solutions
-succeed, the null agent completes nothing, checkpoints are deterministic, instructions pass
-the consistency validator) and prints one line per failing task.
+succeed, the null agent completes nothing, checkpoints are deterministic, near misses fail;
+and the static ones: instructions pass the consistency validator and the lint, solutions
+use the devices and apps the instruction names) and prints one line per failing task.
+``--static`` runs only the static gates: no environments, seconds for the whole suite.
 """
 
 from __future__ import annotations
@@ -35,6 +37,13 @@ def suite_check(
         list[str] | None, typer.Option(help="Task id or glob (repeatable; default all).")
     ] = None,
     workers: Annotated[int, typer.Option(help="Tasks checked at the same time.")] = 2,
+    static: Annotated[
+        bool,
+        typer.Option(
+            "--static",
+            help="Only the static gates (instruction consistency and lint, devices and apps).",
+        ),
+    ] = False,
 ) -> None:
     """Run the validation gates; print a verdict per failing task (exit 1 if any fails)."""
     from reefbench.compose.lint import lint_pool
@@ -57,6 +66,24 @@ def suite_check(
             console.print(f"[red]lint[/] {problem}", highlight=False)
             failed += problem.severity == "error"
     started = time.perf_counter()
+    if static:
+        if pool is None:
+            raise ConfigError(f"suite {suite} has no static gates (they read the v0 pool)")
+        from reefbench.suites.v0.gates import static_problems
+
+        bad = 0
+        for task in picked:
+            found = static_problems(task, pool)  # type: ignore[arg-type]
+            if found:
+                bad += 1
+                console.print(f"[red]FAIL[/] {task.id}: {'; '.join(found)}", highlight=False)
+        console.print(
+            f"{len(picked) - bad} of {len(picked)} tasks pass the static gates "
+            f"({time.perf_counter() - started:.1f} s)"
+        )
+        if failed or bad:
+            raise typer.Exit(1)
+        return
     done = [0]
 
     def show(verdict: object) -> None:

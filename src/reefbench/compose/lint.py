@@ -5,10 +5,10 @@ attributes. :class:`~reefbench.subtask.SubTask` already refuses such a template 
 built, so a broken pool module fails at import: lint turns that into one line. For pools
 that do import it checks, per template: placeholders name attributes; attribute, output
 and input types are known; inputs name attributes and some template produces their type;
-value pools hold values of the declared type; and the generators *run* on sample values
-(the first value of each pool): the evaluator generator yields evaluators whose subgraph
-is a DAG, the solution, alternative and setup generators return action calls / steps, and
-the output generator returns a value of the output type.
+value pools and value records hold values of the declared type; and the generators
+*run* on sample values (the first value of each pool): the evaluator generator yields
+evaluators whose subgraph is a DAG, the solution, alternative and setup generators return
+action calls / steps, and the output generator returns a value of the output type.
 """
 
 from __future__ import annotations
@@ -119,7 +119,18 @@ def _lint_template(key: str, t: SubTask, produced: set[str], where: str) -> list
                 except ConfigError as exc:
                     error(f"value pool: {exc}")
                     break
-    free = [a for a in t.attributes if a not in t.inputs and a not in t.value_pools]
+    for row in t.value_records:
+        try:
+            t.check_values({**_samples(t), **row})
+        except ConfigError as exc:
+            error(f"value record {row}: {exc}")
+            break
+    recorded = {a for row in t.value_records for a in row}
+    free = [
+        a
+        for a in t.attributes
+        if a not in t.inputs and a not in t.value_pools and a not in recorded
+    ]
     if free:
         warn(
             f"no value pool for {', '.join(free)}: synthesis will use placeholder values "
@@ -132,8 +143,9 @@ def _lint_template(key: str, t: SubTask, produced: set[str], where: str) -> list
 
 
 def _samples(t: SubTask) -> dict[str, Any]:
+    first = t.value_records[0] if t.value_records else {}
     return {
-        a: (t.value_pools.get(a) or default_values(type_name, a))[0]
+        a: first[a] if a in first else (t.value_pools.get(a) or default_values(type_name, a))[0]
         for a, type_name in t.attributes.items()
     }
 

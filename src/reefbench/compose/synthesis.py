@@ -26,14 +26,19 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from reefbench.compose.canonical import canonical_digest, node_label
 from reefbench.compose.capabilities import capabilities_for
 from reefbench.compose.complexity import DIMENSIONS, LEVELS, Complexity, depth, width
-from reefbench.compose.instructions import InstructionGraph, render_instruction, render_steps
+from reefbench.compose.instructions import (
+    InstructionGraph,
+    StepDescriber,
+    render_instruction,
+    render_steps,
+)
 from reefbench.compose.pool import NO_INTENT, Group, PoolIndex, TemplateInfo
 from reefbench.compose.shapes import Shape, bounds_for, sample_shape
 from reefbench.compose.topo import count_topological_orders
@@ -55,6 +60,8 @@ class Request:
         style: ``prose`` (structure-preserving text) or ``steps`` (OS-MAP L1: actions).
         missing_detail: OS-MAP L3: hide one free text value from the instruction; the agent
             must get it from the user (``call_user``), who has it in ``user_data``.
+        describe_steps: For ``steps``: calls -> steps in a person's words (visible labels);
+            default: the calls spelled as code.
         id_prefix: Task ids are ``<prefix>-<first 12 hex digits of the digest>``.
         stall: Give up after this many attempts in a row without a new task.
     """
@@ -64,6 +71,7 @@ class Request:
     max_subtasks: int = 10
     style: Style = "prose"
     missing_detail: bool = False
+    describe_steps: StepDescriber | None = None
     id_prefix: str = "task"
     stall: int = 20_000
 
@@ -227,6 +235,8 @@ class Synthesizer:
                 return None
             hidden = detail
         spec = self._spec(group.intent, chosen, values, texts, shape, complexity, digest)
+        if self.request.style == "steps":
+            spec.instruction = self._steps(group.intent, chosen, values, linked)
         spec.user_data = hidden
         return spec
 
@@ -278,12 +288,24 @@ class Synthesizer:
                 for u, attribute in zip(preds, slots, strict=True):
                     values[attribute] = outputs[u]
             linked.append(set(values))
+            # One draw per free attribute, as without records, so a pool that adds records
+            # changes only the tasks of the templates that have them.
+            starts = {
+                a: rng.randrange(len(info.values[a]))
+                for a in template.attributes
+                if a not in values
+            }
+            if template.value_records:
+                row = _record(template, values, used, starts)
+                if row is None:
+                    return None
+                values.update(row)
             for attribute, type_name in template.attributes.items():
                 if attribute in values:
                     continue
                 pool = info.values[attribute]
                 taken = used.setdefault(type_name, set())
-                start = rng.randrange(len(pool))
+                start = starts[attribute]
                 for k in range(len(pool)):
                     candidate = pool[(start + k) % len(pool)]
                     if candidate not in taken:
@@ -332,6 +354,23 @@ class Synthesizer:
         texts[v] = texts[v].replace(value, f"[ask the user for the {kind}]")
         return {kind: value}
 
+    def _steps(
+        self,
+        intent: str,
+        chosen: list[TemplateInfo],
+        values: list[dict[str, Any]],
+        linked: list[set[str]],
+    ) -> str:
+        calls = [
+            call
+            for info, attrs in zip(chosen, values, strict=True)
+            if info.template.solution_generator is not None
+            for call in info.template.solution_generator(**attrs)
+        ]
+        goal = None if intent == NO_INTENT else intent
+        withheld = withheld_values(chosen, values, linked)
+        return render_steps(calls, goal, self.request.describe_steps, withheld)
+
     def _spec(
         self,
         intent: str,
@@ -346,13 +385,7 @@ class Synthesizer:
         graph = InstructionGraph(tuple(texts), tuple(shape.edges), goal)
         tags = [f"intent:{intent}"] if goal else []
         if self.request.style == "steps":
-            calls = [
-                call
-                for info, attrs in zip(chosen, values, strict=True)
-                if info.template.solution_generator is not None
-                for call in info.template.solution_generator(**attrs)
-            ]
-            instruction = render_steps(calls, goal)
+            instruction = ""  # written by _steps
             level = "L1"
         else:
             instruction = render_instruction(graph)
@@ -380,6 +413,46 @@ class Synthesizer:
             metadata=metadata,
             digest=digest,
         )
+
+
+def withheld_values(
+    chosen: Sequence[TemplateInfo], values: Sequence[Mapping[str, Any]], linked: Sequence[set[str]]
+) -> dict[str, str]:
+    """Linked values no subtask's text shows (a code read in a message): what the agent
+    must find out, so step-by-step instructions name them instead of spelling them."""
+    shown = {values[v][a] for v, info in enumerate(chosen) for a in info.template.placeholders}
+    return {
+        values[v][a]: f"the {a} you found"
+        for v in range(len(chosen))
+        for a in sorted(linked[v])
+        if isinstance(values[v][a], str) and values[v][a] not in shown
+    }
+
+
+def _record(
+    template: SubTask,
+    linked: Mapping[str, Any],
+    used: dict[str, set[Any]],
+    starts: Mapping[str, int],
+) -> dict[str, Any] | None:
+    """One of the template's value records that agrees with the linked values and uses
+    no value already taken; its values are then taken (``None``: no record fits)."""
+    rows = template.value_records
+    start = next((starts[a] for a in rows[0] if a in starts), 0)
+    for k in range(len(rows)):
+        row = rows[(start + k) % len(rows)]
+        fits = all(
+            row[a] == linked[a]
+            if a in linked
+            else row[a] not in used.get(template.attributes[a], set())
+            for a in row
+        )
+        if fits:
+            for a, value in row.items():
+                if a not in linked:
+                    used.setdefault(template.attributes[a], set()).add(value)
+            return {a: v for a, v in row.items() if a not in linked}
+    return None
 
 
 def synthesize(

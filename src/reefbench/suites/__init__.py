@@ -2,22 +2,37 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from reefbench.environment import Environment
 from reefbench.errors import ConfigError
+from reefbench.subtask import SubTask
 from reefbench.task import Task
 
 
 @dataclass(frozen=True)
 class Suite:
-    """A named set of tasks and the factory of the environments they run in."""
+    """A named set of tasks and the factory of the environments they run in; ``pool``
+    gives the subtask templates its tasks are built from (their near misses, lint)."""
 
     name: str
     description: str
     load: Callable[[], list[Task]]
     make_environments: Callable[[], dict[str, Environment]]
+    pool: Callable[[], Mapping[str, SubTask]] | None = None
+
+
+def _v0_pool() -> Mapping[str, SubTask]:
+    from reefbench.suites.v0.templates import POOL
+
+    return POOL
+
+
+def _memory_pool() -> Mapping[str, SubTask]:
+    from reefbench.suites.memory import POOL
+
+    return POOL
 
 
 def get_suite(name: str) -> Suite:
@@ -25,11 +40,13 @@ def get_suite(name: str) -> Suite:
     if name == "memory":
         from reefbench.suites import memory
 
-        return Suite("memory", memory.__doc__ or "", memory.load, memory.make_environments)
+        return Suite(
+            "memory", memory.__doc__ or "", memory.load, memory.make_environments, _memory_pool
+        )
     if name == "v0":
         from reefbench.suites import v0
 
-        return Suite("v0", v0.__doc__ or "", v0.load, v0.make_environments)
+        return Suite("v0", v0.__doc__ or "", v0.load, v0.make_environments, _v0_pool)
     raise ConfigError(f"unknown suite '{name}': available suites: {', '.join(SUITES)}")
 
 

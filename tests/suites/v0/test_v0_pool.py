@@ -355,3 +355,20 @@ def test_the_gates_near_miss_every_template_a_task_uses() -> None:
 def test_resized_pictures_keep_whole_pixel_proportions() -> None:
     widths = POOL["desktop.resize_image"].value_pools["width"]
     assert all(w * 3 % 4 == 0 for w in widths), "the 400x300 source scales to whole pixels"
+
+
+def test_composition_drops_a_state_set_twice_to_different_values() -> None:
+    from reefbench.compose.synthesis import ComposedSpec
+    from reefbench.suites.v0.composed import _sets_a_state_twice
+
+    def spec(*subtasks: tuple[str, dict[str, Any]]) -> ComposedSpec:
+        return ComposedSpec("x", "", "", list(subtasks), [], {}, "")
+
+    theme = "desktop.gtk_theme"
+    assert _sets_a_state_twice(spec((theme, {"theme": "Raleigh"}), (theme, {"theme": "Emacs"})))
+    assert not _sets_a_state_twice(spec((theme, {"theme": "Raleigh"})))
+    on, off = "phone.turn_on", "phone.turn_off"
+    assert _sets_a_state_twice(spec((on, {"setting": "Wi-Fi"}), (off, {"setting": "Wi-Fi"})))
+    assert not _sets_a_state_twice(
+        spec((on, {"setting": "Bluetooth"}), (off, {"setting": "Wi-Fi"}))
+    )

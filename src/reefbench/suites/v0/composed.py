@@ -16,6 +16,8 @@ from collections.abc import Iterable
 
 from reefbench.compose.synthesis import ComposedSpec, Request, Synthesizer
 from reefbench.suites.v0.finish import ask_first, finish
+from reefbench.suites.v0.lint import conflicting_states
+from reefbench.suites.v0.steps import describe_steps
 from reefbench.suites.v0.templates import POOL
 from reefbench.task import Task
 
@@ -89,7 +91,12 @@ PLAN_OF_REQUESTS: list[tuple[str, Request, int, int]] = [
     ),
     (
         "steps",
-        Request(levels={"instruction": "easy"}, intents=(FILES, PLAN, CONTACT), style="steps"),
+        Request(
+            levels={"instruction": "easy"},
+            intents=(FILES, PLAN, CONTACT),
+            style="steps",
+            describe_steps=describe_steps,
+        ),
         14,
         6,
     ),
@@ -167,6 +174,17 @@ def _credits_looking(spec: ComposedSpec) -> bool:
     )
 
 
+def _sets_a_state_twice(spec: ComposedSpec) -> bool:
+    """Two subtasks set one state to different values (the GTK theme to "Adwaita-dark" and
+    later to "HighContrast"): contradictory goals, of which only the last can hold."""
+    checkpoints = [
+        ev
+        for template, values in spec.subtasks
+        for ev in POOL[template].instantiate(values).nodes.values()
+    ]
+    return bool(conflicting_states(checkpoints))
+
+
 def _fits(task: Task) -> bool:
     if len(task.nodes) > MAX_NODES:
         return False
@@ -200,6 +218,8 @@ def _draw(tag: str, request: Request, seed: int, wanted: int) -> Iterable[Task]:
         if made >= wanted:
             return
         if _answers(spec) > 1 or _repeats_a_kept_property(spec) or _credits_looking(spec):
+            continue
+        if _sets_a_state_twice(spec):
             continue
         if tag == "chain" and not _is_chain(spec):
             continue

@@ -17,7 +17,14 @@ For each task, on real environments:
 8. every near miss of every template (:class:`~reefbench.subtask.NearMiss`: a plausible
    wrong behaviour) fails: played in place of its subtask's part of the reference
    solution, in the smallest task that uses the template, the subtask's checkpoints do
-   not all complete and the task does not succeed.
+   not all complete and the task does not succeed;
+9. the instruction passes the lint (:mod:`.lint`): no action names, internal ids or
+   settings keys, no secret it asks to find, no contradictory goals, not only opening
+   apps, no odd value combinations, nothing that invites a safety refusal;
+10. no certified solution avoids a device or app the instruction names (:mod:`.devices`).
+
+Gates 5, 9 and 10 are static (:func:`static_problems`): they read the task only, run over
+the whole suite in seconds, and a task that fails them is not played.
 
 Episodes run like the runner's: N worker threads, each owning one set of environments
 (started once, reset by every episode). Playwright objects belong to the thread that
@@ -39,6 +46,8 @@ from reefbench.compose.instructions import InstructionGraph
 from reefbench.environment import Environment
 from reefbench.episode import Episode, EpisodeResult
 from reefbench.subtask import SubTask
+from reefbench.suites.v0.devices import device_problems
+from reefbench.suites.v0.lint import lint_problems
 from reefbench.task import Task
 from reefbench.waiting import wait_until
 
@@ -80,6 +89,12 @@ def instruction_problems(task: Task, pool: Mapping[str, SubTask]) -> list[str]:
     edges = [(index[u], index[v]) for u, v in task.metadata.subtask_links]
     report = check_instruction(task.instruction, InstructionGraph.of(texts, edges))
     return [f"instruction: {p}" for p in report.problems]
+
+
+def static_problems(task: Task, pool: Mapping[str, SubTask]) -> list[str]:
+    """Gates 5, 9 and 10: consistency of a composed instruction, the instruction lint and
+    the device/app check; no environment needed."""
+    return instruction_problems(task, pool) + lint_problems(task, pool) + device_problems(task)
 
 
 def _failure(label: str, result: EpisodeResult) -> str:
@@ -266,7 +281,7 @@ def run_gates(
     verdicts: dict[str, Verdict] = {}
     if pool is not None:
         for task in todo:
-            found = instruction_problems(task, pool)
+            found = static_problems(task, pool)
             if found:
                 verdicts[task.id] = Verdict(task.id, found)
     work: queue.Queue[Task] = queue.Queue()

@@ -113,10 +113,13 @@ def _tasks() -> list[Task]:
         ),
         assemble(
             "v0-hand-code-fanout",
-            "The bank just texted a verification code to the phone. Save the code on the "
-            "computer in ~/Documents/amber.txt, and also text it to 555-0104 from the phone.",
+            # It used to be the bank's verification code: asking to forward one to someone
+            # else measures a model's safety policy, not its skill (the lint gate).
+            "The courier just texted a pickup code to the phone. Save the code on the "
+            "computer in ~/Documents/amber.txt, and also text it to 555-0104 from the phone "
+            "(my neighbour collects the parcel).",
             [
-                ("phone.read_code", {"sender": "Bank", "code": "730215"}),
+                ("phone.read_code", {"sender": "Courier", "code": "730215"}),
                 ("desktop.save_code", {"code": "730215", "path": "~/Documents/amber.txt"}),
                 ("phone.text_code", {"code": "730215", "number": "555-0104"}),
             ],
@@ -306,7 +309,7 @@ def _tasks() -> list[Task]:
         ),
         assemble(
             "v0-hand-steps-backup",
-            "Do exactly this on the computer: (1) open the terminal with search_app; (2) type "
+            "Do exactly this on the computer: (1) open the Terminal app; (2) type "
             '"mkdir -p /home/user/Desktop/JuniperStuff; exit" and press Enter; (3) open the '
             "terminal again; (4) type \"printf '%s\\n' 'renew the gym pass' > "
             '/home/user/Desktop/JuniperStuff/juniper.txt; exit" and press Enter.',
@@ -362,8 +365,8 @@ def _tasks() -> list[Task]:
         assemble(
             "v0-hand-new-contact-text",
             "Add Hiro Tanaka (555-0108) to the phone's contacts, then text him \"book a table "
-            'for four". Separately, the access code in ~/Documents/maple.txt on the computer '
-            "must go by text to 555-0111.",
+            'for four". Separately, the parcel pickup code in ~/Documents/maple.txt on the '
+            "computer must go by text to 555-0111.",
             [
                 ("phone.add_contact", {"name": "Hiro Tanaka", "number": "555-0108"}),
                 ("phone.text_contact", {"number": "555-0108", "text": "book a table for four"}),

@@ -19,6 +19,7 @@ from reefbench.suites.v0.templates import near as nm
 from reefbench.suites.v0.templates.common import (
     CITIES,
     EMAILS,
+    NAME_EMAIL,
     NAMES,
     SUBJECTS,
     TASK_TITLES,
@@ -113,6 +114,7 @@ TEMPLATES: list[SubTask] = [
         app_category="communication",
         intents=[WORK_INTENT],
         value_pools={"name": NAMES, "email": EMAILS},
+        value_records=NAME_EMAIL,
         evaluator_generator=lambda name, email: aev.contact_has(
             name=name, field="email", value=email
         ),

@@ -211,6 +211,10 @@ PEOPLE = [
     ("Liam Byrne", "555-0112", "liam.byrne@example.com"),
 ]
 NAMES = [p[0] for p in PEOPLE]
+# One person's details drawn together (``SubTask.value_records``): a task never pairs a
+# name with someone else's number or address.
+NAME_NUMBER = [{"name": name, "number": number} for name, number, _ in PEOPLE]
+NAME_EMAIL = [{"name": name, "email": email} for name, _, email in PEOPLE]
 NUMBERS = [p[1] for p in PEOPLE]
 EMAILS = [p[2] for p in PEOPLE]
 SUBJECTS = [
@@ -236,4 +240,4 @@ PLACES = [
     "Studio 3", "Union Hall",
 ]  # fmt: skip
 CITIES = ["Tokyo", "Nairobi", "Lima", "Oslo", "Sydney", "Toronto", "Cairo", "Seoul"]
-TASK_TITLES = [t.capitalize() for t in TEXTS]
+TASK_TITLES = [t[:1].upper() + t[1:] for t in TEXTS]  # "Send the invoice to Lena", not "lena"

@@ -21,6 +21,7 @@ from reefbench.suites.v0.templates.common import (
     DESKTOP_FILES,
     EMAILS,
     MEMOS,
+    NAME_NUMBER,
     NAMES,
     NUMBERS,
     PLACES,
@@ -72,7 +73,7 @@ def _on_desktop(ev_: object) -> object:
 TEMPLATES: list[SubTask] = [
     SubTask(
         id="cross.sms_code_to_file",
-        description="{sender} texted a verification code to the phone. Save just the code on "
+        description="{sender} texted a pickup code to the phone. Save just the code on "
         "the computer in {path}.",
         attributes={"sender": "name", "code": "code", "path": "desktop_file"},
         output_type="desktop_file",
@@ -83,7 +84,7 @@ TEMPLATES: list[SubTask] = [
         intents=[CODE_INTENT],
         value_pools={"sender": SENDERS, "code": CODES, "path": DESKTOP_FILES},
         setup_generator=lambda sender, code, path: [
-            _account(sd.add_message(contact=sender, text=f"Your verification code is {code}"))
+            _account(sd.add_message(contact=sender, text=f"Your pickup code is {code}"))
         ],
         evaluator_generator=lambda sender, code, path: [
             read_on_phone(f"Conversation with {sender}", code),
@@ -234,6 +235,7 @@ TEMPLATES: list[SubTask] = [
         app_category=CATEGORY,
         intents=[MEMO_INTENT],
         value_pools={"path": DESKTOP_FILES, "name": NAMES, "number": NUMBERS},
+        value_records=NAME_NUMBER,
         setup_generator=lambda path, name, number: [
             _desk(st.create_file(path=path, content=f"Name: {name}\nPhone: {number}\n"))
         ],
@@ -254,8 +256,8 @@ TEMPLATES: list[SubTask] = [
     ),
     SubTask(
         id="cross.file_code_to_sms",
-        description="{path} on the computer holds an access code. Text that code to {number} "
-        "from the phone.",
+        description="{path} on the computer holds a parcel pickup code. Text that code to "
+        "{number} from the phone.",
         attributes={"path": "desktop_file", "code": "code", "number": "phone_number"},
         outputs=["sms"],
         env="desktop",
@@ -264,7 +266,7 @@ TEMPLATES: list[SubTask] = [
         intents=[MEMO_INTENT],
         value_pools={"path": DESKTOP_FILES, "code": CODES, "number": NUMBERS},
         setup_generator=lambda path, code, number: [
-            _desk(st.create_file(path=path, content=f"access code: {code}\n"))
+            _desk(st.create_file(path=path, content=f"pickup code: {code}\n"))
         ],
         evaluator_generator=lambda path, code, number: [
             _on_desktop(hp.window_shows(text=code)),

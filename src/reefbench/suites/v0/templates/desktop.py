@@ -405,11 +405,8 @@ TEMPLATES: list[SubTask] = [
             call(D, "click_on", name=option),
             call(D, "hotkey", keys=["ctrl", "q"]),
         ],
-        alternative_generators=[
-            lambda option: terminal(
-                f"gsettings set {EDITOR_OPTIONS[option][0]} {EDITOR_OPTIONS[option][1]} true"
-            )
-        ],
+        # No `gsettings set` alternative: the instruction names the editor's menu, and a
+        # solution that avoids the editor is refused by the static device/app gate.
         near_misses=[
             NearMiss(
                 "turns on the option next to it",
@@ -419,8 +416,8 @@ TEMPLATES: list[SubTask] = [
     ),
     SubTask(
         id="desktop.gtk_theme",
-        description="Set the desktop's GTK theme (org.gnome.desktop.interface gtk-theme) "
-        'to "{theme}".',
+        # The setting by what a person calls it: the GSettings key is the checkpoint's.
+        description='Set the desktop\'s GTK theme to "{theme}".',
         attributes={"theme": "setting"},
         outputs=["desktop_setting"],
         env=D,

@@ -2,8 +2,9 @@
 and dialer.
 
 Solutions open apps from the app drawer and touch elements by label or resource id
-(``tap_on``); where the desktop browser can do the same job, a second solution does it
-there, so the checkpoint (the account's state) is proven independent of the device.
+(``tap_on``). Every description says the work happens on the phone, so no certified
+solution may do it in the desktop browser instead (the static device gate,
+:mod:`reefbench.suites.v0.devices`); the browser's own templates cover the browser.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from reefbench.suites.v0.templates.common import (
     CODES,
     EMAILS,
     MEMOS,
+    NAME_NUMBER,
     NAMES,
     NUMBERS,
     PLACES,
@@ -28,8 +30,6 @@ from reefbench.suites.v0.templates.common import (
     TEXTS,
     TITLES,
     WORDS,
-    browser_app,
-    browser_fill,
     call,
     phone_app,
     phone_fill,
@@ -67,13 +67,21 @@ APPS = {
     "Messages": "com.reef.messages",
     "Clock": "com.reef.clock",
 }
-SENDERS = ["Bank", "Courier", "Airline", "Clinic", "Pharmacy", "Bike shop"]
+# Who texts a pickup code (a code one may pass on to someone collecting for you: a bank's
+# verification code is not, and asking to forward one invites a refusal).
+SENDERS = ["Post office", "Courier", "Dry cleaner", "Library", "Pharmacy", "Bike shop"]
 FOLDER_NAMES = ["Trips", "Receipts", "Recipes", "Taxes", "Photos 2024", "Manuals"]
 FILE_NAMES = [f"{w}-list.txt" for w in WORDS[:12]]
 
 
 def _services(action: object) -> ActionStep:
     return ActionStep(env="services", action=action)  # type: ignore[arg-type]
+
+
+def _from_home(label: str) -> list:  # type: ignore[type-arg]
+    """Open an app by its icon on the home screen (Mail, Messages, Maps are there): the
+    other way to the same app, so a checkpoint is proven independent of how it was opened."""
+    return [call(P, "press", key="home"), call(P, "tap_on", name=label)]
 
 
 def _mail_phone(to: str, subject: str, body: str) -> list:  # type: ignore[type-arg]
@@ -85,13 +93,8 @@ def _mail_phone(to: str, subject: str, body: str) -> list:  # type: ignore[type-
     ]
 
 
-def _mail_browser(to: str, subject: str, body: str) -> list:  # type: ignore[type-arg]
-    return [
-        *browser_app("Mail"),
-        call("browser", "click_on", name="Compose"),
-        *browser_fill(("To", to), ("Subject", subject), ("Message", body)),
-        call("browser", "click_on", name="Send", role="button"),
-    ]
+def _mail_from_home(to: str, subject: str, body: str) -> list:  # type: ignore[type-arg]
+    return [*_from_home("Mail"), *_mail_phone(to, subject, body)[2:]]
 
 
 def _note_phone(title: str, body: str) -> list:  # type: ignore[type-arg]
@@ -113,14 +116,8 @@ def _route_phone(origin: str, destination: str, mode: str) -> list:  # type: ign
     ]
 
 
-def _route_browser(origin: str, destination: str, mode: str) -> list:  # type: ignore[type-arg]
-    return [
-        *browser_app("Maps"),
-        call("browser", "click_on", name="Directions"),
-        *browser_fill(("Start location", origin), ("Destination", destination)),
-        call("browser", "click_on", name=mode.capitalize(), role="radio"),
-        call("browser", "click_on", name="Get directions", role="button"),
-    ]
+def _route_from_home(origin: str, destination: str, mode: str) -> list:  # type: ignore[type-arg]
+    return [*_from_home("Maps"), *_route_phone(origin, destination, mode)[2:]]
 
 
 def _sms_phone(to: str, text: str) -> list:  # type: ignore[type-arg]
@@ -147,14 +144,14 @@ TEMPLATES: list[SubTask] = [
             to=to, subject=subject, body=body
         ),
         solution_generator=_mail_phone,
-        alternative_generators=[_mail_browser],
+        alternative_generators=[_mail_from_home],
         near_misses=[
             NearMiss("sends it to a look-alike address", changes={"to": nm.lookalike_address}),
         ],
     ),
     SubTask(
         id="phone.add_contact",
-        description="Add {name} with the phone number {number} to the contacts.",
+        description="Add {name} with the phone number {number} to the phone's contacts.",
         attributes={"name": "name", "number": "phone_number"},
         output_type="phone_number",
         outputs=["phone_number"],
@@ -163,6 +160,7 @@ TEMPLATES: list[SubTask] = [
         app_category="communication",
         intents=[CONTACT_INTENT],
         value_pools={"name": NAMES, "number": NUMBERS},
+        value_records=NAME_NUMBER,
         evaluator_generator=lambda name, number: aev.contact_has(
             name=name, field="phone", value=number
         ),
@@ -171,14 +169,6 @@ TEMPLATES: list[SubTask] = [
             call(P, "tap_on", name="New contact"),
             *phone_fill(("name", name), ("phone", number)),
             call(P, "tap_on", name="Save"),
-        ],
-        alternative_generators=[
-            lambda name, number: [
-                *browser_app("Contacts"),
-                call("browser", "click_on", name="New contact"),
-                *browser_fill(("Name", name), ("Phone", number)),
-                call("browser", "click_on", name="Save", role="button"),
-            ]
         ],
         output_generator=lambda name, number: number,
         near_misses=[
@@ -225,7 +215,7 @@ TEMPLATES: list[SubTask] = [
     ),
     SubTask(
         id="phone.add_note",
-        description='Create a note titled "{title}" with the text "{body}".',
+        description='On the phone, create a note titled "{title}" with the text "{body}".',
         attributes={"title": "str", "body": "text"},
         outputs=["note"],
         env=P,
@@ -235,14 +225,6 @@ TEMPLATES: list[SubTask] = [
         value_pools={"title": TITLES, "body": TEXTS},
         evaluator_generator=lambda title, body: aev.note_contains(text=body, title=title),
         solution_generator=_note_phone,
-        alternative_generators=[
-            lambda title, body: [
-                *browser_app("Notes"),
-                call("browser", "click_on", name="New note"),
-                *browser_fill(("Title", title), ("Note", body)),
-                call("browser", "click_on", name="Save", role="button"),
-            ]
-        ],
         near_misses=[
             NearMiss(
                 "swaps the title and the text",
@@ -252,7 +234,7 @@ TEMPLATES: list[SubTask] = [
     ),
     SubTask(
         id="phone.add_task",
-        description='Add the to-do "{title}" to the task list.',
+        description='Add the to-do "{title}" to the phone\'s task list.',
         attributes={"title": "text"},
         outputs=["task"],
         env=P,
@@ -266,20 +248,13 @@ TEMPLATES: list[SubTask] = [
             *phone_fill(("task-title", title)),
             call(P, "tap_on", name="Add task"),
         ],
-        alternative_generators=[
-            lambda title: [
-                *browser_app("Tasks"),
-                *browser_fill(("New task", title)),
-                call("browser", "click_on", name="Add task", role="button"),
-            ]
-        ],
         near_misses=[
             NearMiss("a typo in the title", changes={"title": nm.typo}),
         ],
     ),
     SubTask(
         id="phone.complete_task",
-        description='The to-do "{title}" is done: mark it complete.',
+        description='The to-do "{title}" is done: mark it complete on the phone.',
         attributes={"title": "text"},
         outputs=["task"],
         env=P,
@@ -306,7 +281,7 @@ TEMPLATES: list[SubTask] = [
     ),
     SubTask(
         id="phone.add_event_today",
-        description='Add an event "{title}" at {place} to today\'s calendar.',
+        description='Add an event "{title}" at {place} to today\'s calendar on the phone.',
         attributes={"title": "str", "place": "str"},
         outputs=["event"],
         env=P,
@@ -434,7 +409,7 @@ TEMPLATES: list[SubTask] = [
     ),
     SubTask(
         id="phone.new_folder",
-        description='In the Files app, create the folder "{folder}".',
+        description='In the phone\'s Files app, create the folder "{folder}".',
         attributes={"folder": "str"},
         outputs=["cloud_folder"],
         env=P,
@@ -454,7 +429,8 @@ TEMPLATES: list[SubTask] = [
     ),
     SubTask(
         id="phone.new_text_file",
-        description='In the Files app, create the text file "{name}" containing "{content}".',
+        description="In the phone's Files app, create the text file "
+        '"{name}" containing "{content}".',
         attributes={"name": "str", "content": "text"},
         outputs=["cloud_file"],
         env=P,
@@ -469,21 +445,13 @@ TEMPLATES: list[SubTask] = [
             *phone_fill(("name", name), ("content", content)),
             call(P, "tap_on", name="Create file"),
         ],
-        alternative_generators=[
-            lambda name, content: [
-                *browser_app("Files"),
-                call("browser", "click_on", name="New text file"),
-                *browser_fill(("File name", name), ("Content", content)),
-                call("browser", "click_on", name="Create file", role="button"),
-            ]
-        ],
         near_misses=[
             NearMiss("a typo in the text", changes={"content": nm.typo}),
         ],
     ),
     SubTask(
         id="phone.read_code",
-        description="{sender} texted a verification code to the phone. Open the message and "
+        description="{sender} texted a pickup code to the phone. Open the message and "
         "read the code.",
         attributes={"sender": "name", "code": "code"},
         output_type="code",
@@ -494,7 +462,7 @@ TEMPLATES: list[SubTask] = [
         intents=[CODE_INTENT, CONTACT_INTENT],
         value_pools={"sender": SENDERS, "code": CODES},
         setup_generator=lambda sender, code: [
-            _services(sd.add_message(contact=sender, text=f"Your verification code is {code}"))
+            _services(sd.add_message(contact=sender, text=f"Your pickup code is {code}"))
         ],
         evaluator_generator=lambda sender, code: read_on_phone(f"Conversation with {sender}", code),
         solution_generator=lambda sender, code: [
@@ -596,7 +564,7 @@ TEMPLATES: list[SubTask] = [
             to=to, subject=subject, body=memo
         ),
         solution_generator=lambda memo, to, subject: _mail_phone(to, subject, memo),
-        alternative_generators=[lambda memo, to, subject: _mail_browser(to, subject, memo)],
+        alternative_generators=[lambda memo, to, subject: _mail_from_home(to, subject, memo)],
         near_misses=[
             NearMiss("sends it to a look-alike address", changes={"to": nm.lookalike_address}),
         ],
@@ -634,7 +602,7 @@ TEMPLATES: list[SubTask] = [
             origin=origin, destination=destination, mode=mode
         ),
         solution_generator=_route_phone,
-        alternative_generators=[_route_browser],
+        alternative_generators=[_route_from_home],
         near_misses=[
             NearMiss(
                 "asks for another way to travel", changes={"mode": nm.neighbour_in(TRAVEL_MODES)}
