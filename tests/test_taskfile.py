@@ -316,3 +316,10 @@ def test_json_lines_are_canonical_and_one_task_per_line(tmp_path: Path) -> None:
         odd.instruction,
         task.instruction,
     ]
+
+
+def test_every_field_of_a_task_is_saved() -> None:
+    """A new Task field that task_to_dict leaves out would silently vanish from frozen
+    suites and run directories: adding a field means adding it to the file format."""
+    document = task_to_dict(suite.load()[0])
+    assert set(document) - {"schema_version"} == set(Task.model_fields)
