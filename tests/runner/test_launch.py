@@ -63,3 +63,15 @@ def test_resuming_on_other_task_definitions_is_refused(
     with pytest.raises(ConfigError, match=r"ran suite memory .*resume with the reefbench"):
         _run(out)
     assert (out / "tasks.jsonl").read_bytes() == before
+
+
+def test_a_run_from_before_resumes_without_claiming_todays_definitions(tmp_path: Path) -> None:
+    out = tmp_path / "old"
+    _run(out, tasks=["mem-write*"])
+    manifest = json.loads((out / "run.json").read_text())
+    del manifest["suite"]  # what reefbench wrote before runs stored their tasks
+    (out / "run.json").write_text(json.dumps(manifest))
+    (out / "tasks.jsonl").unlink()
+    _run(out, tasks=["mem-write*"])
+    assert not (out / "tasks.jsonl").exists()
+    assert "suite" not in json.loads((out / "run.json").read_text())
