@@ -64,7 +64,8 @@ def test_the_manifest_names_the_data_by_version_count_and_hash() -> None:
 
 def test_loading_the_frozen_suite_gives_the_synthesised_tasks(synthesised: list[Task]) -> None:
     loaded = get_suite("v1").load()
-    assert [task_to_dict(t) for t in loaded] == [task_to_dict(t) for t in synthesised]
+    same = [task_to_dict(t) for t in loaded] == [task_to_dict(t) for t in synthesised]
+    assert same, "the frozen tasks are not today's; run: reef suite freeze v1"
     assert tasks_to_jsonl(loaded) == (suite.DATA / "tasks.jsonl").read_text(encoding="utf-8")
 
 
