@@ -49,6 +49,8 @@ def test_the_report_reads_the_tasks_the_run_ran(
     assert {k: task_to_dict(t) for k, t in loaded.tasks.items()} == original
     after = build([loaded])
     assert after == before
+    (shown,) = after["runs"].values()
+    assert shown["tasks_source"] == "run" and shown["manifest"]["suite"]["name"] == "memory"
     assert "elsewhere" not in json.dumps(after)
     rows = episode_rows(run_dir)
     assert {r["instruction"] for r in rows} == {t["instruction"] for t in original.values()}
@@ -73,6 +75,8 @@ def test_an_old_run_without_task_definitions_falls_back_with_one_warning(
     ]
     assert [r.getMessage() for r in caplog.records] == [f"warning: {loaded.warnings[0]}"]
     assert {t.instruction for t in loaded.tasks.values()} == {"Edited."}
+    (shown,) = build([loaded])["runs"].values()
+    assert shown["tasks_source"] == "suite" and shown["warnings"] == loaded.warnings
 
 
 def test_a_stored_file_that_no_longer_loads_falls_back_and_says_why(
