@@ -93,8 +93,8 @@ def test_tasks_validate_and_list(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     listed = reef("tasks", "list", "--suite", "memory")
     assert listed.returncode == 0 and "mem-cross-code" in listed.stdout
-    default = reef("tasks", "list")  # reef-v0 unless told otherwise, like `reef run`
-    assert default.returncode == 0 and "v0-hand-" in default.stdout
+    default = reef("tasks", "list")  # reef-v1 unless told otherwise, like `reef run`
+    assert default.returncode == 0 and "v1-hand-" in default.stdout
 
 
 @pytest.mark.parametrize(

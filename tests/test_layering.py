@@ -41,8 +41,10 @@ ALLOWED: dict[str, frozenset[str]] = {
     "envs.android": KIND | {"envs.ui"},
     "apps": frozenset({"core"}),
     "agents": frozenset({"core", "observe"}),
-    "suites": frozenset({"core", "compose", "envs", "suites.v0"}),
+    "suites": frozenset({"core", "compose", "envs", "suites.v0", "suites.v1"}),
     "suites.v0": frozenset({"core", "observe", "compose", "envs.*", "apps", "agents", "suites"}),
+    # reef-v1 loads frozen data; only its freeze command synthesises from reef-v0's code.
+    "suites.v1": frozenset({"core", "suites", "suites.v0"}),
     "runner": frozenset({"core", "log", "agents", "suites"}),
     "report": frozenset({"core", "log", "suites"}),
     "cli": frozenset({"*"}),

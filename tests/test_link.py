@@ -63,3 +63,28 @@ def test_composed_cross_device_task_is_solvable_and_not_trivial() -> None:
     assert task.instruction.startswith('First, on the phone, create the file "n.txt"')
     assert Episode(task, OracleAgent(), make_environments()).run().success
     assert Episode(task, NullAgent(), make_environments()).run().completion_ratio == 0.0
+
+
+def _typo(text: str) -> str:
+    return text + "!"
+
+
+def test_a_composed_task_carries_its_subtasks_near_misses_as_calls() -> None:
+    from reefbench import NearMiss
+
+    writing = POOL["create_file@laptop"].model_copy(
+        update={"near_misses": [NearMiss("a typo in the text", changes={"content": _typo})]}
+    )
+    task = compose_task(
+        "c",
+        [
+            (POOL["copy_file@laptop"], {"source": "x", "target": "y"}),
+            (writing, {"path": "a", "content": "hi"}),
+        ],
+    )
+    (case,) = task.near_misses
+    assert (case.subtask, case.label) == ("s1", "a typo in the text")
+    wrong = task.near_miss_solution(case)
+    assert wrong[0] == task.reference_solution[0]  # the other subtask's part is kept
+    assert wrong[1:] == case.calls != task.reference_solution[1:]
+    assert case.calls[0].arguments == {"path": "a", "content": "hi!"}

@@ -273,3 +273,53 @@ def test_tasks_with_local_evaluators_refuse_to_save() -> None:
     )
     with pytest.raises(Exception, match="does not import back"):
         task_to_dict(task)
+
+
+def test_near_misses_round_trip_with_the_task() -> None:
+    from reefbench import NearMissCase
+
+    task = suite.load()[0].model_copy(
+        update={
+            "near_misses": [
+                NearMissCase(
+                    subtask="s0",
+                    label="writes elsewhere",
+                    calls=[ActionCall(env="laptop", name="write_file", arguments={"path": "b"})],
+                )
+            ]
+        }
+    )
+    document = json.loads(json.dumps(task_to_dict(task)))
+    assert document["near_misses"] == [
+        {
+            "subtask": "s0",
+            "label": "writes elsewhere",
+            "calls": [{"env": "laptop", "name": "write_file", "arguments": {"path": "b"}}],
+        }
+    ]
+    assert task_from_dict(document).near_misses == task.near_misses
+
+
+def test_json_lines_are_canonical_and_one_task_per_line(tmp_path: Path) -> None:
+    from reefbench.taskfile import tasks_to_jsonl
+
+    task = suite.load()[0]
+    odd = task.model_copy(
+        update={"id": "odd", "instruction": "line\u2028separator, next\x85line, Zoë"}
+    )
+    text = tasks_to_jsonl([odd, task])
+    assert text == tasks_to_jsonl([odd, task])
+    assert len(text.splitlines()) == 2 and text.endswith("\n")
+    assert "Zoë" in text and ", " not in text.split('"instruction"')[0]
+    (tmp_path / "t.jsonl").write_text(text, encoding="utf-8")
+    assert [t.instruction for t in load_tasks(tmp_path / "t.jsonl")] == [
+        odd.instruction,
+        task.instruction,
+    ]
+
+
+def test_every_field_of_a_task_is_saved() -> None:
+    """A new Task field that task_to_dict leaves out would silently vanish from frozen
+    suites and run directories: adding a field means adding it to the file format."""
+    document = task_to_dict(suite.load()[0])
+    assert set(document) - {"schema_version"} == set(Task.model_fields)

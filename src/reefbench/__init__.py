@@ -24,7 +24,7 @@ from reefbench.graph import GraphEvaluator, NodeCheck, StepReport
 from reefbench.link import compose_task
 from reefbench.protocol import Agent, AgentOutput, CallResult, Turn, Usage
 from reefbench.subtask import NearMiss, SubTask, register_attribute_type
-from reefbench.task import ActionStep, SubtaskInfo, Task, TaskMetadata
+from reefbench.task import ActionStep, NearMissCase, SubtaskInfo, Task, TaskMetadata
 from reefbench.taskfile import load_tasks, save_tasks
 
 __version__ = "0.1.0"
@@ -50,6 +50,7 @@ __all__ = [
     "InvalidAction",
     "InvalidActionArguments",
     "NearMiss",
+    "NearMissCase",
     "NodeCheck",
     "ReefError",
     "StepReport",

@@ -17,7 +17,7 @@ from reefbench.actions import ActionCall
 from reefbench.errors import ConfigError
 from reefbench.evaluators import Evaluator
 from reefbench.subtask import SubTask
-from reefbench.task import ActionStep, SubtaskInfo, Task, TaskMetadata
+from reefbench.task import ActionStep, NearMissCase, SubtaskInfo, Task, TaskMetadata
 
 
 def compose_task(
@@ -66,6 +66,7 @@ def compose_task(
     solution: list[ActionCall] = []
     alternative: list[ActionCall] = []
     infos: dict[int, SubtaskInfo] = {}
+    near_misses: list[NearMissCase] = []
     for index in order:
         (template, values), fragment = parts[index], fragments[index]
         prefix = f"s{index}."
@@ -85,6 +86,12 @@ def compose_task(
             attributes=dict(values),
             solution_span=(start, len(solution)),
         )
+        near_misses += [
+            NearMissCase(
+                subtask=f"s{index}", label=near.label, calls=template.near_miss_calls(near, values)
+            )
+            for near in template.near_misses
+        ]
     sub_graphs = {i: _ends(fragments[i], f"s{i}.") for i in range(len(parts))}
     for i, j in dag.edges:
         sinks, sources = sub_graphs[i][1], sub_graphs[j][0]
@@ -104,6 +111,7 @@ def compose_task(
         setup=setup,
         reference_solution=solution,
         alternative_solutions=[alternative] if any_alternative else [],
+        near_misses=near_misses,
         user_data=dict(user_data or {}),
         metadata=meta,
     )

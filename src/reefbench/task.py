@@ -50,6 +50,19 @@ class SubtaskInfo(BaseModel):
     solution_span: tuple[int, int] = (0, 0)
 
 
+class NearMissCase(BaseModel):
+    """A plausible wrong way to do one subtask of this task: its checkpoints must not all
+    complete when these calls replace the subtask's part of the reference solution.
+
+    Stored with the task (not regenerated from the template) so a frozen task file holds
+    everything the gates play; editing a template cannot change a frozen task.
+    """
+
+    subtask: str
+    label: str
+    calls: list[ActionCall]
+
+
 class TaskMetadata(BaseModel):
     """Labels used for filtering, step limits and report breakdowns."""
 
@@ -89,6 +102,7 @@ class Task(BaseModel):
         extra_actions: Task-specific actions added to an environment's action space.
         reference_solution: Action calls that solve the task (the oracle plays them).
         alternative_solutions: Other, different solutions that must also pass.
+        near_misses: Plausible wrong ways to do a subtask, which must not complete it.
         user_data: What the simulated user answers to ``call_user(kind)``.
         metadata: Labels (environments, level, complexity, capabilities, ...).
     """
@@ -104,6 +118,7 @@ class Task(BaseModel):
     extra_actions: list[ActionStep] = Field(default_factory=list)
     reference_solution: list[ActionCall] = Field(default_factory=list)
     alternative_solutions: list[list[ActionCall]] = Field(default_factory=list)
+    near_misses: list[NearMissCase] = Field(default_factory=list)
     user_data: dict[str, str] = Field(default_factory=dict)
     metadata: TaskMetadata = Field(default_factory=TaskMetadata)
 
@@ -143,6 +158,14 @@ class Task(BaseModel):
         dag.add_nodes_from(self.nodes)
         dag.add_edges_from(self.edges)
         return dag
+
+    def near_miss_solution(self, case: NearMissCase) -> list[ActionCall]:
+        """The reference solution with ``case``'s calls in place of its subtask's part."""
+        spans = {info.id: info.solution_span for info in self.metadata.subtasks}
+        if case.subtask not in spans:
+            raise KeyError(f"task {self.id}: near miss {case.label!r} names no subtask")
+        start, end = spans[case.subtask]
+        return [*self.reference_solution[:start], *case.calls, *self.reference_solution[end:]]
 
     @property
     def step_limit(self) -> int:

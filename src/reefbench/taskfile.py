@@ -16,7 +16,7 @@ existing :class:`Action` objects; nothing in a task file is evaluated as code.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal, cast
 
@@ -29,7 +29,7 @@ from reefbench.evaluators import Evaluator, _Combined
 from reefbench.link import compose_task
 from reefbench.refs import resolve_ref
 from reefbench.subtask import SubTask
-from reefbench.task import ActionStep, Task, TaskMetadata
+from reefbench.task import ActionStep, NearMissCase, Task, TaskMetadata
 from reefbench.userfiles import TOO_DEEP, first_validation_error, json_documents
 
 SCHEMA_VERSION = 1
@@ -67,6 +67,7 @@ class ExplicitTaskFile(_Strict):
     extra_actions: list[StepSpec] = Field(default_factory=list)
     reference_solution: list[ActionCall] = Field(default_factory=list)
     alternative_solutions: list[list[ActionCall]] = Field(default_factory=list)
+    near_misses: list[NearMissCase] = Field(default_factory=list)
     user_data: dict[str, str] = Field(default_factory=dict)
     metadata: TaskMetadata = Field(default_factory=TaskMetadata)
 
@@ -171,6 +172,7 @@ def _from_explicit(spec: ExplicitTaskFile, label: str) -> Task:
             ],
             reference_solution=spec.reference_solution,
             alternative_solutions=spec.alternative_solutions,
+            near_misses=spec.near_misses,
             user_data=spec.user_data,
             metadata=spec.metadata,
         )
@@ -270,9 +272,30 @@ def task_to_dict(task: Task) -> dict[str, Any]:
         "extra_actions": [_step_dict(s) for s in task.extra_actions],
         "reference_solution": [c.model_dump() for c in task.reference_solution],
         "alternative_solutions": [[c.model_dump() for c in s] for s in task.alternative_solutions],
+        "near_misses": [n.model_dump() for n in task.near_misses],
         "user_data": task.user_data,
         "metadata": task.metadata.model_dump(mode="json"),
     }
+
+
+def tasks_to_jsonl(tasks: Iterable[Task]) -> str:
+    """Tasks as canonical JSON lines: the same tasks always give the same bytes.
+
+    Keys keep the order :func:`task_to_dict` gives them (node order is the order the graph
+    evaluator checks in, so it is part of the task); no spaces, UTF-8 kept as is, and
+    non-finite floats refused (JSON has none). Frozen suites and run directories use it.
+    """
+    return "".join(_json_line(task_to_dict(t)) for t in tasks)
+
+
+# Characters str.splitlines() breaks lines at that json.dumps leaves raw when it keeps
+# non-ASCII text: escaped, so one task is always one line.
+_LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def _json_line(document: dict[str, Any]) -> str:
+    text = json.dumps(document, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return text.translate(_LINE_BREAKS) + "\n"
 
 
 def save_tasks(tasks: list[Task], path: str | Path) -> None:

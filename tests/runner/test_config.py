@@ -56,7 +56,7 @@ def test_manifest_refuses_another_run(tmp_path: Path) -> None:
         write_run_manifest(tmp_path, {"config_hash": "b"})
 
 
-def test_defaults_run_reef_v0_on_every_core_up_to_four() -> None:
+def test_defaults_run_reef_v1_on_every_core_up_to_four() -> None:
     config = RunConfig()
-    assert config.suite == "v0" and config.agent.name == "oracle"
+    assert config.suite == "v1" and config.agent.name == "oracle"
     assert config.workers == max(1, min(4, os.cpu_count() or 1))

@@ -149,7 +149,7 @@ def tasks_stats(
         list[Path] | None, typer.Argument(help="Task files (.json/.jsonl); default: --suite.")
     ] = None,
     pool: PoolOption = None,
-    suite: Annotated[str, typer.Option(help="Built-in suite when no files are given.")] = "v0",
+    suite: Annotated[str, typer.Option(help="Built-in suite when no files are given.")] = "v1",
     full: Annotated[
         bool,
         typer.Option(
@@ -232,7 +232,7 @@ def tasks_show(
         list[Path] | None, typer.Option("--file", "-f", help="Task file(s) to look in.")
     ] = None,
     pool: PoolOption = None,
-    suite: Annotated[str, typer.Option(help="Built-in suite when no file is given.")] = "v0",
+    suite: Annotated[str, typer.Option(help="Built-in suite when no file is given.")] = "v1",
     png: Annotated[Path | None, typer.Option(help="Draw the task graph into this PNG.")] = None,
 ) -> None:
     """Show one task: instruction, subtasks, complexity, its reference and alternative

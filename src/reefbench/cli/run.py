@@ -22,7 +22,7 @@ from reefbench.errors import ReefError
 @app.command()
 def run(
     suite: Annotated[
-        str | None, typer.Option(help="Built-in suite: v0 (default) or memory.")
+        str | None, typer.Option(help="Built-in suite: v1 (default; frozen data), v0 or memory.")
     ] = None,
     agent: Annotated[
         str | None,
@@ -256,7 +256,7 @@ def _execute(config: Any, out: Path, write_report: bool) -> None:
     from reefbench.report.loading import load_run
 
     loaded = load_run(out)
-    summary = summarize(loaded.results, tasks)
+    summary = summarize(loaded.results, loaded.tasks)  # what the run ran
     console.print(summary_table({label: summary}, title="reefbench results"))
     if write_report:
         from reefbench.report.html import write_report as write

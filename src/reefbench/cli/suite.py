@@ -1,10 +1,12 @@
-"""``reef suite check``: validate a built-in suite task by task.
+"""``reef suite check`` and ``reef suite freeze``: validate and freeze built-in suites.
 
 ``reef suite check`` runs the validation gates (reference and alternative solutions
 succeed, the null agent completes nothing, checkpoints are deterministic, near misses fail;
 and the static ones: instructions pass the consistency validator and the lint, solutions
 use the devices and apps the instruction names) and prints one line per failing task.
 ``--static`` runs only the static gates: no environments, seconds for the whole suite.
+``reef suite freeze`` regenerates a frozen suite's data files (reef-v1's ``tasks.jsonl``
+and ``manifest.json``) from the templates and handmade definitions.
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ app.add_typer(suite_app, name="suite")
 
 
 def _suite_pool(name: str) -> dict[str, object] | None:
-    if name == "v0":
+    from reefbench.suites import ALIASES
+
+    if ALIASES.get(name, name) in ("v0", "v1"):
         from reefbench.suites.v0.templates import POOL
 
         return dict(POOL)
@@ -32,7 +36,7 @@ def _suite_pool(name: str) -> dict[str, object] | None:
 
 @suite_app.command("check")
 def suite_check(
-    suite: Annotated[str, typer.Option(help="Built-in suite.")] = "v0",
+    suite: Annotated[str, typer.Option(help="Built-in suite.")] = "v1",
     tasks: Annotated[
         list[str] | None, typer.Option(help="Task id or glob (repeatable; default all).")
     ] = None,
@@ -107,3 +111,40 @@ def suite_check(
     )
     if failed:
         raise typer.Exit(1)
+
+
+@suite_app.command("freeze")
+def suite_freeze(
+    name: Annotated[str, typer.Argument(help="Frozen suite to regenerate.")] = "v1",
+    check: Annotated[
+        bool, typer.Option(help="Only compare with the shipped files; exit 1 if stale.")
+    ] = False,
+) -> None:
+    """Regenerate a frozen suite's data files from its templates and handmade tasks."""
+    from reefbench.suites import get_suite
+    from reefbench.suites.frozen import write
+
+    chosen = get_suite(name)
+    if chosen.frozen is None:
+        raise ConfigError(f"suite '{chosen.name}' is synthesised when it loads, not frozen")
+    spec = chosen.frozen
+    started = time.perf_counter()
+    files = spec.render()
+    seconds = time.perf_counter() - started
+    where = spec.directory
+    if check:
+        problem = spec.staleness(files)
+        if problem:
+            console.print(f"[red]stale[/] {problem}", highlight=False)
+            raise typer.Exit(1)
+        console.print(f"{where}: up to date ({seconds:.1f} s)", highlight=False)
+        return
+    changed = write(files, where)
+    manifest = files.manifest
+    size = len(files.tasks.encode("utf-8"))
+    console.print(
+        f"{spec.name} {spec.version}: {manifest.count} tasks, {size / 1000:.0f} kB, "
+        f"sha256 {manifest.sha256[:16]}… -> {where} "
+        f"({', '.join(changed) + ' written' if changed else 'unchanged'}; {seconds:.1f} s)",
+        highlight=False,
+    )

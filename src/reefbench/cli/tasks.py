@@ -34,7 +34,7 @@ def tasks_validate(
 
 
 @tasks_app.command("list")
-def tasks_list(suite: Annotated[str, typer.Option(help="Built-in suite.")] = "v0") -> None:
+def tasks_list(suite: Annotated[str, typer.Option(help="Built-in suite.")] = "v1") -> None:
     """List the tasks of a built-in suite."""
     from reefbench.suites import get_suite
 

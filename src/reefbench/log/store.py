@@ -1,10 +1,12 @@
 """The results store: an SQLite index (WAL) plus one JSON file per finished episode.
 
-A run directory holds ``run.json`` (the configuration, versions and their hash),
-``results.sqlite`` (one row per planned episode: pending, done or failed) and a
-folder per episode, ``episodes/<key>/``, with ``result.json`` (the
-:class:`~reefbench.episode.EpisodeResult` without its trajectory), ``trajectory.jsonl``
-(one line per step) and the observation files (screenshots) the trajectory points to.
+A run directory holds ``run.json`` (the configuration, versions and their hash, and the
+suite's name, version and content hash), ``tasks.jsonl`` (the definitions of the tasks the
+run ran, so reports never relabel it with later code), ``results.sqlite`` (one row per
+planned episode: pending, done or failed) and a folder per episode, ``episodes/<key>/``,
+with ``result.json`` (the :class:`~reefbench.episode.EpisodeResult` without its
+trajectory), ``trajectory.jsonl`` (one line per step) and the observation files
+(screenshots) the trajectory points to.
 Only the runner's main thread writes the index. An episode's files are written and
 fsynced *before* its row is marked done in one transaction, so a run killed at any instant
 resumes without repeating a finished episode and without losing one: a row that is not
@@ -226,8 +228,20 @@ def _safe(key: str) -> str:
     return name.replace(".", "_") if set(name) <= {"."} else name
 
 
+TASKS_FILE = "tasks.jsonl"
+"""The definitions of the tasks a run ran (:func:`reefbench.taskfile.tasks_to_jsonl`)."""
+
+
+def write_run_tasks(run_dir: Path, text: str) -> None:
+    """Store the definitions of the tasks a run runs, before its ``run.json`` exists (so a
+    run directory with a manifest always has them)."""
+    run_dir.mkdir(parents=True, exist_ok=True)
+    _write_durably(run_dir / TASKS_FILE, text)
+
+
 def write_run_manifest(run_dir: Path, manifest: dict[str, Any]) -> None:
-    """Write run.json; refuse to resume a directory that holds a different run."""
+    """Write run.json; refuse to resume a directory that holds a different run (another
+    configuration, or the same one on other task definitions)."""
     path = run_dir / "run.json"
     if path.exists():
         existing = json.loads(path.read_text(encoding="utf-8"))
@@ -236,6 +250,18 @@ def write_run_manifest(run_dir: Path, manifest: dict[str, Any]) -> None:
                 f"{run_dir} holds a run with another configuration "
                 f"(hash {existing.get('config_hash')}, this one {manifest.get('config_hash')}); "
                 "use a new --out directory"
+            )
+        ran, now = existing.get("suite"), manifest.get("suite")
+        if (
+            isinstance(ran, dict)
+            and isinstance(now, dict)
+            and ran.get("sha256") != now.get("sha256")
+        ):
+            raise ConfigError(
+                f"{run_dir} ran suite {ran.get('name')} {ran.get('version') or ''} with content "
+                f"sha256 {str(ran.get('sha256'))[:16]}, this reefbench has "
+                f"{str(now.get('sha256'))[:16]}: resume with the reefbench that started it, "
+                "or use a new --out directory"
             )
         return
     run_dir.mkdir(parents=True, exist_ok=True)

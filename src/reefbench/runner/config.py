@@ -53,7 +53,7 @@ class RunConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    suite: str = "v0"
+    suite: str = "v1"
     tasks: list[str] = Field(default_factory=list, description="task id globs; empty = all")
     agent: AgentSpec = Field(default_factory=AgentSpec)
     seeds: list[int] = Field(default_factory=lambda: [0], min_length=1)

@@ -247,7 +247,9 @@ def test_composition_drops_a_kept_property_set_twice_on_one_lineage() -> None:
 def test_suite_check_rejects_an_unknown_task_in_one_line() -> None:
     from reefbench.cli import app
 
-    result = CliRunner().invoke(app, ["suite", "check", "--tasks", "no-such-task-*"])
+    result = CliRunner().invoke(
+        app, ["suite", "check", "--suite", "v0", "--tasks", "no-such-task-*"]
+    )
     assert result.exit_code != 0
     assert "no task of suite v0 matches no-such-task-*" in str(result.exception or result.output)
 
@@ -255,7 +257,7 @@ def test_suite_check_rejects_an_unknown_task_in_one_line() -> None:
 def test_tasks_stats_describes_the_suite_as_loaded(tasks: list[Task]) -> None:
     from reefbench.cli import app
 
-    result = CliRunner().invoke(app, ["tasks", "stats"], env={"COLUMNS": "200"})
+    result = CliRunner().invoke(app, ["tasks", "stats", "--suite", "v0"], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     out = result.output
     assert f"{len(tasks)} task(s) in suite v0" in out

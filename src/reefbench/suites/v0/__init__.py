@@ -6,6 +6,11 @@ Tasks are composed from a pool of subtask templates (:mod:`.templates`) by the c
 package's controlled synthesis (:mod:`.composed`) or assembled by hand (:mod:`.handmade`);
 every one ships a reference solution played through the real action space, and the
 validation gates (:mod:`.gates`, ``reef suite check``) prove each solvable and non-trivial.
+
+Loading this suite synthesises its tasks from today's code: it is the development view of
+the templates. The published benchmark is reef-v1 (:mod:`reefbench.suites.v1`), the same
+definitions frozen as data by ``reef suite freeze v1`` with ids derived from their
+content; v0 ids are retired, so report scores on v1.
 """
 
 from __future__ import annotations

@@ -155,25 +155,25 @@ def near_miss_plan(tasks: Iterable[Task]) -> dict[str, set[str]]:
 
 
 def _near_miss_problems(
-    task: Task, envs: Mapping[str, Environment], pool: Mapping[str, SubTask], templates: set[str]
+    task: Task, envs: Mapping[str, Environment], templates: set[str]
 ) -> tuple[list[str], int]:
+    """Play the task's own near misses (stored with it, so a frozen task plays what it
+    was frozen with) of the subtasks made from ``templates``."""
     problems: list[str] = []
     episodes = 0
-    for info in task.metadata.subtasks:
-        template = pool.get(info.template)
-        if info.template not in templates or template is None:
+    infos = {info.id: info for info in task.metadata.subtasks}
+    for near in task.near_misses:
+        info = infos.get(near.subtask)
+        if info is None or info.template not in templates:
             continue
-        start, end = info.solution_span
-        for near in template.near_misses:
-            wrong = template.near_miss_calls(near, info.attributes)
-            calls = [*task.reference_solution[:start], *wrong, *task.reference_solution[end:]]
-            result = Episode(task, ScriptedAgent([c] for c in calls), envs).run()
-            episodes += 1
-            label = f"near miss of {info.template} ({near.label})"
-            if result.infrastructure_failure:
-                problems.append(_failure(label, result))
-            elif result.success or set(info.nodes) <= set(result.credited_nodes):
-                problems.append(f"{label} completes {info.nodes}: its checkpoints accept it")
+        calls = task.near_miss_solution(near)
+        result = Episode(task, ScriptedAgent([c] for c in calls), envs).run()
+        episodes += 1
+        label = f"near miss of {info.template} ({near.label})"
+        if result.infrastructure_failure:
+            problems.append(_failure(label, result))
+        elif result.success or set(info.nodes) <= set(result.credited_nodes):
+            problems.append(f"{label} completes {info.nodes}: its checkpoints accept it")
     return problems, episodes
 
 
@@ -185,7 +185,8 @@ def check_task(
     near_misses_of: set[str] | frozenset[str] = frozenset(),
 ) -> Verdict:
     """Run gates 1-4 and 6-8 for one task on started-or-not environments (they are reset);
-    gate 8 plays the near misses of the templates in ``near_misses_of`` (from ``pool``)."""
+    gate 8 plays the task's near misses of the templates in ``near_misses_of`` (``pool``
+    is accepted for symmetry with :func:`run_gates`; the near misses live in the task)."""
     started = time.perf_counter()
     envs = used_environments(task, envs)
     verdict = Verdict(task.id)
@@ -217,8 +218,8 @@ def check_task(
                 f"the reference solution without its last action ({last.env}.{last.name}) "
                 "still succeeds: no checkpoint verifies that step"
             )
-    if pool is not None and near_misses_of:
-        found, played = _near_miss_problems(task, envs, pool, set(near_misses_of))
+    if near_misses_of:
+        found, played = _near_miss_problems(task, envs, set(near_misses_of))
         verdict.problems += found
         verdict.episodes += played
     null = Episode(task, NullAgent(), envs).run()

@@ -1,0 +1,66 @@
+"""reef-v1: the built-in cross-environment benchmark, shipped as frozen, versioned data.
+
+The same world as reef-v0 (a Linux desktop, a phone and a desktop browser around one
+local cloud account), but the tasks are not synthesised when the suite loads: they are
+read from ``data/tasks.jsonl``, whose ``data/manifest.json`` names the version, the
+count and the SHA-256 of the bytes. ``reef suite freeze v1`` regenerates both from the
+templates and handmade definitions (:mod:`.build`); a test fails, naming that command,
+when they are stale. Task ids are ``v1-<kind>-<12 hex digits of the definition>``, so a
+changed task is a new task.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from reefbench.suites import frozen
+from reefbench.suites.v0.environments import make_environments
+from reefbench.task import Task
+
+NAME = "v1"
+VERSION = "1.0.0"
+"""Bumped by hand when a release of the benchmark changes; the content hash in the
+manifest changes with every edit of the data, the version only when it is published."""
+DATA = Path(__file__).parent / "data"
+
+DESCRIPTION = (
+    "reef-v1: desktop, phone and browser tasks around one local cloud account, "
+    "frozen as versioned data, each proven solvable."
+)
+
+
+def _build() -> list[Task]:
+    from reefbench.suites.v1.build import build
+
+    return build()
+
+
+FROZEN = frozen.FrozenSuite(NAME, VERSION, DATA, _build)
+
+
+@functools.cache
+def _tasks() -> tuple[Task, ...]:
+    return tuple(frozen.load(DATA))
+
+
+def load() -> list[Task]:
+    """The frozen tasks (fresh copies: episodes may not share mutable task state)."""
+    return [t.model_copy(deep=False) for t in _tasks()]
+
+
+def manifest() -> frozen.FrozenManifest:
+    """Name, version, count and content hash of the shipped data."""
+    return frozen.read_manifest(DATA)
+
+
+__all__ = [
+    "DATA",
+    "DESCRIPTION",
+    "FROZEN",
+    "NAME",
+    "VERSION",
+    "load",
+    "make_environments",
+    "manifest",
+]

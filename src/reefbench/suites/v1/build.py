@@ -1,0 +1,40 @@
+"""Synthesise reef-v1's tasks from the templates and handmade definitions (what
+``reef suite freeze v1`` writes; loading the suite never runs this).
+
+The tasks are reef-v0's plan (handmade first, then the composed requests in order) with
+ids derived from their content: ``v1-<kind>-<hash>``, the kind being the handmade mark or
+the composed request's tag (``small``, ``cross``, ``chain``, ...).
+"""
+
+from __future__ import annotations
+
+from reefbench.errors import ConfigError
+from reefbench.suites.frozen import content_id
+from reefbench.task import Task
+
+PREFIX = "v1"
+
+
+def _kind(v0_id: str) -> str:
+    """``v0-small-1b2acbb6e701`` -> ``small``; handmade tasks are ``hand``."""
+    body = v0_id.removeprefix("v0-")
+    return "hand" if body.startswith("hand-") else body.rsplit("-", 1)[0]
+
+
+def build() -> list[Task]:
+    """Every task of reef-v1, in suite order, with content-derived ids.
+
+    Raises:
+        ConfigError: two tasks with the same definition (they would share an id).
+    """
+    from reefbench.suites.v0 import composed, handmade
+
+    tasks: list[Task] = []
+    seen: dict[str, str] = {}
+    for task in [*handmade.load(), *composed.load()]:
+        new_id = content_id(task, f"{PREFIX}-{_kind(task.id)}-")
+        if new_id in seen:
+            raise ConfigError(f"{task.id} and {seen[new_id]} are the same task ({new_id})")
+        seen[new_id] = task.id
+        tasks.append(task.model_copy(update={"id": new_id}))
+    return tasks
