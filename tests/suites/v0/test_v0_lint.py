@@ -211,7 +211,7 @@ def test_tasks_show_lists_solutions_and_near_misses() -> None:
     from reefbench.cli import app
 
     result = CliRunner().invoke(
-        app, ["tasks", "show", "v0-hand-code-fanout"], env={"COLUMNS": "250"}
+        app, ["tasks", "show", "--suite", "v0", "v0-hand-code-fanout"], env={"COLUMNS": "250"}
     )
     assert result.exit_code == 0, result.output
     out = result.output
