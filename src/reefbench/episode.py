@@ -19,10 +19,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from reefbench.action_sets import DEFAULT_ACTION_SET, get_action_set
 from reefbench.actions import ActionCall
 from reefbench.environment import Environment, loggable
 from reefbench.errors import ActionFailed, ConfigError, InvalidAction
 from reefbench.graph import GraphEvaluator, NodeCheck
+from reefbench.grounding import element_call
 from reefbench.protocol import (
     NO_ACTION,
     NO_USAGE,
@@ -30,6 +32,7 @@ from reefbench.protocol import (
     Agent,
     AgentOutput,
     CallResult,
+    PrivilegedAgent,
     Turn,
     Usage,
 )
@@ -148,6 +151,9 @@ class Episode:
         user: Answers ``call_user(kind)`` live (a person at the terminal) instead of the
             task's ``user_data``; when omitted, an agent with an ``answer_user`` method
             (the human agent) plays the user.
+        action_set: How the agent addresses devices (:mod:`reefbench.action_sets`); every
+            environment applies it at reset, so the tool list depends on the run, never
+            on the task.
     """
 
     def __init__(
@@ -161,7 +167,9 @@ class Episode:
         start_at: int = 0,
         observation_sink: ObservationSink = summarise_observation,
         user: Callable[[str], str | None] | None = None,
+        action_set: str = DEFAULT_ACTION_SET,
     ) -> None:
+        self.action_set = get_action_set(action_set).name
         if ROOT in envs:
             raise ConfigError(f"'{ROOT}' is reserved for the root environment")
         missing = [e for e in task.metadata.environments if e not in envs]
@@ -239,7 +247,10 @@ class Episode:
             raise _Stop("env_error", describe_missing(missing))
         for name, env in self.envs.items():
             try:
-                env.reset([s.action for s in self.task.extra_actions if s.env == name])
+                env.reset(
+                    [s.action for s in self.task.extra_actions if s.env == name],
+                    action_set=self.action_set,
+                )
             except Exception as exc:
                 raise _Stop("env_error", f"reset of '{name}' failed: {_describe(exc)}") from exc
         for step in self.task.setup:
@@ -251,6 +262,8 @@ class Episode:
                 ) from exc
         if self.start_at:
             self._play_prefix()
+        if isinstance(self.agent, PrivilegedAgent):
+            self.agent.attach(self.envs)
         try:
             self.agent.reset(
                 self.task,
@@ -268,8 +281,10 @@ class Episode:
             )
         end = subtasks[self.start_at - 1].solution_span[1]
         for call in self.task.reference_solution[:end]:
+            env = self.envs[call.env]
             try:
-                self.envs[call.env].step(call.name, call.arguments)
+                grounded = element_call(call, env)  # names elements (see reefbench.grounding)
+                env.step(grounded.name, grounded.arguments)
             except Exception as exc:
                 raise _Stop(
                     "env_error", f"SR@k prefix {call.name} failed: {_describe(exc)}"

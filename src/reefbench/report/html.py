@@ -76,6 +76,7 @@ def build(runs: Sequence[LoadedRun]) -> dict[str, Any]:
         dimensions = sorted({k for t in run.tasks.values() for k in _levels(t)})
         per_run[run.label] = {
             "manifest": run.manifest,
+            "action_set": run.action_set,
             "summary": summary_row(summarize(results, run.tasks)),
             "platform": _rows(run, "platform"),
             "capability": _rows(run, "capabilities"),

@@ -128,6 +128,7 @@ class _Worker(threading.Thread):
             step_limit=runner.config.step_limit,
             start_at=key.start_at,
             observation_sink=FileObservations(runner.store.episode_dir(key.key)),
+            action_set=runner.config.action_set,
         )
         if runner.stopping.is_set():
             self.current.abort()

@@ -52,6 +52,7 @@ class EpisodePlayer:
             step_limit=self.config.step_limit,
             start_at=start_at,
             observation_sink=keep,
+            action_set=self.config.action_set,
         ).run()
         if needs_new_environments(result, self.envs):
             self.close()
