@@ -117,20 +117,36 @@ class Environment:
         Raises:
             ConfigError: ``action_set`` is not a known set.
         """
-        added = self.action_set_actions.get(get_action_set(action_set).name, ())
+        get_action_set(action_set)  # an unknown name fails before anything starts
         self.start()
         for name in self._episode_actions:
             self.remove_action(name)
-        self._episode_actions = []
+        added = self.episode_actions(extra_actions, action_set)
         self.action_set = action_set
-        for act in [*added, *extra_actions]:
-            if act.name not in self.action_space:
-                self.action_space[act.name] = act
-                self._episode_actions.append(act.name)
+        self._episode_actions = [act.name for act in added]
+        for act in added:
+            self.action_space[act.name] = act
         if not self.lazy_reset or self._dirty or not self.on_health():
             self.on_reset()
             self._dirty = False
         self.action_log.clear()
+
+    def episode_actions(
+        self, extra_actions: Iterable[Action] = (), action_set: str = DEFAULT_ACTION_SET
+    ) -> list[Action]:
+        """What an episode adds to the action space: the action set's actions for this
+        kind, then the task's own; a name already in the space (or added before) is
+        skipped. :meth:`reset` applies exactly this list.
+
+        Raises:
+            ConfigError: ``action_set`` is not a known set.
+        """
+        added: dict[str, Action] = {}
+        own = self.action_set_actions.get(get_action_set(action_set).name, ())
+        for act in [*own, *extra_actions]:
+            if act.name not in self.action_space and act.name not in added:
+                added[act.name] = act
+        return list(added.values())
 
     def end_episode(self) -> None:
         """The episode is over: take its extra actions out again (environments outlive

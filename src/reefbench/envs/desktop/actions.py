@@ -250,8 +250,7 @@ def search_app(name: str, env: DesktopDevice) -> str:
     Available: Terminal, Text Editor (mousepad), Files (thunar), Vim, Chromium.
 
     Args:
-        name: Application name or a word describing it, e.g. "terminal", "text editor",
-            "files", "chromium".
+        name: The name of one of the applications above, or a word describing it.
     """
     query = name.strip()
     if not query:
