@@ -142,11 +142,19 @@ class Environment:
             ConfigError: ``action_set`` is not a known set.
         """
         added: dict[str, Action] = {}
-        own = self.action_set_actions.get(get_action_set(action_set).name, ())
-        for act in [*own, *extra_actions]:
+        for act in [*self.set_actions(action_set), *extra_actions]:
             if act.name not in self.action_space and act.name not in added:
                 added[act.name] = act
         return list(added.values())
+
+    def set_actions(self, action_set: str) -> Sequence[Action]:
+        """The actions ``action_set`` adds to this environment (``action_set_actions``;
+        a remote environment asks its server).
+
+        Raises:
+            ConfigError: ``action_set`` is not a known set.
+        """
+        return self.action_set_actions.get(get_action_set(action_set).name, ())
 
     def end_episode(self) -> None:
         """The episode is over: take its extra actions out again (environments outlive
