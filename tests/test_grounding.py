@@ -19,7 +19,7 @@ from reefbench.episode import Episode
 from reefbench.errors import InvalidAction
 from reefbench.evaluators import evaluator
 from reefbench.grounding import Candidate, Groundable, element_call, pick
-from reefbench.task import Task, TaskMetadata
+from reefbench.task import SubtaskInfo, Task, TaskMetadata
 
 
 def test_names_prefer_exact_matches_then_resource_ids_then_parts() -> None:
@@ -170,3 +170,30 @@ def test_a_name_that_is_not_there_is_an_invalid_turn_that_says_what_is_there() -
     error = result.trajectory[0].calls[0].error or ""
     assert "cannot ground the call: no element named 'Save'" in error
     assert "'Cancel'" in error
+
+
+def test_an_sr_at_k_prefix_is_played_by_mark_number_too() -> None:
+    screen = Screen(["Cancel", "Open", "Save"])
+    by_name = [
+        ActionCall(env="screen", name="click_on", arguments={"name": name})
+        for name in ("Open", "Save")
+    ]
+    task = Task(
+        id="two-steps",
+        instruction="Click Open, then Save.",
+        nodes={"opened": clicked("Open").on("screen"), "saved": clicked("Save").on("screen")},
+        edges=[("opened", "saved")],
+        reference_solution=by_name,
+        metadata=TaskMetadata(
+            environments=["screen"],
+            subtasks=[
+                SubtaskInfo(id="s0", nodes=["opened"], solution_span=(0, 1)),
+                SubtaskInfo(id="s1", nodes=["saved"], solution_span=(1, 2)),
+            ],
+        ),
+    )
+    result = Episode(task, OracleAgent(start_at=1), {"screen": screen}, start_at=1).run()
+    assert result.success, result.error
+    assert screen.clicked == ["Open", "Save"]
+    played = [(c.name, c.arguments) for turn in result.trajectory for c in turn.calls]
+    assert played[0] == ("click", {"elem": 1})  # only Save: Open was the prefix

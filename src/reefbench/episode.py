@@ -24,7 +24,6 @@ from reefbench.actions import ActionCall
 from reefbench.environment import Environment, loggable
 from reefbench.errors import ActionFailed, ConfigError, InvalidAction
 from reefbench.graph import GraphEvaluator, NodeCheck
-from reefbench.grounding import element_call
 from reefbench.protocol import (
     NO_ACTION,
     NO_USAGE,
@@ -280,10 +279,14 @@ class Episode:
                 f"start_at={self.start_at} but task {self.task.id} has {len(subtasks)} subtasks"
             )
         end = subtasks[self.start_at - 1].solution_span[1]
+        # Solutions name elements; under the marks set they are played by mark number.
+        # Imported here: only SR@k episodes need it, and ``import reefbench`` stays small.
+        from reefbench.grounding import element_call
+
         for call in self.task.reference_solution[:end]:
             env = self.envs[call.env]
             try:
-                grounded = element_call(call, env)  # names elements (see reefbench.grounding)
+                grounded = element_call(call, env)
                 env.step(grounded.name, grounded.arguments)
             except Exception as exc:
                 raise _Stop(
