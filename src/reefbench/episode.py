@@ -35,7 +35,7 @@ from reefbench.protocol import (
     Turn,
     Usage,
 )
-from reefbench.root import ROOT, RootEnvironment
+from reefbench.root import ROOT, Judge, RootEnvironment
 from reefbench.system_packages import describe_missing, missing_for_apps
 from reefbench.task import Task
 
@@ -153,6 +153,8 @@ class Episode:
         action_set: How the agent addresses devices (:mod:`reefbench.action_sets`); every
             environment applies it at reset, so the tool list depends on the run, never
             on the task.
+        judge: Grades free-text answers for ``answer_judged`` checkpoints (an LLM judge,
+            opt-in); without one they are scored by their rubric.
     """
 
     def __init__(
@@ -167,6 +169,7 @@ class Episode:
         observation_sink: ObservationSink = summarise_observation,
         user: Callable[[str], str | None] | None = None,
         action_set: str = DEFAULT_ACTION_SET,
+        judge: Judge | None = None,
     ) -> None:
         self.action_set = get_action_set(action_set).name
         if ROOT in envs:
@@ -176,7 +179,9 @@ class Episode:
             raise ConfigError(f"task {task.id} needs environments {missing} that were not given")
         self.task = task
         self.agent = agent
-        self.root = RootEnvironment(task.user_data, user or getattr(agent, "answer_user", None))
+        self.root = RootEnvironment(
+            task.user_data, user or getattr(agent, "answer_user", None), judge=judge
+        )
         self.envs: dict[str, Environment] = {**envs, ROOT: self.root}
         self.invalid_tolerance = invalid_tolerance
         self.step_limit = step_limit or task.step_limit

@@ -6,13 +6,25 @@ Every episode has one, so it is part of the core, not of :mod:`reefbench.envs`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from typing import Protocol
 
 from reefbench.actions import action
+from reefbench.answers import answers_match, score_rubric
 from reefbench.environment import Environment
 from reefbench.evaluators import EvalResult, evaluator
 
 ROOT = "root"
+
+
+class Judge(Protocol):
+    """Grades a free-text answer against the facts it must state (VeriGUI's LLM judge).
+
+    Optional and off by default: without one, ``answer_judged`` scores the rubric
+    deterministically. Returns whether the answer is correct and a one-line reason.
+    """
+
+    def __call__(self, question: str, answer: str, facts: Sequence[str]) -> tuple[bool, str]: ...
 
 
 class RootEnvironment(Environment):
@@ -22,6 +34,7 @@ class RootEnvironment(Environment):
         self,
         user_data: Mapping[str, str] | None = None,
         user: Callable[[str], str | None] | None = None,
+        judge: Judge | None = None,
     ) -> None:
         super().__init__(
             ROOT,
@@ -32,6 +45,8 @@ class RootEnvironment(Environment):
         self.user_data = dict(user_data or {})
         # A live user (a person at the terminal) answers instead of the task's user data.
         self.user = user
+        self.judge = judge
+        self.verdicts: dict[tuple[str, str, tuple[str, ...]], tuple[bool, str]] = {}
         self.finished = False
         self.answer: str | None = None
         self.user_calls: list[str] = []
@@ -85,18 +100,63 @@ def call_user(kind: str, env: RootEnvironment) -> str:
 
 
 @evaluator(env=ROOT)
-def answer_equals(expected: str, env: RootEnvironment) -> EvalResult:
-    """The submitted answer equals the expected one (case and surrounding spaces ignored).
+def answer_equals(expected: str, env: RootEnvironment, units: Sequence[str] = ()) -> EvalResult:
+    """The submitted answer says the expected one (:func:`reefbench.answers.answers_match`:
+    case, spacing, quotes and final punctuation ignored; numbers compared as numbers,
+    optionally followed by one of ``units``).
 
     Args:
         expected: The correct answer.
+        units: Units the answer may name after a number, e.g. ["lines"].
     """
     answer = env.answer
     if answer is None:
         return EvalResult(success=False, message="no answer submitted yet")
-    if answer.strip().casefold() == expected.strip().casefold():
+    if answers_match(answer, expected, units):
         return EvalResult(success=True, message="answer is correct")
     return EvalResult(success=False, message=f"answer {answer!r} is not {expected!r}")
+
+
+@evaluator(env=ROOT)
+def answer_covers(facts: Sequence[str], env: RootEnvironment) -> EvalResult:
+    """The submitted free-text answer states every required fact (a rubric; ``a|b`` accepts
+    either spelling). Progress is the share of facts stated.
+
+    Args:
+        facts: Short phrases the answer must contain as whole words.
+    """
+    if env.answer is None:
+        return EvalResult(success=False, message="no answer submitted yet")
+    score = score_rubric(env.answer, facts)
+    if not score.missing:
+        return EvalResult(success=True, message="the answer states every required fact")
+    return EvalResult(
+        success=False,
+        message=f"the answer does not state: {'; '.join(score.missing)}",
+        progress=score.share,
+    )
+
+
+@evaluator(env=ROOT)
+def answer_judged(question: str, facts: Sequence[str], env: RootEnvironment) -> EvalResult:
+    """A free-text answer graded by the run's judge model when one is configured
+    (``reef run --judge MODEL``), else by the rubric exactly as :func:`answer_covers`.
+
+    Args:
+        question: What was asked, as the judge should read it.
+        facts: The facts a correct answer states.
+    """
+    if env.answer is None:
+        return EvalResult(success=False, message="no answer submitted yet")
+    if env.judge is None:
+        result: EvalResult = answer_covers.func(facts=facts, env=env)
+        return result
+    # The graph re-checks active nodes after every action: ask the judge once per answer.
+    key = (question, env.answer, tuple(facts))
+    if key not in env.verdicts:
+        env.verdicts[key] = env.judge(question, env.answer, facts)
+    correct, reason = env.verdicts[key]
+    return EvalResult(success=correct, message=f"judge: {reason}")
 
 
 @evaluator(env=ROOT)

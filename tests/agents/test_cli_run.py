@@ -246,3 +246,14 @@ def test_reef_run_defaults_to_reef_v0_and_drives_real_apps_with_a_model(
         for part in m["content"]
     )
     _no_key_anywhere(tmp_path / "model", model)
+
+
+def test_a_judge_that_cannot_be_built_fails_before_the_run(tmp_path: Path) -> None:
+    for model, said in [
+        ("bogus", "use 'provider/model'"),
+        ("openai/gpt-judge", "set OPENAI_API_KEY"),
+    ]:
+        done = reef("--agent", "oracle", "--judge", model, "--out", str(tmp_path / "run"))
+        assert done.returncode == 2, done.stderr
+        assert said in done.stderr and "Traceback" not in done.stderr
+        assert not (tmp_path / "run").exists()

@@ -129,3 +129,14 @@ def test_file_message_clock_settings_maps_checks(account: ServicesEnvironment) -
     assert (
         not ev.directions_requested(origin="London", destination="Paris").evaluate(account).success
     )
+
+
+def test_texts_are_found_as_whole_words_not_inside_longer_ones(
+    account: ServicesEnvironment,
+) -> None:
+    s.add_contact(name="Noor", phone="+1 555 0142").run(account)
+    s.add_message(contact="Noor", text="Your code is 48210, room 101", direction="out").run(account)
+    assert not ev.message_sent(to="Noor", text="4821").evaluate(account).success
+    assert not ev.message_sent(to="Noor", text="room 1").evaluate(account).success
+    assert ev.message_sent(to="Noor", text="code is 48210").evaluate(account).success
+    assert ev.message_sent(to="Noor", text="ROOM  101").evaluate(account).success

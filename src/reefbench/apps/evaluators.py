@@ -9,6 +9,7 @@ collapsed; dates, times and phone numbers match exactly (phone numbers by their 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from email.utils import parseaddr
 from typing import Any
@@ -27,7 +28,10 @@ def _norm(text: Any) -> str:
 
 
 def _has(haystack: Any, needle: str) -> bool:
-    return _norm(needle) in _norm(haystack)
+    """The text occurs as whole words ("Room 1" is not in "Room 101", nor code 4821 in
+    48210), ignoring case and spacing."""
+    pattern = rf"(?<!\w){re.escape(_norm(needle))}(?!\w)"
+    return re.search(pattern, _norm(haystack)) is not None
 
 
 def _is_one_of(addresses: Any, address: str) -> bool:

@@ -99,6 +99,12 @@ def run(
             "default) or a11y (adds click_on/tap_on by accessible name)."
         ),
     ] = None,
+    judge: Annotated[
+        str | None,
+        typer.Option(
+            help="Model (provider/model) grading free-text answers (default: their rubric)."
+        ),
+    ] = None,
     config: Annotated[
         Path | None, typer.Option(help="Run configuration file (.toml, .yaml or .json).")
     ] = None,
@@ -110,7 +116,7 @@ def run(
 ) -> None:
     """Run a suite with an agent, store every episode, print the metrics and write a report."""
     from reefbench.refs import allow_action_modules
-    from reefbench.runner.agents import check_spec
+    from reefbench.runner.agents import check_spec, judge_from_spec
     from reefbench.runner.config import RunConfig, load_config
 
     if resume:
@@ -134,6 +140,7 @@ def run(
                 "step_limit": step_limit,
                 "max_infra_retries": max_infra_retries,
                 "action_set": action_set,
+                "judge": judge,
             },
             agent={"name": agent, "model": model, "policy": policy},
             options={
@@ -158,6 +165,7 @@ def run(
                 f"{out} already holds a run: pass --resume to continue it, or a new --out"
             )
     check_spec(chosen.agent)
+    judge_from_spec(chosen.judge)  # a bad model string or a missing key fails now, in one line
     allow_action_modules(chosen.action_modules)
     _execute(chosen, out, report)
 

@@ -16,6 +16,7 @@ from typing import Any
 from reefbench.errors import ConfigError
 from reefbench.log.store import EpisodeKey
 from reefbench.protocol import Agent
+from reefbench.root import Judge
 from reefbench.runner.config import AgentSpec
 
 BUILTIN_AGENTS = ("oracle", "null", "random", "replay", "human")
@@ -54,6 +55,19 @@ def agent_from_spec(spec: AgentSpec, key: EpisodeKey) -> Agent:
     if name == "human":
         return HumanAgent()
     raise ConfigError(f"unknown agent '{name}': choose one of {', '.join(BUILTIN_AGENTS)}")
+
+
+def judge_from_spec(model: str | None) -> Judge | None:
+    """The run's answer judge (``RunConfig.judge``), one per process and model."""
+    return None if model is None else _judge(model)
+
+
+@functools.cache
+def _judge(model: str) -> Judge:
+    from reefbench.agents.judge import ModelJudge
+    from reefbench.agents.providers.registry import make_provider
+
+    return ModelJudge(make_provider(model))
 
 
 def check_spec(spec: AgentSpec) -> None:

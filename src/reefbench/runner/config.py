@@ -72,6 +72,10 @@ class RunConfig(BaseModel):
         default_factory=list,
         description="packages trusted to define the actions/evaluators task files name",
     )
+    judge: str | None = Field(
+        default=None,
+        description="model (provider/model) grading free-text answers; none = the rubric",
+    )
 
     @field_validator("action_set")
     @classmethod

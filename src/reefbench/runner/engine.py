@@ -23,6 +23,7 @@ from reefbench.episode import Episode, EpisodeResult, summarise_observation
 from reefbench.errors import ConfigError
 from reefbench.log.store import EpisodeKey, ResultsStore
 from reefbench.protocol import Agent
+from reefbench.runner.agents import judge_from_spec
 from reefbench.runner.config import RunConfig
 from reefbench.runner.outcomes import RETRYABLE, needs_new_environments
 from reefbench.task import Task
@@ -129,6 +130,7 @@ class _Worker(threading.Thread):
             start_at=key.start_at,
             observation_sink=FileObservations(runner.store.episode_dir(key.key)),
             action_set=runner.config.action_set,
+            judge=judge_from_spec(runner.config.judge),
         )
         if runner.stopping.is_set():
             self.current.abort()

@@ -16,6 +16,7 @@ from typing import Any
 from reefbench.episode import Episode, EpisodeResult
 from reefbench.log.store import EpisodeKey
 from reefbench.protocol import Agent
+from reefbench.runner.agents import judge_from_spec
 from reefbench.runner.config import AgentSpec, RunConfig
 from reefbench.runner.outcomes import needs_new_environments
 
@@ -53,6 +54,7 @@ class EpisodePlayer:
             start_at=start_at,
             observation_sink=keep,
             action_set=self.config.action_set,
+            judge=judge_from_spec(self.config.judge),
         ).run()
         if needs_new_environments(result, self.envs):
             self.close()

@@ -114,6 +114,10 @@ class DesktopDevice(Environment):
         self.baseline: Path | None = None
         self.snapshot: Snapshot | None = None
         self.interactions: list[dict[str, Any]] = []
+        # Checkpoints' memory of file contents they saw during the episode (path as the
+        # agent sees it -> SHA-256), so "a rename keeps the bytes" can compare against the
+        # file as it was before it moved. Cleared on reset, like ``interactions``.
+        self.seen_files: dict[str, str] = {}
         self._reader: A11yReader | None = None
         self._screen: Screen | None = None
         self._x11: X11 | None = None
@@ -141,6 +145,7 @@ class DesktopDevice(Environment):
             self.launch(spec)
         self.snapshot = None
         self.interactions = []
+        self.seen_files = {}
 
     def on_reset(self) -> None:
         try:

@@ -14,8 +14,10 @@ task adds actions to the agent's tool list: it is the same in every task.
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 import tarfile
+from pathlib import Path
 
 from reefbench.actions import action
 from reefbench.envs.browser.device import BrowserDevice
@@ -150,6 +152,80 @@ def file_holds(path: str, content: str, env: DesktopDevice) -> EvalResult:
 
     result: EvalResult = file_content_equals.func(path=path, content=content, env=env)
     return result
+
+
+@evaluator
+def same_bytes_as(path: str, source: str, env: DesktopDevice) -> EvalResult:
+    """The file at ``path`` holds exactly the bytes ``source`` held before it moved away.
+
+    A rename or move must keep the content: a new file of the right name (``touch``, an
+    editor's empty buffer, another file copied there) does not count. While ``source``
+    exists this checkpoint remembers its digest; once it has gone, ``path`` must match it.
+    If the source was never seen (an episode started after it moved), the digest of the
+    source as it stood in the episode's setup is unknown and only existence is checked.
+
+    Args:
+        path: Where the file should be now, as the agent sees it.
+        source: Where it was, as the agent sees it.
+    """
+    try:
+        target, origin = env.session.host_path(path), env.session.host_path(source)
+    except ActionFailed as exc:
+        return EvalResult(success=False, message=str(exc))
+    if origin.is_file():
+        env.seen_files[source] = _digest(origin)
+    if not target.is_file():
+        return EvalResult(success=False, message=f"{path} does not exist")
+    expected = env.seen_files.get(source)
+    if expected is None:
+        return EvalResult(success=True, message=f"{path} exists (content of {source} unseen)")
+    if _digest(target) != expected:
+        return EvalResult(success=False, message=f"{path} does not hold the content {source} had")
+    return EvalResult(success=True, message=f"{path} holds the content {source} had")
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@evaluator
+def image_like_source(
+    path: str, source: str, env: DesktopDevice, width: int = 0, fmt: str = ""
+) -> EvalResult:
+    """The image at ``path`` is the source picture, edited as asked: its format is ``fmt``
+    (if given), its width ``width`` with the source's proportions (if given), and its
+    pixels match the checker's own edit of the source (mean absolute difference of at most
+    8 of 255 per channel: JPEG artefacts pass, another picture of that size does not).
+
+    Args:
+        path: The edited picture, as the agent sees it.
+        source: The original picture, as the agent sees it.
+        width: Expected width in pixels (0: the source's size).
+        fmt: Expected format as Pillow names it, e.g. "JPEG" (empty: any).
+    """
+    from PIL import Image, ImageChops, ImageStat, UnidentifiedImageError
+
+    try:
+        target, origin = env.session.host_path(path), env.session.host_path(source)
+        with Image.open(origin) as src, Image.open(target) as img:
+            if fmt and img.format != fmt:
+                return EvalResult(success=False, message=f"{path} is {img.format}, not {fmt}")
+            want = (width, round(src.height * width / src.width)) if width else src.size
+            if abs(img.width - want[0]) > 1 or abs(img.height - want[1]) > 1:
+                return EvalResult(
+                    success=False,
+                    message=f"{path} is {img.width}x{img.height}, not {want[0]}x{want[1]}",
+                )
+            expected = src.convert("RGB").resize(img.size, Image.Resampling.LANCZOS)
+            diff = ImageStat.Stat(ImageChops.difference(expected, img.convert("RGB"))).mean
+    except (OSError, UnidentifiedImageError, ActionFailed) as exc:
+        return EvalResult(success=False, message=f"cannot compare {path} with {source}: {exc}")
+    worst = max(diff)
+    if worst > 8:
+        return EvalResult(
+            success=False, message=f"{path} does not look like {source} (difference {worst:.0f})"
+        )
+    return EvalResult(success=True, message=f"{path} is {source}, edited as asked")
 
 
 @evaluator

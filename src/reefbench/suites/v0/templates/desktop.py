@@ -229,7 +229,7 @@ TEMPLATES: list[SubTask] = [
         intents=[FILES_INTENT, CODE_INTENT],
         value_pools={"path": DESKTOP_FILES, "new_name": NEW_NAMES},
         evaluator_generator=lambda path, new_name: [
-            ev.file_exists(path=f"{dirname(path)}/{new_name}"),
+            hp.same_bytes_as(path=f"{dirname(path)}/{new_name}", source=path),
             hp.file_absent(path=path),
         ],
         solution_generator=lambda path, new_name: terminal(
@@ -246,6 +246,12 @@ TEMPLATES: list[SubTask] = [
                 "copies the file instead of renaming it",
                 solution=lambda path, new_name: terminal(
                     f"cp {q(path)} {q(dirname(path) + '/' + new_name)}"
+                ),
+            ),
+            NearMiss(
+                "makes an empty file of the new name and deletes the old one",
+                solution=lambda path, new_name: terminal(
+                    f"touch {q(dirname(path) + '/' + new_name)} && rm {q(path)}"
                 ),
             ),
         ],
@@ -287,7 +293,7 @@ TEMPLATES: list[SubTask] = [
         intents=[FILES_INTENT],
         value_pools={"path": DESKTOP_FILES, "folder": FOLDERS},
         evaluator_generator=lambda path, folder: [
-            ev.file_exists(path=f"{folder}/{basename(path)}"),
+            hp.same_bytes_as(path=f"{folder}/{basename(path)}", source=path),
             hp.file_absent(path=path),
         ],
         solution_generator=lambda path, folder: terminal(f"mv {q(path)} {q(folder)}/"),
@@ -296,6 +302,12 @@ TEMPLATES: list[SubTask] = [
             NearMiss(
                 "copies the file into the folder instead of moving it",
                 solution=lambda path, folder: terminal(f"cp {q(path)} {q(folder)}/"),
+            ),
+            NearMiss(
+                "puts an empty file of that name in the folder and deletes the original",
+                solution=lambda path, folder: terminal(
+                    f"touch {q(folder + '/' + basename(path))} && rm {q(path)}"
+                ),
             ),
         ],
     ),
@@ -339,7 +351,7 @@ TEMPLATES: list[SubTask] = [
         setup_generator=lambda path, count: [
             _step(st.create_file(path=path, content=_lines(count)))
         ],
-        evaluator_generator=lambda path, count: answer_equals(expected=str(count)),
+        evaluator_generator=lambda path, count: answer_equals(expected=str(count), units=["lines"]),
         solution_generator=lambda path, count: [
             call(D, "search_app", name="terminal"),
             call(D, "write_text", text=f"wc -l {q(path)}\n"),
@@ -441,7 +453,8 @@ TEMPLATES: list[SubTask] = [
             _step(st.create_file(path=path, content=_sentence(old)))
         ],
         evaluator_generator=lambda path, old, new: [
-            ev.file_contains(path=path, text=f"the {new} report"),
+            # the rest of the file stays as it was: only the word changes
+            hp.file_holds(path=path, content=_sentence(new)),
             hp.file_lacks(path=path, text=old),
         ],
         solution_generator=lambda path, old, new: terminal(f"sed -i 's/{old}/{new}/g' {q(path)}"),
@@ -459,6 +472,12 @@ TEMPLATES: list[SubTask] = [
                 "writes the result to a new file, leaving the original",
                 solution=lambda path, old, new: terminal(
                     f"sed 's/{old}/{new}/g' {q(path)} > {q(path + '.new')}"
+                ),
+            ),
+            NearMiss(
+                "replaces the word in the first line only, dropping the second",
+                solution=lambda path, old, new: terminal(
+                    _printf(f"the {new} report is ready", path)
                 ),
             ),
         ],
@@ -603,6 +622,7 @@ TEMPLATES: list[SubTask] = [
                 command=["identify", "-format", "%wx%h", expand(target)],
                 pattern=f"^{width}x{width * 3 // 4}$",
             ),
+            hp.image_like_source(path=target, source=image, width=width),
         ],
         solution_generator=lambda image, width, target: terminal(
             f"convert {q(image)} -resize {width}x {q(target)}"
@@ -613,6 +633,12 @@ TEMPLATES: list[SubTask] = [
                 "stretches it to a square instead of keeping its proportions",
                 solution=lambda image, width, target: terminal(
                     f"convert {q(image)} -resize {width}x{width}! {q(target)}"
+                ),
+            ),
+            NearMiss(
+                "draws a new picture of the right size in the same colour",
+                solution=lambda image, width, target: terminal(
+                    f"convert -size {width}x{width * 3 // 4} xc:teal {q(target)}"
                 ),
             ),
         ],
@@ -634,6 +660,7 @@ TEMPLATES: list[SubTask] = [
             ev.command_output(
                 command=["identify", "-format", "%m", expand(target)], contains="JPEG"
             ),
+            hp.image_like_source(path=target, source=image, fmt="JPEG"),
         ],
         solution_generator=lambda image, target: terminal(f"convert {q(image)} {q(target)}"),
         output_generator=lambda image, target: target,
@@ -641,6 +668,10 @@ TEMPLATES: list[SubTask] = [
             NearMiss(
                 "renames a copy of the PNG to .jpg",
                 solution=lambda image, target: terminal(f"cp {q(image)} {q(target)}"),
+            ),
+            NearMiss(
+                "saves the picture with its colours inverted",
+                solution=lambda image, target: terminal(f"convert {q(image)} -negate {q(target)}"),
             ),
         ],
     ),
