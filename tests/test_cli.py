@@ -50,6 +50,35 @@ def test_run_writes_results_and_prints_the_table(tmp_path: Path) -> None:
     assert (out / "report" / "report.html").is_file()
 
 
+def test_the_action_set_is_recorded_in_run_json_and_the_report(tmp_path: Path) -> None:
+    default = tmp_path / "marks"
+    assert reef("run", "--suite", "memory", "--out", str(default)).returncode == 0
+    assert json.loads((default / "run.json").read_text())["config"]["action_set"] == "marks"
+    out = tmp_path / "a11y"
+    done = reef("run", "--suite", "memory", "--action-set", "a11y", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "(a11y actions)" in done.stdout
+    assert json.loads((out / "run.json").read_text())["config"]["action_set"] == "a11y"
+    report = json.loads((out / "report" / "report.json").read_text())
+    [run] = report["runs"].values()
+    assert run["action_set"] == "a11y"
+    assert "action set a11y" in (out / "report" / "report.html").read_text()
+    both = reef("report", str(default), str(out), "--out", str(tmp_path / "both"))
+    assert both.returncode == 0, both.stderr
+    labels = json.loads((tmp_path / "both" / "report.json").read_text())["runs"]
+    assert sorted(label.split(" · ")[0] for label in labels) == ["oracle [a11y]", "oracle [marks]"]
+
+
+def test_an_unknown_action_set_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    done = reef("run", "--suite", "memory", "--action-set", "pixel", "--out", str(tmp_path / "x"))
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        "error: run configuration: action_set: unknown action set 'pixel': "
+        "choose one of marks, a11y"
+    )
+    assert not (tmp_path / "x").exists()
+
+
 def test_null_agent_run(tmp_path: Path) -> None:
     done = reef("run", "--suite", "memory", "--agent", "null", "--out", str(tmp_path / "null"))
     assert done.returncode == 0

@@ -6,6 +6,7 @@ Optional integrations (Playwright, Ray, provider SDKs, Gymnasium) are imported l
 the modules that need them, so ``import reefbench`` never fails for a missing extra.
 """
 
+from reefbench.action_sets import ACTION_SETS, DEFAULT_ACTION_SET, ActionSet, get_action_set
 from reefbench.actions import Action, ActionCall, action
 from reefbench.environment import ActionRecord, Environment
 from reefbench.episode import Episode, EpisodeResult, Termination
@@ -22,7 +23,7 @@ from reefbench.errors import (
 from reefbench.evaluators import EvalResult, Evaluator, evaluator
 from reefbench.graph import GraphEvaluator, NodeCheck, StepReport
 from reefbench.link import compose_task
-from reefbench.protocol import Agent, AgentOutput, CallResult, Turn, Usage
+from reefbench.protocol import Agent, AgentOutput, CallResult, PrivilegedAgent, Turn, Usage
 from reefbench.subtask import NearMiss, SubTask, register_attribute_type
 from reefbench.task import ActionStep, NearMissCase, SubtaskInfo, Task, TaskMetadata
 from reefbench.taskfile import load_tasks, save_tasks
@@ -30,10 +31,13 @@ from reefbench.taskfile import load_tasks, save_tasks
 __version__ = "0.1.0"
 
 __all__ = [
+    "ACTION_SETS",
+    "DEFAULT_ACTION_SET",
     "Action",
     "ActionCall",
     "ActionFailed",
     "ActionRecord",
+    "ActionSet",
     "ActionStep",
     "Agent",
     "AgentOutput",
@@ -52,6 +56,7 @@ __all__ = [
     "NearMiss",
     "NearMissCase",
     "NodeCheck",
+    "PrivilegedAgent",
     "ReefError",
     "StepReport",
     "SubTask",
@@ -66,6 +71,7 @@ __all__ = [
     "action",
     "compose_task",
     "evaluator",
+    "get_action_set",
     "load_tasks",
     "register_attribute_type",
     "save_tasks",

@@ -7,10 +7,11 @@ the observation space. Concrete environments (desktop, browser, phone, remote) o
 ``default_observation_space``; actions stay plain functions taking ``env``, annotated with
 the environment class they need (checked when they run).
 
-Two per-episode duties are part of the contract, so that no suite has to wrap an
-environment for them: :meth:`reset` takes the task's extra actions (available until the
-next reset), and an environment built with ``lazy_reset=True`` skips a reset when nothing
-acted on it since the last one.
+Three per-episode duties are part of the contract, so that no suite has to wrap an
+environment for them: :meth:`reset` applies the run's action set (what it adds is declared
+per kind in ``action_set_actions``, see :mod:`reefbench.action_sets`) and takes the task's
+extra actions (both available until the next reset), and an environment built with
+``lazy_reset=True`` skips a reset when nothing acted on it since the last one.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from reefbench.action_sets import DEFAULT_ACTION_SET, get_action_set
 from reefbench.actions import Action
 from reefbench.errors import ActionFailed, ConfigError, InvalidAction
 
@@ -56,6 +58,9 @@ class Environment:
 
     default_action_space: ClassVar[Sequence[Action]] = ()
     default_observation_space: ClassVar[Sequence[Action]] = ()
+    action_set_actions: ClassVar[Mapping[str, Sequence[Action]]] = {}
+    """Actions each action set adds to this kind's space, by set name (a set that is not
+    listed adds nothing: the kind has no name-addressed elements, say)."""
 
     def __init__(
         self,
@@ -77,6 +82,7 @@ class Environment:
         self.observation_space: dict[str, Action] = {a.name: a for a in observations}
         self.action_log: list[ActionRecord] = []
         self.started = False
+        self.action_set = DEFAULT_ACTION_SET
         self.lazy_reset = lazy_reset
         self._dirty = True  # something may have changed the state since the last reset
         self._episode_actions: list[str] = []
@@ -97,25 +103,58 @@ class Environment:
             self.on_start()
             self.started = True
 
-    def reset(self, extra_actions: Iterable[Action] = ()) -> None:
+    def reset(
+        self, extra_actions: Iterable[Action] = (), action_set: str = DEFAULT_ACTION_SET
+    ) -> None:
         """Return to the pristine state for a new episode and clear the action log.
 
         Args:
             extra_actions: A task's own actions, in the action space until the next reset
                 (an action of the same name already there is kept, not replaced).
+            action_set: The run's action set (:mod:`reefbench.action_sets`); its actions
+                for this kind are in the action space until the next reset.
+
+        Raises:
+            ConfigError: ``action_set`` is not a known set.
         """
+        get_action_set(action_set)  # an unknown name fails before anything starts
         self.start()
         for name in self._episode_actions:
             self.remove_action(name)
-        self._episode_actions = []
-        for act in extra_actions:
-            if act.name not in self.action_space:
-                self.action_space[act.name] = act
-                self._episode_actions.append(act.name)
+        added = self.episode_actions(extra_actions, action_set)
+        self.action_set = action_set
+        self._episode_actions = [act.name for act in added]
+        for act in added:
+            self.action_space[act.name] = act
         if not self.lazy_reset or self._dirty or not self.on_health():
             self.on_reset()
             self._dirty = False
         self.action_log.clear()
+
+    def episode_actions(
+        self, extra_actions: Iterable[Action] = (), action_set: str = DEFAULT_ACTION_SET
+    ) -> list[Action]:
+        """What an episode adds to the action space: the action set's actions for this
+        kind, then the task's own; a name already in the space (or added before) is
+        skipped. :meth:`reset` applies exactly this list.
+
+        Raises:
+            ConfigError: ``action_set`` is not a known set.
+        """
+        added: dict[str, Action] = {}
+        for act in [*self.set_actions(action_set), *extra_actions]:
+            if act.name not in self.action_space and act.name not in added:
+                added[act.name] = act
+        return list(added.values())
+
+    def set_actions(self, action_set: str) -> Sequence[Action]:
+        """The actions ``action_set`` adds to this environment (``action_set_actions``;
+        a remote environment asks its server).
+
+        Raises:
+            ConfigError: ``action_set`` is not a known set.
+        """
+        return self.action_set_actions.get(get_action_set(action_set).name, ())
 
     def end_episode(self) -> None:
         """The episode is over: take its extra actions out again (environments outlive
@@ -123,6 +162,7 @@ class Environment:
         for name in self._episode_actions:
             self.remove_action(name)
         self._episode_actions = []
+        self.action_set = DEFAULT_ACTION_SET
 
     def stop(self) -> None:
         """Tear everything down; no process may survive this call."""

@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from reefbench.action_sets import DEFAULT_ACTION_SET, get_action_set
 from reefbench.actions import ActionCall
 from reefbench.environment import Environment, loggable
 from reefbench.errors import ActionFailed, ConfigError, InvalidAction
@@ -30,6 +31,7 @@ from reefbench.protocol import (
     Agent,
     AgentOutput,
     CallResult,
+    PrivilegedAgent,
     Turn,
     Usage,
 )
@@ -148,6 +150,9 @@ class Episode:
         user: Answers ``call_user(kind)`` live (a person at the terminal) instead of the
             task's ``user_data``; when omitted, an agent with an ``answer_user`` method
             (the human agent) plays the user.
+        action_set: How the agent addresses devices (:mod:`reefbench.action_sets`); every
+            environment applies it at reset, so the tool list depends on the run, never
+            on the task.
         judge: Grades free-text answers for ``answer_judged`` checkpoints (an LLM judge,
             opt-in); without one they are scored by their rubric.
     """
@@ -163,8 +168,10 @@ class Episode:
         start_at: int = 0,
         observation_sink: ObservationSink = summarise_observation,
         user: Callable[[str], str | None] | None = None,
+        action_set: str = DEFAULT_ACTION_SET,
         judge: Judge | None = None,
     ) -> None:
+        self.action_set = get_action_set(action_set).name
         if ROOT in envs:
             raise ConfigError(f"'{ROOT}' is reserved for the root environment")
         missing = [e for e in task.metadata.environments if e not in envs]
@@ -244,7 +251,10 @@ class Episode:
             raise _Stop("env_error", describe_missing(missing))
         for name, env in self.envs.items():
             try:
-                env.reset([s.action for s in self.task.extra_actions if s.env == name])
+                env.reset(
+                    [s.action for s in self.task.extra_actions if s.env == name],
+                    action_set=self.action_set,
+                )
             except Exception as exc:
                 raise _Stop("env_error", f"reset of '{name}' failed: {_describe(exc)}") from exc
         for step in self.task.setup:
@@ -256,6 +266,8 @@ class Episode:
                 ) from exc
         if self.start_at:
             self._play_prefix()
+        if isinstance(self.agent, PrivilegedAgent):
+            self.agent.attach(self.envs)
         try:
             self.agent.reset(
                 self.task,
@@ -272,9 +284,15 @@ class Episode:
                 f"start_at={self.start_at} but task {self.task.id} has {len(subtasks)} subtasks"
             )
         end = subtasks[self.start_at - 1].solution_span[1]
+        # Solutions name elements; under the marks set they are played by mark number.
+        # Imported here: only SR@k episodes need it, and ``import reefbench`` stays small.
+        from reefbench.grounding import element_call
+
         for call in self.task.reference_solution[:end]:
+            env = self.envs[call.env]
             try:
-                self.envs[call.env].step(call.name, call.arguments)
+                grounded = element_call(call, env)
+                env.step(grounded.name, grounded.arguments)
             except Exception as exc:
                 raise _Stop(
                     "env_error", f"SR@k prefix {call.name} failed: {_describe(exc)}"

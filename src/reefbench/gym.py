@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from reefbench.action_sets import DEFAULT_ACTION_SET, get_action_set
 from reefbench.actions import Action, ActionCall
 from reefbench.environment import Environment
 from reefbench.episode import Episode, EpisodeResult
@@ -56,13 +57,20 @@ class TaskEnv(gymnasium.Env[str, str]):
     Args:
         task: The task to play.
         make_envs: Called on every ``reset`` to get the environments (name -> environment).
+        action_set: How the agent addresses devices (:mod:`reefbench.action_sets`).
     """
 
     metadata = {"render_modes": []}  # noqa: RUF012 - Gymnasium's declared attribute
 
-    def __init__(self, task: Task, make_envs: Callable[[], Mapping[str, Environment]]) -> None:
+    def __init__(
+        self,
+        task: Task,
+        make_envs: Callable[[], Mapping[str, Environment]],
+        action_set: str = DEFAULT_ACTION_SET,
+    ) -> None:
         self.task = task
         self.make_envs = make_envs
+        self.action_set = get_action_set(action_set).name
         self.observation_space = spaces.Text(max_length=_MAX_TEXT)
         self.action_space = spaces.Text(max_length=_MAX_TEXT)
         self._bridge: _Bridge | None = None
@@ -77,7 +85,9 @@ class TaskEnv(gymnasium.Env[str, str]):
         super().reset(seed=seed)
         self.close()
         self._bridge = _Bridge()
-        self._episode = Episode(self.task, self._bridge, self.make_envs())
+        self._episode = Episode(
+            self.task, self._bridge, self.make_envs(), action_set=self.action_set
+        )
         self._result = None
         self._ratio = 0.0
         self._thread = threading.Thread(target=self._run, daemon=True)

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from reefbench.actions import Action, ActionCall
 
 if TYPE_CHECKING:
+    from reefbench.environment import Environment
     from reefbench.task import Task
 
 
@@ -104,3 +105,14 @@ class Agent(Protocol):
 
     def act(self, turn: Turn) -> AgentOutput:
         """Decide the next action calls."""
+
+
+@runtime_checkable
+class PrivilegedAgent(Protocol):
+    """An agent that plays stored solutions and may read the environments' observations
+    directly: the oracle and the gates' scripted agents, which ground element names to the
+    current mark numbers (:mod:`reefbench.grounding`). The episode attaches its
+    environments before :meth:`Agent.reset`; an agent under evaluation never has this."""
+
+    def attach(self, envs: Mapping[str, Environment]) -> None:
+        """The episode's environments by name (the root included), until the next call."""

@@ -224,7 +224,16 @@ def test_reef_run_defaults_to_reef_v0_and_drives_real_apps_with_a_model(
         body = json.dumps({"name": f"phone__{call.name}", "arguments": call.arguments})
         openai_server.script(Scripted(f"Next step.\n```json\n{body}\n```"))
     url = f"http://127.0.0.1:{openai_server.port}/v1"
-    model = run("--model", f"openai-compatible/fake-vl@{url}", "--out", str(tmp_path / "model"))
+    # The script replays the reference solution, which names elements (tap_on): a model
+    # can call that only under the a11y action set.
+    model = run(
+        "--model",
+        f"openai-compatible/fake-vl@{url}",
+        "--action-set",
+        "a11y",
+        "--out",
+        str(tmp_path / "model"),
+    )
     assert model.returncode == 0, model.stderr
     (row,) = _rows(tmp_path / "model")
     assert row["termination"] == "success", row

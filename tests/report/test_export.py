@@ -28,6 +28,7 @@ def test_jsonl(run_dir: Path, tmp_path: Path) -> None:
     fan = next(r for r in rows if r["task_id"] == "mem-fan-out-join")
     assert fan["success"] and fan["platform"] == "cross"
     assert len(json.loads(fan["trajectory"])) == 4
+    assert {r["action_set"] for r in rows} == {"marks"}
 
 
 def test_parquet_reads_back(run_dir: Path, tmp_path: Path) -> None:

@@ -33,6 +33,7 @@ def test_toml_and_json(tmp_path: Path) -> None:
         ("c.toml", "workers = 0", "workers: Input should be greater than or equal to 1"),
         ("d.ini", "", "use a .toml, .yaml or .json file"),
         ("e.yaml", "seeds: [1", "not valid YAML"),
+        ("f.toml", 'action_set = "pixel"', "action_set: unknown action set 'pixel'"),
     ],
 )
 def test_errors_name_file_and_field(tmp_path: Path, name: str, text: str, message: str) -> None:

@@ -1,4 +1,12 @@
-"""Agents that need no model: scripted, oracle (reference solution) and null."""
+"""Agents that need no model: scripted, oracle (reference solution) and null.
+
+They play stored calls, which name elements by accessible name (``click_on``) because mark
+numbers change with every observation. They are privileged
+(:class:`~reefbench.protocol.PrivilegedAgent`): under an action set without name-addressed
+actions (the default ``marks``) each such call is grounded against the current observation
+and played as the set's real element action (``click(elem=...)``), so a reference solution
+goes through the same action space as any agent.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +14,12 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from reefbench.actions import Action, ActionCall
-from reefbench.errors import ConfigError
+from reefbench.errors import ConfigError, InvalidAction
+from reefbench.grounding import element_call
 from reefbench.protocol import AgentOutput, Turn
 
 if TYPE_CHECKING:
+    from reefbench.environment import Environment
     from reefbench.task import Task
 
 
@@ -21,6 +31,11 @@ class ScriptedAgent:
     def __init__(self, turns: Iterable[Iterable[ActionCall]] = ()) -> None:
         self._script = [list(t) for t in turns]
         self._next = 0
+        self._envs: Mapping[str, Environment] = {}
+
+    def attach(self, envs: Mapping[str, Environment]) -> None:
+        """The episode's environments, to ground element names (see the module)."""
+        self._envs = envs
 
     def reset(
         self,
@@ -34,8 +49,16 @@ class ScriptedAgent:
         if self._next < len(self._script):
             calls = self._script[self._next]
             self._next += 1
-            return AgentOutput(message=f"scripted turn {self._next}", calls=calls)
+            message = f"scripted turn {self._next}"
+            try:
+                return AgentOutput(message=message, calls=[self._grounded(c) for c in calls])
+            except InvalidAction as exc:
+                return AgentOutput(message=message, invalid=f"cannot ground the call: {exc}")
         return AgentOutput(message="done", calls=[ActionCall(env="root", name="complete")])
+
+    def _grounded(self, call: ActionCall) -> ActionCall:
+        env = self._envs.get(call.env)
+        return call if env is None else element_call(call, env)
 
 
 class OracleAgent(ScriptedAgent):

@@ -4,6 +4,8 @@
 points an agent system (``--policy``) at a model, e.g. ``--model openai/gpt-4o`` or
 ``--model openai-compatible/qwen2.5-vl@http://127.0.0.1:8000/v1``. A run can also be
 described by a TOML/YAML/JSON file (``--config``); flags given as well override it.
+``--action-set`` picks how agents address devices (``marks``, the default, or ``a11y``);
+it is part of the configuration, so ``run.json`` and the report record it.
 Results go to a run directory (``--out``); ``--resume`` continues a run that was stopped.
 """
 
@@ -90,6 +92,13 @@ def run(
     max_infra_retries: Annotated[
         int | None, typer.Option(help="Retries of an episode after an infrastructure failure.")
     ] = None,
+    action_set: Annotated[
+        str | None,
+        typer.Option(
+            help="How agents address devices: marks (element numbers and coordinates, the "
+            "default) or a11y (adds click_on/tap_on by accessible name)."
+        ),
+    ] = None,
     judge: Annotated[
         str | None,
         typer.Option(
@@ -130,6 +139,7 @@ def run(
                 "invalid_tolerance": invalid_tolerance,
                 "step_limit": step_limit,
                 "max_infra_retries": max_infra_retries,
+                "action_set": action_set,
                 "judge": judge,
             },
             agent={"name": agent, "model": model, "policy": policy},
@@ -189,6 +199,7 @@ def _merge(
     import pydantic
 
     from reefbench.runner.config import RunConfig
+    from reefbench.userfiles import first_validation_error
 
     data = base.model_dump()
     data.update(_drop_none(run))
@@ -202,9 +213,7 @@ def _merge(
     try:
         return RunConfig.model_validate(data)
     except pydantic.ValidationError as exc:
-        error = exc.errors()[0]
-        where = ".".join(str(p) for p in error.get("loc", ()))
-        raise ReefError(f"run configuration: {where}: {error.get('msg')}") from None
+        raise ReefError(f"run configuration: {first_validation_error(exc)}") from None
 
 
 def _execute(config: Any, out: Path, write_report: bool) -> None:
@@ -216,7 +225,7 @@ def _execute(config: Any, out: Path, write_report: bool) -> None:
     from reefbench.runner.progress import LiveProgress
     from reefbench.suites import get_suite
 
-    label = f"{describe(config.agent)} on {config.suite}"
+    label = f"{describe(config.agent)} on {config.suite} ({config.action_set} actions)"
     tasks = {t.id: t for t in get_suite(config.suite).load()}
     select_tasks(list(tasks.values()), config.tasks)  # a typo fails before the run starts
     console.print(f"run directory: {out}", highlight=False)

@@ -26,6 +26,7 @@ def episode_rows(run_dir: Path) -> list[dict[str, Any]]:
                 "instruction": task.instruction if task else "",
                 "platform": task.metadata.platform if task else "",
                 "agent": r.agent,
+                "action_set": run.action_set,
                 "start_at": r.start_at,
                 "termination": r.termination,
                 "success": r.success,

@@ -78,6 +78,7 @@ def build(runs: Sequence[LoadedRun]) -> dict[str, Any]:
             "manifest": run.manifest,
             "tasks_source": run.tasks_source,
             "warnings": run.warnings,
+            "action_set": run.action_set,
             "summary": summary_row(summarize(results, run.tasks)),
             "platform": _rows(run, "platform"),
             "capability": _rows(run, "capabilities"),

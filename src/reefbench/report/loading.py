@@ -42,11 +42,17 @@ class LoadedRun:
     warnings: list[str] = field(default_factory=list)
 
     @property
+    def action_set(self) -> str:
+        """The run's action set; ``legacy`` for runs made before action sets, whose tool
+        lists added name-addressed actions to the devices each task's solution used."""
+        return str(self.manifest.get("config", {}).get("action_set", "legacy"))
+
+    @property
     def label(self) -> str:
         agent = self.manifest.get("config", {}).get("agent", {})
         model = agent.get("model")
         name = f"{model} ({agent.get('policy', 'single')})" if model else agent.get("name", "?")
-        return f"{name} · {self.path.name}"
+        return f"{name} [{self.action_set}] · {self.path.name}"
 
 
 def load_run(path: Path, *, trajectory: bool = False) -> LoadedRun:

@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Any
 
 import pydantic
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from reefbench.action_sets import ACTION_SETS, DEFAULT_ACTION_SET
 from reefbench.errors import ConfigError
 from reefbench.userfiles import TOO_DEEP, first_validation_error, parse_json, read_text
 
@@ -61,6 +62,10 @@ class RunConfig(BaseModel):
     invalid_tolerance: int = Field(default=0, ge=0)
     step_limit: int | None = Field(default=None, ge=1)
     max_infra_retries: int = Field(default=2, ge=0)
+    action_set: str = Field(
+        default=DEFAULT_ACTION_SET,
+        description="how agents address devices: marks (default) or a11y",
+    )
     workers: int = Field(default_factory=default_workers, ge=1, le=256)
     ray_address: str | None = None
     action_modules: list[str] = Field(
@@ -71,6 +76,13 @@ class RunConfig(BaseModel):
         default=None,
         description="model (provider/model) grading free-text answers; none = the rubric",
     )
+
+    @field_validator("action_set")
+    @classmethod
+    def _known_action_set(cls, name: str) -> str:
+        if name not in ACTION_SETS:
+            raise ValueError(f"unknown action set {name!r}: choose one of {', '.join(ACTION_SETS)}")
+        return name
 
     def config_hash(self) -> str:
         relevant = self.model_dump(exclude={"workers", "ray_address", "action_modules"})

@@ -129,6 +129,7 @@ class _Worker(threading.Thread):
             step_limit=runner.config.step_limit,
             start_at=key.start_at,
             observation_sink=FileObservations(runner.store.episode_dir(key.key)),
+            action_set=runner.config.action_set,
             judge=judge_from_spec(runner.config.judge),
         )
         if runner.stopping.is_set():

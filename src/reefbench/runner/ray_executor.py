@@ -53,6 +53,7 @@ class EpisodePlayer:
             step_limit=self.config.step_limit,
             start_at=start_at,
             observation_sink=keep,
+            action_set=self.config.action_set,
             judge=judge_from_spec(self.config.judge),
         ).run()
         if needs_new_environments(result, self.envs):

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from typing import ClassVar
 
 import httpx
 import pytest
 
 from reefbench import ActionFailed, EnvironmentFailure, Episode, InvalidAction
+from reefbench.actions import Action, action
 from reefbench.agents import NullAgent, OracleAgent
 from reefbench.envs import memory as m
 from reefbench.envs.remote import RemoteEnvironment
@@ -185,3 +187,35 @@ def test_transport_failures_are_infrastructure() -> None:
         env.step("write_file", {"path": "a", "content": "b"})
     assert not env.on_health()
     json.dumps({})  # keep the json import honest for readers of failures
+
+
+# ------------------------------------------------------------- action sets
+@action
+def count_files(env: m.MemoryEnvironment) -> str:
+    """How many files the device holds."""
+    return str(len(env.files))
+
+
+class CountingLaptop(m.MemoryEnvironment):
+    """A laptop whose a11y set adds one action, to see the set travel to the server."""
+
+    action_set_actions: ClassVar[Mapping[str, list[Action]]] = {"a11y": [count_files]}
+
+
+def test_the_runs_action_set_reaches_the_served_environment() -> None:
+    app = ServedApp(create_app(CountingLaptop("laptop"), TOKEN))
+    remote = RemoteEnvironment(app.url, TOKEN)
+    try:
+        remote.reset(action_set="a11y")
+        assert "count_files" in remote.action_space
+        assert remote.step("count_files") == "0"
+        remote.reset()  # marks: gone here and on the server
+        assert "count_files" not in remote.action_space
+        with pytest.raises(InvalidAction, match="no action 'count_files'"):
+            remote.step("count_files")
+        reply = httpx.post(app.url + "/reset", headers=auth(), json={"action_set": "pixel"})
+        assert reply.status_code == 422 and "unknown action set 'pixel'" in reply.text
+    finally:
+        remote.stop()
+        remote.close()
+        app.stop()

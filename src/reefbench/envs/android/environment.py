@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from reefbench.envs.android.device import AndroidDevice
 from reefbench.envs.android.transport import AdbTransport, SubprocessAdb
-from reefbench.envs.ui.actions import TOUCH_ACTIONS, touch_observations
+from reefbench.envs.ui.actions import ACTION_SET_ACTIONS, TOUCH_ACTIONS, touch_observations
 from reefbench.envs.ui.device import TouchEnvironment
 from reefbench.errors import ConfigError, EnvironmentFailure
 from reefbench.waiting import wait_until
@@ -44,6 +44,8 @@ class AndroidEnvironment(TouchEnvironment):
         observe_xml: Also give the agent the raw XML each step.
         screenshot_width: Downscale screenshots to this width for the agent.
     """
+
+    action_set_actions = ACTION_SET_ACTIONS
 
     def __init__(
         self,

@@ -16,6 +16,7 @@ from reefbench.actions import action
 from reefbench.envs.browser.device import BrowserDevice
 from reefbench.envs.browser.settle import SCROLL_COUNT, script, wait_for_scroll
 from reefbench.errors import ActionFailed, InvalidAction
+from reefbench.grounding import ground
 
 Coordinate = Annotated[int, Field(ge=0, le=10000)]
 _KEY = re.compile(r"^([A-Za-z]+\+){0,3}([A-Za-z0-9]+|F\d{1,2}|[^\sA-Za-z0-9])$")
@@ -43,10 +44,26 @@ def click(elem: int, env: BrowserDevice) -> str:
     Args:
         elem: The number of the element in the latest screenshot.
     """
+    return _click_mark(env, elem)
+
+
+def _click_mark(env: BrowserDevice, elem: int) -> str:
     mark = env.mark(elem)
     env.page.mouse.click(*mark.center)
     env.settle()
     return f"clicked {_say(mark)}"
+
+
+@action
+def click_on(name: str, env: BrowserDevice, role: str = "") -> str:
+    """Click the element with this accessible name (and role, if given) on the page.
+
+    Args:
+        name: The element's name as the element list shows it (case and spacing do not
+            matter; if no name is equal, the first one containing it is clicked).
+        role: Its role as the element list shows it (empty: any role).
+    """
+    return _click_mark(env, ground(env, name, role))
 
 
 @action
@@ -264,3 +281,5 @@ BROWSER_ACTIONS = [
     close_tab,
 ]
 OBSERVATIONS = [screenshot, elements]
+# What each action set adds (reefbench.action_sets); ``marks`` is the space above.
+ACTION_SET_ACTIONS = {"a11y": [click_on]}

@@ -13,7 +13,7 @@ the actions of :mod:`.actions` (which name this type) as its action space.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -24,6 +24,7 @@ from reefbench.envs.browser.chromium import Chromium
 from reefbench.envs.browser.page_marks import page_marks
 from reefbench.envs.browser.settle import INIT_SCRIPT, RequestTracker, settle
 from reefbench.errors import ActionFailed, EnvironmentFailure, InvalidAction
+from reefbench.grounding import Candidate
 from reefbench.observe.marks import Mark, MarkSet, require_mark
 
 if TYPE_CHECKING:
@@ -227,6 +228,15 @@ class BrowserDevice(Environment):
     def observe(self) -> dict[str, Any]:
         self.observe_now()
         return super().observe()
+
+    # Grounding (reefbench.grounding.Groundable): the a11y set's ``click_on`` and
+    # the oracle find elements by accessible name through these.
+    name_addressed: ClassVar[Mapping[str, str]] = {"click_on": "click"}
+
+    def element_candidates(self, fresh: bool) -> list[Candidate]:
+        """The numbered elements of the latest observation (of a new one if ``fresh``)."""
+        snapshot = self.snapshot if self.snapshot and not fresh else self.observe_now()
+        return [Candidate(m.id, m.name, m.role) for m in snapshot.marks.marks]
 
     def mark(self, elem: int) -> Mark:
         """The element numbered ``elem`` in the latest observation.

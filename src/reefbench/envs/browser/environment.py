@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from reefbench.envs.browser.actions import BROWSER_ACTIONS, OBSERVATIONS, accessibility
+from reefbench.envs.browser.actions import (
+    ACTION_SET_ACTIONS,
+    BROWSER_ACTIONS,
+    OBSERVATIONS,
+    accessibility,
+)
 from reefbench.envs.browser.device import BrowserDevice
 
 
@@ -12,4 +17,5 @@ class BrowserEnvironment(BrowserDevice):
 
     default_action_space = BROWSER_ACTIONS
     default_observation_space = OBSERVATIONS
+    action_set_actions = ACTION_SET_ACTIONS
     tree_observations = (accessibility,)

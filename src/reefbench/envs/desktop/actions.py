@@ -17,6 +17,7 @@ from reefbench.envs.desktop.apps import APPS, LAUNCHER
 from reefbench.envs.desktop.device import DesktopDevice
 from reefbench.envs.desktop.x11 import XWindow
 from reefbench.errors import ActionFailed
+from reefbench.grounding import ground
 from reefbench.waiting import wait_until
 
 Button = Literal["left", "middle", "right"]
@@ -65,6 +66,18 @@ def double_click(elem: int, env: DesktopDevice) -> str:
         elem: Number of the element's box in the latest screenshot.
     """
     return _click_elem(env, elem, 1, 2, "double-clicked")
+
+
+@action
+def click_on(name: str, env: DesktopDevice, role: str = "") -> str:
+    """Click the element with this accessible name (and role, if given) on the screen.
+
+    Args:
+        name: The element's name as the element list shows it (case and spacing do not
+            matter; if no name is equal, the first one containing it is clicked).
+        role: Its role as the element list shows it (empty: any role).
+    """
+    return _click_elem(env, ground(env, name, role), 1, 1, "clicked")
 
 
 # ------------------------------------------------------------------ keyboard
@@ -237,8 +250,7 @@ def search_app(name: str, env: DesktopDevice) -> str:
     Available: Terminal, Text Editor (mousepad), Files (thunar), Vim, Chromium.
 
     Args:
-        name: Application name or a word describing it, e.g. "terminal", "text editor",
-            "files", "chromium".
+        name: The name of one of the applications above, or a word describing it.
     """
     query = name.strip()
     if not query:
@@ -362,3 +374,5 @@ DESKTOP_ACTIONS = [
     key_up,
 ]
 OBSERVATIONS = [screenshot, elements]
+# What each action set adds (reefbench.action_sets); ``marks`` is the space above.
+ACTION_SET_ACTIONS = {"a11y": [click_on]}

@@ -18,10 +18,10 @@ from __future__ import annotations
 import contextlib
 import shutil
 import subprocess
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from reefbench.environment import Environment
 from reefbench.envs import procs
@@ -34,6 +34,7 @@ from reefbench.envs.desktop.screen import Frame, Screen, Settle
 from reefbench.envs.desktop.session import DesktopSession, SessionConfig
 from reefbench.envs.desktop.x11 import X11, XWindow
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure, InvalidAction
+from reefbench.grounding import Candidate
 from reefbench.observe.marks import Mark, require_mark
 from reefbench.waiting import wait_until
 
@@ -278,6 +279,15 @@ class DesktopDevice(Environment):
     def observe(self) -> dict[str, Any]:
         self.observe_now()
         return super().observe()
+
+    # Grounding (reefbench.grounding.Groundable): the a11y set's ``click_on`` and
+    # the oracle find elements by accessible name through these.
+    name_addressed: ClassVar[Mapping[str, str]] = {"click_on": "click"}
+
+    def element_candidates(self, fresh: bool) -> list[Candidate]:
+        """The numbered elements of the latest observation (of a new one if ``fresh``)."""
+        snapshot = self.snapshot if self.snapshot and not fresh else self.observe_now()
+        return [Candidate(m.id, m.name, m.role) for m in snapshot.marks.marks]
 
     def windows(self) -> list[UIWindow]:
         return self.reader.windows()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reefbench.envs.desktop.actions import DESKTOP_ACTIONS, OBSERVATIONS
+from reefbench.envs.desktop.actions import ACTION_SET_ACTIONS, DESKTOP_ACTIONS, OBSERVATIONS
 from reefbench.envs.desktop.device import DesktopDevice
 
 
@@ -12,3 +12,4 @@ class DesktopEnvironment(DesktopDevice):
 
     default_action_space = DESKTOP_ACTIONS
     default_observation_space = OBSERVATIONS
+    action_set_actions = ACTION_SET_ACTIONS

@@ -32,7 +32,7 @@ from reefbench.envs.phone.shell import STATIC_DIR as STATIC
 from reefbench.envs.phone.shell import PhoneShell
 from reefbench.envs.phone.system import DEFAULT_NOW, PhoneState, parse_now
 from reefbench.envs.phone.xmldump import dump_page
-from reefbench.envs.ui.actions import TOUCH_ACTIONS, touch_observations
+from reefbench.envs.ui.actions import ACTION_SET_ACTIONS, TOUCH_ACTIONS, touch_observations
 from reefbench.envs.ui.device import TouchEnvironment
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure
 
@@ -81,6 +81,8 @@ class PhoneEnvironment(TouchEnvironment):
         lazy_reset: Skip resets while nothing acted on the phone (see
             :class:`~reefbench.environment.Environment`).
     """
+
+    action_set_actions = ACTION_SET_ACTIONS
 
     def __init__(
         self,

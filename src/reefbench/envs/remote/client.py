@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import copy
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from reefbench.action_sets import get_action_set
 from reefbench.actions import Action
 from reefbench.environment import Environment, loggable
 from reefbench.envs.remote.protocol import (
@@ -106,6 +107,13 @@ class RemoteEnvironment(Environment):
             n: RemoteAction(ActionInfo(name=n, description="", parameters={}))
             for n in info.observation_space
         }
+        self._set_actions = {
+            name: [RemoteAction(a) for a in acts] for name, acts in info.action_sets.items()
+        }
+
+    def set_actions(self, action_set: str) -> Sequence[Action]:
+        """What the served environment adds for ``action_set`` (its reset adds them there)."""
+        return self._set_actions.get(get_action_set(action_set).name, [])
 
     def close(self) -> None:
         """Close the HTTP connection (the served environment keeps running)."""
@@ -116,7 +124,7 @@ class RemoteEnvironment(Environment):
         self._call("POST", "/start")
 
     def on_reset(self) -> None:
-        self._call("POST", "/reset")
+        self._call("POST", "/reset", {"action_set": self.action_set})
 
     def on_stop(self) -> None:
         self._call("POST", "/stop")

@@ -34,6 +34,14 @@ class EnvironmentInfo(_Message):
     description: str
     action_space: list[ActionInfo]
     observation_space: list[str]
+    # What each action set adds to the space (reefbench.action_sets); absent: nothing.
+    action_sets: dict[str, list[ActionInfo]] = Field(default_factory=dict)
+
+
+class ResetRequest(_Message):
+    """A reset for a new episode under the run's action set."""
+
+    action_set: str = Field(default="marks", min_length=1, max_length=40)
 
 
 class StepRequest(_Message):

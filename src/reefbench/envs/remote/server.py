@@ -23,6 +23,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from reefbench import __version__
+from reefbench.action_sets import DEFAULT_ACTION_SET
+from reefbench.actions import Action
 from reefbench.environment import Environment, loggable
 from reefbench.envs.remote.protocol import (
     PROTOCOL_VERSION,
@@ -31,6 +33,7 @@ from reefbench.envs.remote.protocol import (
     EvaluateReply,
     ObserveReply,
     RefRequest,
+    ResetRequest,
     StepReply,
     StepRequest,
     encode_observation,
@@ -170,16 +173,21 @@ def create_app(
         with lock:
             return {"ok": env.health()}
 
+    def described(act: Action) -> ActionInfo:
+        return ActionInfo(
+            name=act.name, description=act.description, parameters=act.parameters_schema
+        )
+
     @api.get("/info", dependencies=guard)
     def info() -> EnvironmentInfo:
         return EnvironmentInfo(
             name=env.name,
             description=env.description,
-            action_space=[
-                ActionInfo(name=a.name, description=a.description, parameters=a.parameters_schema)
-                for a in env.action_space.values()
-            ],
+            action_space=[described(a) for a in env.action_space.values()],
             observation_space=list(env.observation_space),
+            action_sets={
+                name: [described(a) for a in acts] for name, acts in env.action_set_actions.items()
+            },
         )
 
     @api.post("/start", dependencies=guard)
@@ -189,9 +197,13 @@ def create_app(
         return {"ok": True}
 
     @api.post("/reset", dependencies=guard)
-    def reset() -> dict[str, bool]:
+    def reset(body: ResetRequest | None = None) -> dict[str, bool]:
+        action_set = body.action_set if body is not None else DEFAULT_ACTION_SET
         with lock:
-            env.reset()
+            try:
+                env.reset(action_set=action_set)
+            except ConfigError as exc:  # an unknown action set
+                raise HTTPException(422, str(exc)) from None
         return {"ok": True}
 
     @api.post("/stop", dependencies=guard)

@@ -13,6 +13,7 @@ from pydantic import Field
 
 from reefbench.actions import Action, action
 from reefbench.envs.ui.device import TouchEnvironment
+from reefbench.grounding import ground
 
 Direction = Literal["up", "down", "left", "right"]
 Distance = Literal["short", "medium", "long"]
@@ -34,9 +35,26 @@ def tap(elem: int, env: TouchEnvironment) -> str:
     Args:
         elem: The number of the element in the latest screenshot.
     """
+    return _tap(env, elem)
+
+
+def _tap(env: TouchEnvironment, elem: int) -> str:
     mark, _ = env.target(elem)
     env.tap_at(*mark.center)
     return f"tapped {_say(mark)}"
+
+
+@action
+def tap_on(name: str, env: TouchEnvironment, role: str = "") -> str:
+    """Tap the element with this label (or resource id) on the phone screen.
+
+    Args:
+        name: The element's label as the element list shows it, or its resource id (case
+            and spacing do not matter; if no label is equal, the first one containing it
+            is tapped).
+        role: Its class as the element list shows it (empty: any class).
+    """
+    return _tap(env, ground(env, name, role))
 
 
 @action
@@ -137,6 +155,8 @@ def ui_tree(env: TouchEnvironment) -> str:
 
 TOUCH_ACTIONS = [tap, long_tap, swipe, write_text, press, show_all_drawer]
 OBSERVATIONS = [screenshot, elements]
+# What each action set adds (reefbench.action_sets); ``marks`` is the space above.
+ACTION_SET_ACTIONS = {"a11y": [tap_on]}
 
 
 def touch_observations(observe_xml: bool = False) -> list[Action]:

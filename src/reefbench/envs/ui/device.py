@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import io
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import ClassVar, Protocol, runtime_checkable
 
 from reefbench.actions import Action
 from reefbench.environment import Environment
 from reefbench.envs.ui.hierarchy import UIHierarchy, UINode, parse_hierarchy
 from reefbench.envs.ui.marks import UIMarks, scaled, ui_marks
 from reefbench.errors import InvalidAction
+from reefbench.grounding import Candidate
 from reefbench.observe.marks import Mark, require_mark
 
 
@@ -168,6 +169,17 @@ class TouchEnvironment(Environment, ABC):
     def observe(self) -> dict[str, object]:
         self.observe_now()
         return super().observe()
+
+    # Grounding (reefbench.grounding.Groundable): the a11y set's ``tap_on`` and the
+    # oracle find elements by label or resource id through these.
+    name_addressed: ClassVar[Mapping[str, str]] = {"tap_on": "tap"}
+
+    def element_candidates(self, fresh: bool) -> list[Candidate]:
+        """The numbered elements of the latest observation (of a new one if ``fresh``),
+        with their resource ids."""
+        snapshot = self.snapshot if self.snapshot and not fresh else self.observe_now()
+        pairs = zip(snapshot.marks.marks.marks, snapshot.marks.nodes, strict=True)
+        return [Candidate(m.id, m.name, m.role, node.id_name) for m, node in pairs]
 
     def element(self, elem: int) -> UINode:
         """The node numbered ``elem`` in the latest observation (see :meth:`target`)."""

@@ -1,9 +1,10 @@
-"""Turn a built task into a reef-v0 task: helper actions, user data, labels, step limit.
+"""Turn a built task into a reef-v0 task: user data, labels, step limit.
 
 Applied to composed and handmade tasks alike, so every task of the suite carries the
-name-addressed actions its solutions use, the credentials CALL_USER answers with, the
-devices it really touches (cross-device templates read both), and a step limit that
-leaves the reference solution room.
+credentials CALL_USER answers with, the devices it really touches (cross-device templates
+read both), and a step limit that leaves the reference solution room. It adds no actions:
+the tool list comes from the run's action set (:mod:`reefbench.action_sets`) and is the
+same in every task, so it cannot hint which devices a task needs.
 """
 
 from __future__ import annotations
@@ -12,11 +13,9 @@ from reefbench.actions import ActionCall
 from reefbench.apps.login import DEFAULT_PASSWORD, DEFAULT_USERNAME
 from reefbench.compose.capabilities import capabilities_for
 from reefbench.compose.complexity import task_complexity
-from reefbench.suites.v0 import helpers as hp
-from reefbench.task import STEP_LIMIT_BY_LEVEL, ActionStep, Task
+from reefbench.task import STEP_LIMIT_BY_LEVEL, Task
 
 DEVICES = ("browser", "desktop", "phone")
-EXTRAS = {"desktop": hp.DESKTOP_EXTRA, "phone": hp.PHONE_EXTRA, "browser": hp.BROWSER_EXTRA}
 CREDENTIALS = {"username": DEFAULT_USERNAME, "password": DEFAULT_PASSWORD}
 # OS-MAP's demand hierarchy: application category -> domain (shared/seeds/004, L191).
 DOMAINS = {
@@ -46,12 +45,8 @@ def is_cross_device(task: Task) -> bool:
 
 
 def finish(task: Task, *, tags: tuple[str, ...] = ()) -> Task:
-    """Attach helper actions and credentials; fix devices, labels and the step limit."""
+    """Attach credentials; fix devices, labels and the step limit."""
     solutions = [task.reference_solution, *task.alternative_solutions]
-    used = {c.env for solution in solutions for c in solution}
-    task.extra_actions = [
-        ActionStep(env=env, action=extra) for env in DEVICES if env in used for extra in EXTRAS[env]
-    ]
     asks = {c.arguments.get("kind") for s in solutions for c in s if c.name == "call_user"}
     if "password" in asks:
         task.user_data = {**CREDENTIALS, **task.user_data}

@@ -1,16 +1,15 @@
 """Actions and checkpoints reef-v0 adds to the environments' own.
 
-* **Name-addressed actions** (``click_on`` on the desktop and the browser, ``tap_on`` on the
-  phone). Reference solutions must act through the real action space, but mark ids change
-  with every observation, so a stored solution cannot name one. These actions take the
-  element's accessible name (or resource id) instead, find it in a fresh observation and
-  run the real ``click``/``tap`` on its mark: the same input events, resolved at play time.
-  Tasks list them in ``extra_actions``.
 * **Setup actions** the environments lack: start a named background program, draw a
   picture, sign a browser out of the account.
 * **Checkpoints** the environments lack: a file is gone, a text is shown in some desktop
   window (read from the accessibility tree, not OCR, so it costs milliseconds), the
   browser is signed in.
+
+Reference solutions name elements with the ``a11y`` action set's ``click_on``/``tap_on``
+(stored mark ids change with every observation); under the default ``marks`` set the
+oracle grounds those names to mark ids itself (:mod:`reefbench.grounding`). No
+task adds actions to the agent's tool list: it is the same in every task.
 """
 
 from __future__ import annotations
@@ -18,73 +17,17 @@ from __future__ import annotations
 import hashlib
 import shutil
 import tarfile
-from collections.abc import Callable
 from pathlib import Path
 
 from reefbench.actions import action
 from reefbench.envs.browser.device import BrowserDevice
 from reefbench.envs.desktop.device import DesktopDevice
-from reefbench.envs.ui.device import TouchEnvironment
-from reefbench.errors import ActionFailed, InvalidAction
+from reefbench.errors import ActionFailed
 from reefbench.evaluators import EvalResult, evaluator
-from reefbench.waiting import wait_until
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.split()).casefold()
-
-
-def _pick(candidates: list[tuple[int, str, str, str]], name: str, role: str) -> int:
-    """The id of the first candidate (id, name, role, resource id) matching name and role."""
-    wanted = _norm(name)
-    for exact in (True, False):
-        for mark_id, mark_name, mark_role, resource in candidates:
-            if role and mark_role != role:
-                continue
-            label = _norm(mark_name)
-            if (label == wanted or resource == name) if exact else wanted in label:
-                return mark_id
-    shown = "; ".join(f"{r} {n!r}" for _, n, r, _ in candidates[:40])
-    raise InvalidAction(f"no element named {name!r}{f' ({role})' if role else ''}: {shown}")
-
-
-def _find(
-    observe: Callable[[], list[tuple[int, str, str, str]]],
-    name: str,
-    role: str,
-    within: float = 3.0,
-) -> int:
-    """Observe until an element with this name shows up (a menu still opening, a page
-    still loading), up to ``within`` seconds; then say what is there instead."""
-
-    def found() -> tuple[int] | None:  # a tuple, so that an id of 0 still counts as found
-        try:
-            return (_pick(observe(), name, role),)
-        except InvalidAction:
-            return None
-
-    hit = wait_until(found, within, interval=0.1)
-    return hit[0] if hit else _pick(observe(), name, role)  # raises: says what is there
+from reefbench.grounding import normalise
 
 
 # ----------------------------------------------------------------- desktop
-@action(name="click_on")
-def desktop_click_on(name: str, env: DesktopDevice, role: str = "") -> str:
-    """Click the element with this accessible name (and role, if given) in the current screen.
-
-    Args:
-        name: The element's name as listed, e.g. "View" or "Line Numbers".
-        role: Its role, e.g. "menu" or "menu item" (empty: any).
-    """
-    from reefbench.envs.desktop.actions import click
-
-    elem = _find(
-        lambda: [(m.id, m.name, m.role, "") for m in env.observe_now().marks.marks], name, role
-    )
-    result: str = click.run(env, elem=elem)
-    return result
-
-
 @action
 def start_program(name: str, env: DesktopDevice) -> str:
     """Start a long-running background program called ``name`` inside the desktop.
@@ -314,52 +257,14 @@ def window_shows(text: str, env: DesktopDevice) -> EvalResult:
     Args:
         text: Text that must be visible, compared ignoring case and spacing.
     """
-    wanted = _norm(text)
+    wanted = normalise(text)
     for window in env.windows():
-        if wanted in _norm(window.text()):
+        if wanted in normalise(window.text()):
             return EvalResult(success=True, message=f"{window.title!r} shows {text!r}")
     return EvalResult(success=False, message=f"no window shows {text!r}")
 
 
-# ------------------------------------------------------------------- phone
-@action(name="tap_on")
-def phone_tap_on(name: str, env: TouchEnvironment, role: str = "") -> str:
-    """Tap the element with this label or resource id on the current phone screen.
-
-    Args:
-        name: The label as listed (e.g. "Compose") or the resource id (e.g. "subject").
-        role: Its class as listed, e.g. "Button" (empty: any).
-    """
-    from reefbench.envs.ui.actions import tap
-
-    def marks() -> list[tuple[int, str, str, str]]:
-        snapshot = env.observe_now()
-        pairs = zip(snapshot.marks.marks.marks, snapshot.marks.nodes, strict=True)
-        return [(m.id, m.name, m.role, node.id_name) for m, node in pairs]
-
-    elem = _find(marks, name, role)
-    result: str = tap.run(env, elem=elem)
-    return result
-
-
 # ----------------------------------------------------------------- browser
-@action(name="click_on")
-def browser_click_on(name: str, env: BrowserDevice, role: str = "") -> str:
-    """Click the element with this accessible name (and role, if given) on the current page.
-
-    Args:
-        name: The element's name as listed, e.g. "Compose" or "Save".
-        role: Its role, e.g. "link", "button" or "textbox" (empty: any).
-    """
-    from reefbench.envs.browser.actions import click
-
-    elem = _find(
-        lambda: [(m.id, m.name, m.role, "") for m in env.observe_now().marks.marks], name, role
-    )
-    result: str = click.run(env, elem=elem)
-    return result
-
-
 @action
 def sign_out_browser(env: BrowserDevice) -> str:
     """Sign the browser out of the account and show the sign-in page."""
@@ -377,8 +282,3 @@ def browser_signed_in(env: BrowserDevice) -> EvalResult:
     on_login = "/login" in env.page.url
     ok = bool(cookies) and not on_login
     return EvalResult(success=ok, message="signed in" if ok else "not signed in")
-
-
-DESKTOP_EXTRA = [desktop_click_on]
-PHONE_EXTRA = [phone_tap_on]
-BROWSER_EXTRA = [browser_click_on]

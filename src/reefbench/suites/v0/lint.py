@@ -52,14 +52,14 @@ ID_LIKE = re.compile(r"^[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+$")
 @cache
 def action_names() -> frozenset[str]:
     """Every action an agent of reef-v0 can call (devices, helpers, the root)."""
-    from reefbench.envs.browser.actions import BROWSER_ACTIONS
-    from reefbench.envs.desktop.actions import DESKTOP_ACTIONS
-    from reefbench.envs.ui.actions import TOUCH_ACTIONS
+    from reefbench.envs.browser import actions as browser
+    from reefbench.envs.desktop import actions as desktop
+    from reefbench.envs.ui import actions as touch
     from reefbench.root import call_user, complete, submit, wait
-    from reefbench.suites.v0 import helpers as hp
 
-    spaces = [DESKTOP_ACTIONS, TOUCH_ACTIONS, BROWSER_ACTIONS]
-    spaces += [hp.DESKTOP_EXTRA, hp.PHONE_EXTRA, hp.BROWSER_EXTRA]
+    spaces = [desktop.DESKTOP_ACTIONS, touch.TOUCH_ACTIONS, browser.BROWSER_ACTIONS]
+    for kind in (desktop, touch, browser):  # every action set's additions (click_on, tap_on)
+        spaces += list(kind.ACTION_SET_ACTIONS.values())
     names = {a.name for space in spaces for a in space}
     names |= {a.name for a in (complete, submit, wait, call_user)}
     return frozenset(names)

@@ -1,0 +1,199 @@
+"""Grounding names to mark numbers, and the scripted agents that play solutions by it.
+
+A fake device stands in for the desktop here (its elements are a list that a test can
+change between observations); tests/agents/test_oracle_grounding.py does the same on a
+real desktop and a real phone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import pytest
+
+from reefbench.actions import Action, ActionCall, action
+from reefbench.agents import OracleAgent, ScriptedAgent
+from reefbench.environment import Environment
+from reefbench.episode import Episode
+from reefbench.errors import InvalidAction
+from reefbench.evaluators import evaluator
+from reefbench.grounding import Candidate, Groundable, element_call, pick
+from reefbench.task import SubtaskInfo, Task, TaskMetadata
+
+
+def test_names_prefer_exact_matches_then_resource_ids_then_parts() -> None:
+    candidates = [
+        Candidate(1, "Add city", "EditText", "city"),
+        Candidate(2, "Add city", "Button"),
+        Candidate(3, "Bank · 1 unread", "TextView"),
+    ]
+    assert pick(candidates, "Add city", "Button") == 2
+    assert pick(candidates, "city") == 1
+    assert pick(candidates, "bank") == 3
+    assert pick(candidates, "ADD  city") == 1
+    with pytest.raises(InvalidAction, match=r"no element named 'Send'.*Button 'Add city'"):
+        pick(candidates, "Send")
+
+
+@action
+def click(elem: int, env: Any) -> str:
+    """Click an element.
+
+    Args:
+        elem: Its number in the latest observation.
+    """
+    name = env.current[elem - 1]
+    env.clicked.append(name)
+    return f"clicked {name}"
+
+
+@action
+def click_on(name: str, env: Any, role: str = "") -> str:
+    """Click an element by name.
+
+    Args:
+        name: Its name.
+        role: Its role.
+    """
+    return str(click.func(elem=pick(env.element_candidates(True), name, role), env=env))
+
+
+class Screen(Environment):
+    """Buttons on a screen; each observation numbers them from 1. ``pending`` buttons show
+    up one observation later (a menu still opening)."""
+
+    default_action_space: ClassVar[list[Action]] = [click]
+    action_set_actions: ClassVar[Mapping[str, list[Action]]] = {"a11y": [click_on]}
+    name_addressed: ClassVar[Mapping[str, str]] = {"click_on": "click"}
+
+    def __init__(self, buttons: Sequence[str], pending: Sequence[str] = ()) -> None:
+        super().__init__("screen", "Buttons.")
+        self.buttons, self.pending = list(buttons), list(pending)
+        self.current: list[str] = []
+        self.clicked: list[str] = []
+        self.observations = 0
+
+    def on_reset(self) -> None:
+        self.clicked = []
+
+    def element_candidates(self, fresh: bool) -> list[Candidate]:
+        if fresh or not self.current:
+            self.observations += 1
+            # Numbered in reverse, so a number is not the button's place in ``buttons``.
+            self.current = list(reversed(self.buttons))
+            self.buttons += self.pending
+            self.pending = []
+        return [Candidate(i, n, "push button") for i, n in enumerate(self.current, 1)]
+
+
+def test_a_fake_screen_is_groundable() -> None:
+    assert isinstance(Screen(["OK"]), Groundable)
+
+
+def test_a_name_addressed_call_becomes_the_element_action_with_the_current_number() -> None:
+    screen = Screen(["Cancel", "OK"])
+    screen.reset()  # marks: no click_on in the space
+    call = ActionCall(env="screen", name="click_on", arguments={"name": "ok"})
+    grounded = element_call(call, screen)
+    assert grounded == ActionCall(env="screen", name="click", arguments={"elem": 1})
+    assert screen.current[0] == "OK"
+
+
+def test_under_a11y_the_call_is_played_as_it_is() -> None:
+    screen = Screen(["OK"])
+    screen.reset(action_set="a11y")
+    call = ActionCall(env="screen", name="click_on", arguments={"name": "OK"})
+    assert element_call(call, screen) is call
+
+
+def test_an_element_still_appearing_is_waited_for() -> None:
+    screen = Screen(["File"], pending=["Create Folder..."])
+    screen.reset()
+    call = ActionCall(env="screen", name="click_on", arguments={"name": "Create Folder..."})
+    assert element_call(call, screen).arguments == {"elem": 1}
+    assert screen.observations == 2
+
+
+def test_other_calls_and_other_devices_are_left_alone() -> None:
+    screen = Screen(["OK"])
+    screen.reset()
+    click_call = ActionCall(env="screen", name="click", arguments={"elem": 1})
+    assert element_call(click_call, screen) is click_call
+    plain = Environment("plain")
+    by_name = ActionCall(env="plain", name="click_on", arguments={"name": "OK"})
+    assert element_call(by_name, plain) is by_name
+
+
+@evaluator
+def clicked(name: str, env: Any) -> bool:
+    """The button was clicked.
+
+    Args:
+        name: The button.
+    """
+    return name in env.clicked
+
+
+def _task() -> Task:
+    return Task(
+        id="buttons",
+        instruction="Click Save.",
+        nodes={"saved": clicked("Save").on("screen")},
+        reference_solution=[ActionCall(env="screen", name="click_on", arguments={"name": "Save"})],
+        metadata=TaskMetadata(environments=["screen"]),
+    )
+
+
+def test_the_oracle_plays_names_as_real_clicks_under_marks() -> None:
+    screen = Screen(["Cancel", "Save"])
+    result = Episode(_task(), OracleAgent(), {"screen": screen}).run()
+    assert result.success
+    calls = [(c.name, c.arguments) for turn in result.trajectory for c in turn.calls]
+    assert calls[0] == ("click", {"elem": 1})  # Save is numbered 1 in that observation
+    assert screen.clicked == ["Save"]
+
+
+def test_the_oracle_plays_names_as_they_are_under_a11y() -> None:
+    screen = Screen(["Cancel", "Save"])
+    result = Episode(_task(), OracleAgent(), {"screen": screen}, action_set="a11y").run()
+    assert result.success
+    first = result.trajectory[0].calls[0]
+    assert (first.name, first.arguments) == ("click_on", {"name": "Save"})
+
+
+def test_a_name_that_is_not_there_is_an_invalid_turn_that_says_what_is_there() -> None:
+    screen = Screen(["Cancel"])
+    agent = ScriptedAgent([[ActionCall(env="screen", name="click_on", arguments={"name": "Save"})]])
+    result = Episode(_task(), agent, {"screen": screen}).run()
+    assert result.termination == "invalid_action"
+    error = result.trajectory[0].calls[0].error or ""
+    assert "cannot ground the call: no element named 'Save'" in error
+    assert "'Cancel'" in error
+
+
+def test_an_sr_at_k_prefix_is_played_by_mark_number_too() -> None:
+    screen = Screen(["Cancel", "Open", "Save"])
+    by_name = [
+        ActionCall(env="screen", name="click_on", arguments={"name": name})
+        for name in ("Open", "Save")
+    ]
+    task = Task(
+        id="two-steps",
+        instruction="Click Open, then Save.",
+        nodes={"opened": clicked("Open").on("screen"), "saved": clicked("Save").on("screen")},
+        edges=[("opened", "saved")],
+        reference_solution=by_name,
+        metadata=TaskMetadata(
+            environments=["screen"],
+            subtasks=[
+                SubtaskInfo(id="s0", nodes=["opened"], solution_span=(0, 1)),
+                SubtaskInfo(id="s1", nodes=["saved"], solution_span=(1, 2)),
+            ],
+        ),
+    )
+    result = Episode(task, OracleAgent(start_at=1), {"screen": screen}, start_at=1).run()
+    assert result.success, result.error
+    assert screen.clicked == ["Open", "Save"]
+    played = [(c.name, c.arguments) for turn in result.trajectory for c in turn.calls]
+    assert played[0] == ("click", {"elem": 1})  # only Save: Open was the prefix
