@@ -1,0 +1,160 @@
+"""``reef serve-mcp``'s server driven by the official MCP client over streamable HTTP.
+
+The server plays a real episode of the in-memory suite: the client lists the tools, solves
+(or fails) the task through them, and the result is read back from the run directory with
+the same loader ``reef report`` uses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx2
+import pytest
+from mcp import ClientSession, MCPError
+from mcp.client.streamable_http import streamable_http_client
+
+from reefbench.net import ServedApp
+from reefbench.report.loading import load_run
+from reefbench.runner.mcp_server import MCP_PATH, create_app
+from reefbench.runner.served_episode import ServedEpisode
+
+TOKEN = "test-token-0123456789abcdef"
+
+
+@contextmanager
+def serving(
+    out: Path, task: str = "mem-write-note", **options: Any
+) -> Iterator[tuple[str, ServedEpisode]]:
+    episode = ServedEpisode("memory", task, out, **options)
+    episode.start()
+    served = ServedApp(create_app(episode, TOKEN), lifespan="on")
+    try:
+        yield served.url + MCP_PATH, episode
+    finally:
+        served.stop()
+        episode.close()
+
+
+def with_client(
+    url: str, play: Callable[[ClientSession], Awaitable[Any]], token: str = TOKEN
+) -> Any:
+    async def main() -> Any:
+        headers = {"Authorization": f"Bearer {token}"}
+        async with (
+            httpx2.AsyncClient(headers=headers) as http,
+            streamable_http_client(url, http_client=http) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            return await play(session)
+
+    return anyio.run(main)
+
+
+def test_a_client_solves_the_task_and_the_run_is_stored(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+
+    async def play(session: ClientSession) -> dict[str, Any]:
+        tools = {t.name: t for t in (await session.list_tools()).tools}
+        task = await session.read_resource("reef://task")
+        before = await session.read_resource("reef://observation/laptop/list_files")
+        result = await session.call_tool(
+            "laptop__write_file", {"path": "notes/hello.txt", "content": "hello world"}
+        )
+        stored = await session.read_resource("reef://result")
+        return {"tools": tools, "task": task, "before": before, "call": result, "stored": stored}
+
+    with serving(out) as (url, episode):
+        seen = with_client(url, play)
+        assert episode.ended.is_set()
+
+    tools = seen["tools"]
+    assert (
+        "laptop__write_file" in tools and "root__complete" in tools and "phone__read_file" in tools
+    )
+    schema = tools["laptop__write_file"].input_schema
+    assert schema["type"] == "object" and set(schema["required"]) == {"path", "content"}
+    assert "hello world" in seen["task"].contents[0].text
+    assert seen["before"].contents[0].text == "(no files)"
+    assert not seen["call"].is_error
+    assert "episode has ended (success)" in seen["call"].content[0].text
+    assert '"termination": "success"' in seen["stored"].contents[0].text
+
+    run = load_run(out)
+    assert run.manifest["config"]["agent"]["name"] == "mcp"
+    assert run.manifest["config"]["tasks"] == ["mem-write-note"]
+    [result] = run.results
+    assert result.task_id == "mem-write-note" and result.success and result.agent == "mcp"
+    assert result.termination == "success" and result.steps == 1
+
+
+def test_a_wrong_answer_is_scored_as_a_failure(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+
+    async def play(session: ClientSession) -> Any:
+        wrong = await session.call_tool(
+            "laptop__write_file", {"path": "notes/hello.txt", "content": "hello"}
+        )
+        done = await session.call_tool("root__complete", {})
+        after = await session.call_tool("laptop__list_files", {})
+        return wrong, done, after
+
+    with serving(out) as (url, _):
+        wrong, done, after = with_client(url, play)
+    assert not wrong.is_error and "ended" not in wrong.content[0].text
+    assert "episode has ended (false_completion)" in done.content[0].text
+    assert after.is_error and "has ended" in after.content[0].text
+    [result] = load_run(out).results
+    assert not result.success and result.termination == "false_completion"
+    assert result.steps == 2
+
+
+def test_invalid_calls_count_as_invalid_actions(tmp_path: Path) -> None:
+    async def play(session: ClientSession) -> Any:
+        return await session.call_tool("laptop__fly", {}), await session.call_tool("nonsense", {})
+
+    with serving(tmp_path / "run", invalid_tolerance=1) as (url, _):
+        first, second = with_client(url, play)
+    assert first.is_error and "invalid" in first.content[0].text
+    assert second.is_error and "unknown tool 'nonsense'" in second.content[0].text
+    assert "episode has ended (invalid_action)" in second.content[0].text
+    [result] = load_run(tmp_path / "run").results
+    assert result.termination == "invalid_action" and result.invalid_actions == 2
+
+
+def test_the_prompts_carry_the_instruction_and_the_observation(tmp_path: Path) -> None:
+    async def play(session: ClientSession) -> Any:
+        names = [p.name for p in (await session.list_prompts()).prompts]
+        return names, await session.get_prompt("task"), await session.get_prompt("observation")
+
+    with serving(tmp_path / "run", task="mem-cross-code") as (url, _):
+        names, task, observation = with_client(url, play)
+    assert names == ["task", "observation"]
+    text = "\n".join(m.content.text for m in task.messages)
+    assert "sms/latest.txt" in text and "root__complete" in text and "phone:" in text
+    texts = [m.content.text for m in observation.messages]
+    assert any("sms/latest.txt" in t for t in texts), texts
+
+
+def test_a_wrong_token_is_refused(tmp_path: Path) -> None:
+    async def play(session: ClientSession) -> Any:
+        return await session.list_tools()
+
+    with serving(tmp_path / "run") as (url, episode):
+        with pytest.raises(ExceptionGroup) as refused:
+            with_client(url, play, token="wrong-token-0123456789abcdef")
+        assert refused.group_contains(MCPError)
+        hello = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+        for headers in ({}, {"Authorization": "Bearer nope"}, {"Authorization": TOKEN}):
+            response = httpx2.post(url, json=hello, headers=headers)
+            assert response.status_code == 401, headers
+            assert response.json() == {"detail": "missing or wrong token"}
+        right = {"Authorization": f"Bearer {TOKEN}"}
+        assert httpx2.post(url, json=hello, headers=right).status_code != 401
+        # Nothing reached the episode.
+        assert episode.driver.turn is not None and episode.driver.turn.step == 1
