@@ -7,6 +7,11 @@ the same loader ``reef report`` uses.
 
 from __future__ import annotations
 
+import json
+import os
+import signal
+import subprocess
+import sys
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,7 +20,7 @@ from typing import Any
 import anyio
 import httpx2
 import pytest
-from mcp import ClientSession, MCPError
+from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
 from reefbench.net import ServedApp
@@ -158,3 +163,88 @@ def test_a_wrong_token_is_refused(tmp_path: Path) -> None:
         assert httpx2.post(url, json=hello, headers=right).status_code != 401
         # Nothing reached the episode.
         assert episode.driver.turn is not None and episode.driver.turn.step == 1
+
+
+# ------------------------------------------------------------------ reef serve-mcp, a process
+REEF = [sys.executable, "-m", "reefbench.cli"]
+
+
+@pytest.mark.integration
+def test_serve_mcp_process_over_http_then_reef_report(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    command = [*REEF, "serve-mcp", "--suite", "memory", "--task", "mem-write-note"]
+    env = {k: v for k, v in os.environ.items() if k != "REEF_MCP_TOKEN"}
+    process = subprocess.Popen(
+        [*command, "--port", "0", "--out", str(out)], stdout=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        assert process.stdout is not None
+        url = process.stdout.readline().strip().removeprefix("url=")
+        token = process.stdout.readline().strip().removeprefix("token=")
+        assert process.stdout.readline().strip() == f"run={out}"
+        assert url.startswith("http://127.0.0.1:") and url.endswith("/mcp") and len(token) >= 16
+
+        async def play(session: ClientSession) -> Any:
+            arguments = {"path": "notes/hello.txt", "content": "hello world"}
+            return await session.call_tool("laptop__write_file", arguments)
+
+        assert "ended (success)" in with_client(url, play, token=token).content[0].text
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=60) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    report = subprocess.run(
+        [*REEF, "report", str(out)], capture_output=True, text=True, timeout=120
+    )
+    assert report.returncode == 0, report.stderr
+    [(label, shown)] = json.loads((out / "report" / "report.json").read_text())["runs"].items()
+    assert label.startswith("mcp") and shown["summary"]["episodes"] == 1
+    assert shown["summary"]["sr"] == 1.0
+    again = subprocess.run(
+        [*command, "--out", str(out)], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert again.returncode == 2 and "already holds an episode" in again.stderr
+    assert len(again.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.integration
+def test_serve_mcp_over_stdio(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = ["-m", "reefbench.cli", "serve-mcp", "--transport", "stdio", "--suite", "memory"]
+    params = StdioServerParameters(
+        command=sys.executable, args=[*args, "--task", "mem-write-note", "--out", str(out)]
+    )
+
+    async def main() -> Any:
+        async with (
+            stdio_client(params) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            arguments = {"path": "notes/hello.txt", "content": "hello world"}
+            return await session.call_tool("laptop__write_file", arguments)
+
+    result = anyio.run(main)
+    assert not result.is_error and "ended (success)" in result.content[0].text
+    [stored] = load_run(out).results
+    assert stored.success and stored.agent == "mcp"
+
+
+def test_serve_mcp_mistakes_are_one_line(tmp_path: Path) -> None:
+    for args, message in [
+        (["--suite", "memory", "--task", "nope"], "no task 'nope' in suite memory"),
+        (["--suite", "memory", "--task", "mem-*"], "exact id"),
+        (["--suite", "moon", "--task", "x"], "unknown suite 'moon'"),
+        (["--suite", "memory", "--task", "mem-write-note", "--host", "0.0.0.0"], "--allow-remote"),
+    ]:
+        done = subprocess.run(
+            [*REEF, "serve-mcp", *args, "--port", "0", "--out", str(tmp_path / "x")],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 2, (args, done.stdout, done.stderr)
+        assert message in done.stderr and "Traceback" not in done.stderr, done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1, done.stderr
