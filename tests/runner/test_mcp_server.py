@@ -7,8 +7,11 @@ the same loader ``reef report`` uses.
 
 from __future__ import annotations
 
+import base64
+import io
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -23,10 +26,15 @@ import pytest
 from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
+from reefbench.actions import ActionCall
+from reefbench.environment import Environment
+from reefbench.log.store import ResultsStore
 from reefbench.net import ServedApp
 from reefbench.report.loading import load_run
 from reefbench.runner.mcp_server import MCP_PATH, create_app
 from reefbench.runner.served_episode import ServedEpisode
+from reefbench.suites import Suite
+from reefbench.task import Task, TaskMetadata
 
 TOKEN = "test-token-0123456789abcdef"
 
@@ -248,3 +256,88 @@ def test_serve_mcp_mistakes_are_one_line(tmp_path: Path) -> None:
         assert done.returncode == 2, (args, done.stdout, done.stderr)
         assert message in done.stderr and "Traceback" not in done.stderr, done.stderr
         assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+# ------------------------------------------------------------------ a real desktop
+def open_editor_task() -> list[Task]:
+    from reefbench.envs.desktop import evaluators as ev
+
+    return [
+        Task(
+            id="desk-open-editor",
+            instruction='Open the Mousepad text editor and save "never-saved.txt".',
+            nodes={
+                "open": ev.process_running("mousepad").on("desktop"),
+                "saved": ev.file_exists("never-saved.txt").on("desktop"),
+            },
+            reference_solution=[
+                ActionCall(env="desktop", name="search_app", arguments={"name": "mousepad"})
+            ],
+            metadata=TaskMetadata(level="L1", scenario="editor", apps=["mousepad"]),
+        )
+    ]
+
+
+def one_desktop() -> dict[str, Environment]:
+    from reefbench.envs.desktop import DesktopEnvironment
+
+    return {"desktop": DesktopEnvironment()}
+
+
+@pytest.mark.integration
+@pytest.mark.skipif(
+    not all(shutil.which(t) for t in ("Xvfb", "bwrap", "xdotool", "openbox", "mousepad")),
+    reason="needs Xvfb, bubblewrap, xdotool, openbox and mousepad",
+)
+def test_on_a_real_desktop_the_screenshot_is_the_screen_and_the_call_is_scored(
+    tmp_path: Path,
+) -> None:
+    suite = Suite("desk", "one desktop", open_editor_task, one_desktop)
+    episode = ServedEpisode(suite, "desk-open-editor", tmp_path / "run")
+
+    async def play(session: ClientSession) -> dict[str, Any]:
+        listed = [r.uri for r in (await session.list_resources()).resources]
+        before = await session.read_resource("reef://observation/desktop/screenshot")
+        opened = await session.call_tool("desktop__search_app", {"name": "mousepad"})
+        after = await session.read_resource("reef://observation/desktop/screenshot")
+        prompt = await session.get_prompt("observation")
+        done = await session.call_tool("root__complete", {})
+        return {
+            "listed": listed,
+            "before": before,
+            "opened": opened,
+            "after": after,
+            "prompt": prompt,
+            "done": done,
+        }
+
+    try:
+        episode.start()
+        with ServedApp(create_app(episode, TOKEN), lifespan="on") as served:
+            seen = with_client(served.url + MCP_PATH, play)
+    finally:
+        episode.close()
+
+    assert "reef://observation/desktop/screenshot" in [str(u) for u in seen["listed"]]
+    from PIL import Image
+
+    shots = []
+    for key in ("before", "after"):
+        [content] = seen[key].contents
+        assert content.mime_type == "image/png"
+        image = Image.open(io.BytesIO(base64.b64decode(content.blob)))
+        assert image.format == "PNG" and image.size == (1280, 800)
+        shots.append(image.convert("RGB"))
+    # The screenshot follows the real screen: after the call it shows the editor's window.
+    assert shots[0].tobytes() != shots[1].tobytes()
+    assert shots[1].getextrema() != ((0, 0), (0, 0), (0, 0))
+    assert not seen["opened"].is_error, seen["opened"].content
+    images = [m.content for m in seen["prompt"].messages if m.content.type == "image"]
+    assert len(images) == 1 and base64.b64decode(images[0].data) == base64.b64decode(
+        seen["after"].contents[0].blob
+    )
+    assert "ended (false_completion)" in seen["done"].content[0].text
+    store = ResultsStore(tmp_path / "run")
+    [result] = store.results()
+    store.close()
+    assert not result.success and result.completed_nodes == ["open"] and result.steps == 2

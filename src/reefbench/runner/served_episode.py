@@ -24,7 +24,7 @@ from reefbench.runner.config import AgentSpec, RunConfig
 from reefbench.runner.engine import FileObservations, select_tasks
 from reefbench.runner.launch import manifest
 from reefbench.runner.outcomes import RETRYABLE
-from reefbench.suites import get_suite
+from reefbench.suites import Suite, get_suite
 from reefbench.task import Task
 
 AGENT_NAME = "mcp"
@@ -34,7 +34,7 @@ class ServedEpisode:
     """A task of a suite, its environments and the run directory its result goes to.
 
     Args:
-        suite: A built-in suite's name (``memory``, ``v0``).
+        suite: A built-in suite's name (``memory``, ``v0``), or a :class:`Suite`.
         task_id: The task to play (an exact id).
         out_dir: The run directory (created; one that holds another run is refused).
         invalid_tolerance: Invalid actions forgiven before the episode ends.
@@ -43,17 +43,17 @@ class ServedEpisode:
 
     def __init__(
         self,
-        suite: str,
+        suite: str | Suite,
         task_id: str,
         out_dir: Path,
         *,
         invalid_tolerance: int = 0,
         step_limit: int | None = None,
     ) -> None:
-        chosen = get_suite(suite)
-        self.task: Task = _find(chosen.load(), task_id, suite)
+        chosen = get_suite(suite) if isinstance(suite, str) else suite
+        self.task: Task = _find(chosen.load(), task_id, chosen.name)
         self.config = RunConfig(
-            suite=suite,
+            suite=chosen.name,
             tasks=[self.task.id],
             agent=AgentSpec(name=AGENT_NAME),
             invalid_tolerance=invalid_tolerance,
