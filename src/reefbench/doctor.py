@@ -33,6 +33,7 @@ _MODULES = [
     ("rich", "reefbench", True),
     ("docstring_parser", "reefbench", True),
     ("gymnasium", "reefbench[gym]", False),
+    ("mcp", "reefbench[mcp]", False),
     ("playwright", "reefbench[browser]", False),
 ]
 

@@ -114,7 +114,7 @@ def test_a_wrong_answer_is_scored_as_a_failure(tmp_path: Path) -> None:
             "laptop__write_file", {"path": "notes/hello.txt", "content": "hello"}
         )
         done = await session.call_tool("root__complete", {})
-        after = await session.call_tool("laptop__list_files", {})
+        after = await session.call_tool("root__wait", {})
         return wrong, done, after
 
     with serving(out) as (url, _):
@@ -152,6 +152,20 @@ def test_the_prompts_carry_the_instruction_and_the_observation(tmp_path: Path) -
     assert "sms/latest.txt" in text and "root__complete" in text and "phone:" in text
     texts = [m.content.text for m in observation.messages]
     assert any("sms/latest.txt" in t for t in texts), texts
+
+
+def test_an_episode_left_unfinished_is_stored_as_aborted(tmp_path: Path) -> None:
+    async def play(session: ClientSession) -> Any:
+        return await session.call_tool("root__wait", {})
+
+    with serving(tmp_path / "run") as (url, episode):
+        with_client(url, play)
+        assert not episode.ended.is_set()
+    [result] = load_run(tmp_path / "run").results
+    assert result.termination == "aborted" and result.steps == 2 and not result.success
+    store = ResultsStore(tmp_path / "run")
+    assert [row["status"] for row in store.rows()] == ["failed"]
+    store.close()
 
 
 def test_a_wrong_token_is_refused(tmp_path: Path) -> None:

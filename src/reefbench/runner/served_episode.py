@@ -23,7 +23,6 @@ from reefbench.protocol import AgentOutput, Turn
 from reefbench.runner.config import AgentSpec, RunConfig
 from reefbench.runner.engine import FileObservations, select_tasks
 from reefbench.runner.launch import manifest
-from reefbench.runner.outcomes import RETRYABLE
 from reefbench.suites import Suite, get_suite
 from reefbench.task import Task
 
@@ -163,7 +162,9 @@ class ServedEpisode:
         result = self.driver.result
         if result is None or self._recorded:
             return
-        self.store.record(self.key, result, final=result.termination not in RETRYABLE)
+        # An infrastructure outcome (aborted by Ctrl+C, a crashed environment) is stored as
+        # failed, as the runner stores its last attempt: reports keep it apart.
+        self.store.record(self.key, result, final=not result.infrastructure_failure)
         self._recorded = True
         self.ended.set()
 
