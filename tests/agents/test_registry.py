@@ -141,3 +141,13 @@ def test_the_default_tool_mode_comes_from_the_table() -> None:
     assert provider_info("openai-compatible").tool_mode == "json"
     assert provider_info("gemini") is provider_info("google")
     assert {provider_info(n).tool_mode for n in ("openai", "anthropic", "google")} == {"native"}
+
+
+def test_each_provider_speaks_the_schema_dialect_its_entry_declares() -> None:
+    from reefbench.agents.providers.registry import TABLE
+
+    for info in TABLE:
+        model = "m@http://127.0.0.1:9/v1" if info.name == "openai-compatible" else "m"
+        keys = dict.fromkeys(info.key_variables, "k")
+        provider = make_provider(f"{info.name}/{model}", environ=keys)
+        assert getattr(provider, "dialect", None) == info.dialect, info.name
