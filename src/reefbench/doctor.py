@@ -33,6 +33,7 @@ _MODULES = [
     ("rich", "reefbench", True),
     ("docstring_parser", "reefbench", True),
     ("gymnasium", "reefbench[gym]", False),
+    ("mcp", "reefbench[mcp]", False),
     ("playwright", "reefbench[browser]", False),
 ]
 
@@ -60,11 +61,37 @@ def run_checks() -> list[Check]:
                 required,
             )
         )
+    checks.extend(provider_checks())
     for package in PACKAGES:
         checks.append(package_check(package))
     devices = adb_devices_check()
     if devices is not None:
         checks.append(devices)
+    return checks
+
+
+def provider_checks() -> list[Check]:
+    """One check per registered provider: its SDK importable (optional: a run needs only
+    the providers it uses)."""
+    from reefbench.agents.providers.registry import TABLE
+
+    checks = []
+    for info in TABLE:
+        found = importlib.util.find_spec(info.sdk.partition(".")[0]) is not None
+        if found and "." in info.sdk:
+            found = importlib.util.find_spec(info.sdk) is not None
+        keys = " or ".join(info.key_variables)
+        detail = f"{info.package} importable" if found else f"{info.package} not installed"
+        checks.append(
+            Check(
+                f"provider {info.name}",
+                found,
+                f"{detail}; key from {keys}",
+                f"reefbench[{info.extra}]",
+                f"pip install 'reefbench[{info.extra}]'",
+                False,
+            )
+        )
     return checks
 
 

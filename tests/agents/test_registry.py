@@ -75,3 +75,79 @@ def test_reefbench_imports_without_any_sdk() -> None:
         lines[0] == "the openai provider needs the openai package: pip install 'reefbench[openai]'"
     )
     assert lines[1] == "[]"
+
+
+# ------------------------------------------------------------------ the provider table
+def test_every_reader_of_the_table_lists_exactly_its_providers() -> None:
+    from reefbench.agents.providers.registry import KEY_VARIABLES, PROVIDERS, TABLE
+    from reefbench.doctor import provider_checks
+    from reefbench.runner.config import versions
+
+    names = [info.name for info in TABLE]
+    assert list(PROVIDERS) == names and list(KEY_VARIABLES) == names
+    assert list(versions()["providers"]) == names
+    assert [c.name for c in provider_checks()] == [f"provider {n}" for n in names]
+    for info in TABLE:
+        # Every provider's SDK is installed in the test environment: its version is known.
+        assert versions()["providers"][info.name]["version"], info.name
+        assert info.computer_use is False  # no native computer-use interface yet
+
+
+def test_reef_run_help_lists_exactly_the_table() -> None:
+    import os
+    import re
+
+    from reefbench.agents.providers.registry import TABLE
+
+    env = {**os.environ, "COLUMNS": "400"}
+    done = subprocess.run(
+        [sys.executable, "-m", "reefbench.cli", "run", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    text = " ".join(re.sub(r"[│|]", " ", done.stdout).split())
+    shown = re.findall(r"([a-z-]+)/<model>", text)
+    assert shown == [info.name for info in TABLE]
+    for info in TABLE:
+        for variable in info.key_variables:
+            assert variable in text
+
+
+@pytest.mark.parametrize(
+    ("model", "sdk", "line"),
+    [
+        ("anthropic/claude", "anthropic", "the anthropic provider needs the anthropic package"),
+        ("google/gemini", "google.genai", "the google provider needs the google-genai package"),
+        ("gemini/gemini", "google.genai", "pip install 'reefbench[google]'"),
+        ("openai-compatible/m@http://127.0.0.1:9/v1", "openai", "pip install 'reefbench[openai]'"),
+    ],
+)
+def test_a_provider_missing_its_sdk_names_the_extra(
+    model: str, sdk: str, line: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, sdk, None)  # the next import of it raises ImportError
+    keys = {"ANTHROPIC_API_KEY": "k", "GEMINI_API_KEY": "k"}
+    with pytest.raises(ConfigError) as missing:
+        make_provider(model, environ=keys)
+    assert line in str(missing.value) and "\n" not in str(missing.value)
+
+
+def test_the_default_tool_mode_comes_from_the_table() -> None:
+    from reefbench.agents.providers.registry import provider_info
+
+    assert provider_info("openai-compatible").tool_mode == "json"
+    assert provider_info("gemini") is provider_info("google")
+    assert {provider_info(n).tool_mode for n in ("openai", "anthropic", "google")} == {"native"}
+
+
+def test_each_provider_speaks_the_schema_dialect_its_entry_declares() -> None:
+    from reefbench.agents.providers.registry import TABLE
+
+    for info in TABLE:
+        model = "m@http://127.0.0.1:9/v1" if info.name == "openai-compatible" else "m"
+        keys = dict.fromkeys(info.key_variables, "k")
+        provider = make_provider(f"{info.name}/{model}", environ=keys)
+        assert getattr(provider, "dialect", None) == info.dialect, info.name

@@ -17,6 +17,7 @@ from typing import Annotated, Any
 
 import typer
 
+from reefbench.agents.providers.registry import model_help
 from reefbench.cli.app import app, console
 from reefbench.errors import ReefError
 
@@ -32,12 +33,7 @@ def run(
     ] = None,
     model: Annotated[
         str | None,
-        typer.Option(
-            help="Model as provider/model: openai/..., anthropic/..., google/..., "
-            "openai-compatible/<name>@<base_url>. Keys come from OPENAI_API_KEY, "
-            "ANTHROPIC_API_KEY, GEMINI_API_KEY (or GOOGLE_API_KEY), "
-            "OPENAI_COMPATIBLE_API_KEY."
-        ),
+        typer.Option(help=model_help()),
     ] = None,
     policy: Annotated[
         str | None, typer.Option(help="Agent system for --model: single, by-func, by-env.")

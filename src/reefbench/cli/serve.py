@@ -1,18 +1,34 @@
-"""``reef serve-env``: run one environment behind the authenticated JSON API."""
+"""``reef serve-env`` (one environment behind the authenticated JSON API) and ``reef
+serve-mcp`` (one episode as an MCP server): loopback by default, a token always."""
 
 from __future__ import annotations
 
 import os
 import secrets
 import signal
-from typing import Annotated
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
 from reefbench.cli.app import app, console
 from reefbench.errors import ReefError
 
+if TYPE_CHECKING:
+    from reefbench.action_sets import get_action_set
+    from reefbench.runner.served_episode import ServedEpisode
+
 TOKEN_VARIABLE = "REEF_ENV_TOKEN"
+MCP_TOKEN_VARIABLE = "REEF_MCP_TOKEN"
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+def _token(variable: str) -> tuple[str, bool]:
+    """The token from ``variable``, or a new one; and whether it was generated (then the
+    command prints it)."""
+    token = os.environ.get(variable)
+    return token or secrets.token_urlsafe(24), token is None
 
 
 @app.command("serve-env")
@@ -35,14 +51,11 @@ def serve_env(
     from reefbench.net import ServedApp
     from reefbench.refs import allow_action_modules
 
-    token = os.environ.get(TOKEN_VARIABLE)
-    generated = token is None
-    token = token or secrets.token_urlsafe(24)
+    token, generated = _token(TOKEN_VARIABLE)
     allow_action_modules(allow_module or ())
     env = make_environment(kind, name)
     modules = DEFAULT_ALLOWED_MODULES + tuple(allow_module or ())
-    stop_signals = {signal.SIGINT, signal.SIGTERM}
-    signal.pthread_sigmask(signal.SIG_BLOCK, stop_signals)  # the server thread inherits this
+    signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)  # the server thread inherits this
     try:
         served = ServedApp(
             create_app(env, token, allowed_modules=modules),
@@ -62,7 +75,113 @@ def serve_env(
         console.print(f"token={token}", highlight=False)
     console.file.flush()
     try:
-        signal.sigwait(stop_signals)
+        signal.sigwait(_STOP_SIGNALS)
     finally:
         served.stop()
         env.stop()
+
+
+@app.command("serve-mcp")
+def serve_mcp(
+    task: Annotated[str, typer.Option(help="The task to play (its exact id).")],
+    suite: Annotated[str, typer.Option(help="Built-in suite: v0 or memory.")] = "v0",
+    out: Annotated[
+        Path | None, typer.Option(help="Run directory for the result (default runs/mcp-<time>).")
+    ] = None,
+    transport: Annotated[
+        Literal["http", "stdio"],
+        typer.Option(help="http (streamable HTTP at /mcp, token required) or stdio."),
+    ] = "http",
+    host: Annotated[str, typer.Option(help="Address to bind (loopback by default).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port (0 picks a free one).")] = 8766,
+    allow_remote: Annotated[
+        bool, typer.Option(help="Allow binding a non-loopback address.")
+    ] = False,
+    invalid_tolerance: Annotated[
+        int, typer.Option(min=0, help="Invalid calls forgiven before the episode ends.")
+    ] = 0,
+    step_limit: Annotated[
+        int | None, typer.Option(min=1, help="Override the task's step limit (tool calls).")
+    ] = None,
+    action_set: Annotated[
+        str, typer.Option(help="How tools address elements: marks (default) or a11y.")
+    ] = "marks",
+) -> None:
+    """Serve one episode as an MCP server; the result is stored in --out like any run.
+
+    The token comes from $REEF_MCP_TOKEN or is generated and printed; clients send it as
+    'Authorization: Bearer <token>'. Stop with Ctrl+C (an unfinished episode is stored as
+    aborted).
+    """
+    try:
+        import mcp  # noqa: F401 - only to name the extra when it is missing
+    except ImportError:
+        raise ReefError("reef serve-mcp needs the MCP SDK: pip install 'reefbench[mcp]'") from None
+    from reefbench.runner.served_episode import ServedEpisode
+
+    out = out or Path("runs") / datetime.now(UTC).strftime("mcp-%Y%m%d-%H%M%S")
+    if transport == "stdio":
+        _serve_mcp_stdio(
+            ServedEpisode(
+                suite,
+                task,
+                out,
+                invalid_tolerance=invalid_tolerance,
+                step_limit=step_limit,
+                action_set=get_action_set(action_set).name,
+            )
+        )
+        return
+    from reefbench.net import ServedApp, check_token
+    from reefbench.runner.mcp_server import MCP_PATH, create_app
+
+    token, generated = _token(MCP_TOKEN_VARIABLE)
+    check_token(token, "MCP server")
+    signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)  # the server thread inherits this
+    episode = ServedEpisode(
+        suite,
+        task,
+        out,
+        invalid_tolerance=invalid_tolerance,
+        step_limit=step_limit,
+        action_set=get_action_set(action_set).name,
+    )
+    try:
+        episode.start()
+        served = ServedApp(
+            create_app(episode, token, host),
+            host,
+            port,
+            allow_remote=allow_remote,
+            how_to_allow_remote="add --allow-remote",
+            lifespan="on",
+        )
+    except OSError as exc:
+        episode.close()
+        raise ReefError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    except BaseException:
+        episode.close()
+        raise
+    console.print(f"url={served.url}{MCP_PATH}", highlight=False)
+    if generated:
+        console.print(f"token={token}", highlight=False)
+    console.print(f"run={out}", highlight=False)
+    console.file.flush()
+    try:
+        signal.sigwait(_STOP_SIGNALS)
+    finally:
+        served.stop()
+        episode.close()
+
+
+def _serve_mcp_stdio(episode: ServedEpisode) -> None:
+    """stdio: the client started this process and owns it; stdout carries the protocol."""
+    import anyio
+
+    from reefbench.runner.mcp_server import serve_stdio
+
+    try:
+        episode.start()
+        anyio.run(serve_stdio, episode)
+    finally:
+        episode.close()

@@ -98,6 +98,7 @@ def _model_factory(spec_json: str) -> Any:
         make_provider,
         parse_model,
     )
+    from reefbench.agents.providers.registry import provider_info
 
     spec = AgentSpec.model_validate_json(spec_json)
     assert spec.model is not None
@@ -121,7 +122,7 @@ def _model_factory(spec_json: str) -> Any:
         raise ConfigError("the longer image side must be at least 16 pixels")
     parsed = parse_model(spec.model)
     if tool_mode == "auto":
-        tool_mode = "json" if parsed.provider == "openai-compatible" else "native"
+        tool_mode = provider_info(parsed.provider).tool_mode
     prompts = options.get("prompts")
     settings = ModelSettings(
         mode="json" if tool_mode == "json" else "native",

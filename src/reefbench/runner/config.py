@@ -22,6 +22,7 @@ import pydantic
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from reefbench.action_sets import ACTION_SETS, DEFAULT_ACTION_SET
+from reefbench.agents.providers.registry import TABLE
 from reefbench.errors import ConfigError
 from reefbench.userfiles import TOO_DEEP, first_validation_error, parse_json, read_text
 
@@ -119,20 +120,22 @@ def load_config(path: Path) -> RunConfig:
         raise ConfigError(f"{path}: {first_validation_error(exc)}") from None
 
 
-def versions() -> dict[str, str]:
-    """Versions of Python and of the packages that shape results."""
-    found = {"python": sys.version.split()[0], "platform": platform.platform()}
-    for package in (
-        "reefbench",
-        "pydantic",
-        "networkx",
-        "openai",
-        "anthropic",
-        "google-genai",
-        "playwright",
-    ):
-        try:
-            found[package] = metadata.version(package)
-        except metadata.PackageNotFoundError:
-            continue
+def versions() -> dict[str, Any]:
+    """Versions of Python and of the packages that shape results, and under ``providers``
+    each registered provider's SDK (``None`` when it is not installed)."""
+    found: dict[str, Any] = {"python": sys.version.split()[0], "platform": platform.platform()}
+    for package in ("reefbench", "pydantic", "networkx", "playwright"):
+        version = _version(package)
+        if version is not None:
+            found[package] = version
+    found["providers"] = {
+        info.name: {"package": info.package, "version": _version(info.package)} for info in TABLE
+    }
     return found
+
+
+def _version(package: str) -> str | None:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from reefbench.log.store import ResultsStore, write_run_manifest, write_run_tasks
 from reefbench.runner.config import RunConfig, versions
@@ -34,6 +35,18 @@ def suite_identity(suite: Suite, tasks: list[Task], ran: str) -> dict[str, objec
     }
 
 
+def manifest(config: RunConfig, suite: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What ``run.json`` holds: the configuration, its hash, the suite's identity (when
+    known), the versions, the start time."""
+    return {
+        "config": config.model_dump(mode="json"),
+        "config_hash": config.config_hash(),
+        **({"suite": suite} if suite is not None else {}),
+        "versions": versions(),
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+
+
 def launch(
     config: RunConfig,
     out_dir: Path,
@@ -51,16 +64,7 @@ def launch(
     ran = tasks_to_jsonl(select_tasks(tasks, config.tasks))
     if not (out_dir / "run.json").exists():
         write_run_tasks(out_dir, ran)
-    write_run_manifest(
-        out_dir,
-        {
-            "config": config.model_dump(mode="json"),
-            "config_hash": config.config_hash(),
-            "suite": suite_identity(suite, tasks, ran),
-            "versions": versions(),
-            "created": datetime.now(UTC).isoformat(timespec="seconds"),
-        },
-    )
+    write_run_manifest(out_dir, manifest(config, suite_identity(suite, tasks, ran)))
     store = ResultsStore(out_dir)
     try:
         runner = Runner(config, tasks, make_agent, suite.make_environments, store)

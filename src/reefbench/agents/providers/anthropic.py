@@ -11,6 +11,7 @@ import base64
 from collections.abc import Sequence
 from typing import Any
 
+from reefbench.actions import Provider as SchemaDialect
 from reefbench.agents.providers.base import (
     ImagePart,
     Message,
@@ -40,6 +41,9 @@ class AnthropicProvider:
         base_url: Override of the API root (tests point it at a local server).
         options: Tokens, timeout, retries, pricing.
     """
+
+    # The tool-schema shape this API takes; the provider table declares the same.
+    dialect: SchemaDialect = "anthropic"
 
     def __init__(
         self,
@@ -76,7 +80,7 @@ class AnthropicProvider:
         if self.options.temperature is not None:
             request["temperature"] = self.options.temperature
         if tools:
-            request["tools"] = [t.schema("anthropic") for t in tools]
+            request["tools"] = [t.schema(self.dialect) for t in tools]
         return call_with_retries(
             self.name,
             lambda: self._reply(self._client.messages.create(**request)),

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from reefbench.actions import Provider as SchemaDialect
 from reefbench.agents.providers.base import (
     SYNTHETIC_ID,
     ImagePart,
@@ -42,6 +43,9 @@ class GeminiProvider:
         base_url: Override of the API root (tests point it at a local server).
         options: Tokens, timeout, retries, pricing.
     """
+
+    # The tool-schema shape this API takes; the provider table declares the same.
+    dialect: SchemaDialect = "gemini"
 
     def __init__(
         self,
@@ -84,7 +88,7 @@ class GeminiProvider:
             config["temperature"] = self.options.temperature
         if tools:
             declarations = [
-                types.FunctionDeclaration.model_validate(t.schema("gemini")) for t in tools
+                types.FunctionDeclaration.model_validate(t.schema(self.dialect)) for t in tools
             ]
             config["tools"] = [types.Tool(function_declarations=declarations)]
         contents = self.to_contents(messages)

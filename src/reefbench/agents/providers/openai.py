@@ -12,6 +12,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from reefbench.actions import Provider as SchemaDialect
 from reefbench.agents.providers.base import (
     SYNTHETIC_ID,
     ImagePart,
@@ -44,6 +45,9 @@ class OpenAIProvider:
         compatible: An OpenAI-compatible server: sends ``max_tokens`` (widely supported)
             instead of ``max_completion_tokens``.
     """
+
+    # The tool-schema shape this API takes; the provider table declares the same.
+    dialect: SchemaDialect = "openai"
 
     def __init__(
         self,
@@ -84,7 +88,7 @@ class OpenAIProvider:
         if self.options.temperature is not None:
             request["temperature"] = self.options.temperature
         if tools:
-            request["tools"] = [t.schema("openai") for t in tools]
+            request["tools"] = [t.schema(self.dialect) for t in tools]
         return call_with_retries(
             self.name,
             lambda: self._reply(self._client.chat.completions.create(**request)),

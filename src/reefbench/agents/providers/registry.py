@@ -1,29 +1,30 @@
 """Model strings -> providers: ``openai/gpt-4o``, ``anthropic/claude-sonnet-4-5``,
 ``google/gemini-2.5-pro``, ``openai-compatible/qwen2.5-vl@http://127.0.0.1:8000/v1``.
 
+Every provider registers itself once, in :data:`TABLE`: its name, key variables, SDK and
+the extra that installs it, tool-schema dialect, default tool mode, whether it offers a
+native computer-use interface, and how to build it. The model-string parser, ``reef run
+--help``, ``reef doctor`` and ``run.json``'s versions all read that table, so adding a
+provider is one entry (and its module).
+
 Keys come only from the harness's environment variables and go only to the provider they
 belong to: an OpenAI key is never sent to an OpenAI-compatible server somewhere else.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import ModuleType
+from typing import Literal
 
+from reefbench.actions import Provider as SchemaDialect
 from reefbench.agents.providers.base import Provider, ProviderOptions
 from reefbench.errors import ConfigError
 
-PROVIDERS = ("openai", "anthropic", "google", "openai-compatible")
-KEY_VARIABLES: dict[str, tuple[str, ...]] = {
-    "openai": ("OPENAI_API_KEY",),
-    "anthropic": ("ANTHROPIC_API_KEY",),
-    "google": ("GEMINI_API_KEY", "GOOGLE_API_KEY"),
-    "openai-compatible": ("OPENAI_COMPATIBLE_API_KEY",),
-}
-_ALIASES = {"gemini": "google"}
-_COMPATIBLE = re.compile(r"^(?P<model>[^@]+)@(?P<url>https?://\S+)$")
 # Local servers rarely check keys, but the SDK insists on one.
 _NO_KEY = "no-key"
 
@@ -39,6 +40,128 @@ class ModelSpec:
     def __str__(self) -> str:
         suffix = f"@{self.base_url}" if self.base_url else ""
         return f"{self.provider}/{self.model}{suffix}"
+
+
+Builder = Callable[[ModelSpec, str | None, str | None, ProviderOptions | None], Provider]
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderInfo:
+    """One provider's registration.
+
+    Attributes:
+        name: The prefix of its model strings (``openai`` in ``openai/gpt-4o``).
+        key_variables: Environment variables holding its key, in the order they are read.
+        sdk: The import name of its official SDK (``google.genai``).
+        package: The SDK's distribution on PyPI (``google-genai``), for versions.
+        extra: The reefbench extra that installs the SDK (``pip install 'reefbench[extra]'``).
+        dialect: The tool-schema shape its API takes (:meth:`Action.tool_schema`).
+        build: Makes the provider from a parsed model string, the key, the API root and the
+            options (imports the provider module, and so the SDK, only then).
+        example: The model string ``--help`` shows.
+        aliases: Other prefixes accepted for it (``gemini/...``).
+        key_required: ``False`` when servers usually take no key (self-hosted ones).
+        tool_mode: ``native`` tool calls or ``json`` in text when the run says ``auto``.
+        computer_use: Whether reefbench drives its native computer-use interface.
+    """
+
+    name: str
+    key_variables: tuple[str, ...]
+    sdk: str
+    package: str
+    extra: str
+    dialect: SchemaDialect
+    build: Builder
+    example: str
+    aliases: tuple[str, ...] = ()
+    key_required: bool = True
+    tool_mode: Literal["native", "json"] = "native"
+    computer_use: bool = False
+
+    def import_sdk(self) -> ModuleType:
+        """The SDK module, or the one-line error naming the extra that installs it."""
+        try:
+            return importlib.import_module(self.sdk)
+        except ImportError:
+            raise ConfigError(
+                f"the {self.name} provider needs the {self.package} package: "
+                f"pip install 'reefbench[{self.extra}]'"
+            ) from None
+
+
+def _openai(
+    spec: ModelSpec, key: str | None, url: str | None, options: ProviderOptions | None
+) -> Provider:
+    from reefbench.agents.providers.openai import OpenAIProvider
+
+    return OpenAIProvider(
+        spec.model,
+        api_key=key or _NO_KEY,
+        base_url=url,
+        options=options,
+        compatible=spec.provider == "openai-compatible",
+    )
+
+
+def _anthropic(
+    spec: ModelSpec, key: str | None, url: str | None, options: ProviderOptions | None
+) -> Provider:
+    from reefbench.agents.providers.anthropic import AnthropicProvider
+
+    return AnthropicProvider(spec.model, api_key=key or _NO_KEY, base_url=url, options=options)
+
+
+def _gemini(
+    spec: ModelSpec, key: str | None, url: str | None, options: ProviderOptions | None
+) -> Provider:
+    from reefbench.agents.providers.gemini import GeminiProvider
+
+    return GeminiProvider(spec.model, api_key=key or _NO_KEY, base_url=url, options=options)
+
+
+TABLE: tuple[ProviderInfo, ...] = (
+    ProviderInfo(
+        "openai", ("OPENAI_API_KEY",), "openai", "openai", "openai", "openai", _openai,
+        "openai/<model>",
+    ),
+    ProviderInfo(
+        "anthropic", ("ANTHROPIC_API_KEY",), "anthropic", "anthropic", "anthropic", "anthropic",
+        _anthropic, "anthropic/<model>",
+    ),
+    ProviderInfo(
+        "google", ("GEMINI_API_KEY", "GOOGLE_API_KEY"), "google.genai", "google-genai",
+        "google", "gemini", _gemini, "google/<model>", aliases=("gemini",),
+    ),
+    ProviderInfo(
+        "openai-compatible", ("OPENAI_COMPATIBLE_API_KEY",), "openai", "openai", "openai",
+        "openai", _openai, "openai-compatible/<model>@<base_url>", key_required=False,
+        tool_mode="json",
+    ),
+)  # fmt: skip
+BY_NAME: dict[str, ProviderInfo] = {info.name: info for info in TABLE}
+PROVIDERS = tuple(BY_NAME)
+KEY_VARIABLES: dict[str, tuple[str, ...]] = {i.name: i.key_variables for i in TABLE}
+_ALIASES = {alias: info.name for info in TABLE for alias in info.aliases}
+
+
+def provider_info(name: str) -> ProviderInfo:
+    """A provider's registration by name (or alias)."""
+    info = BY_NAME.get(_ALIASES.get(name, name))
+    if info is None:
+        raise ConfigError(f"unknown provider {name!r}; choose one of {', '.join(PROVIDERS)}")
+    return info
+
+
+def model_help() -> str:
+    """What ``--model`` takes, and where the keys come from (for ``reef run --help``)."""
+    examples = ", ".join(info.example for info in TABLE)
+    variables = ", ".join(" or ".join(info.key_variables) for info in TABLE)
+    return f"Model as provider/model: {examples}. Keys come from {variables}."
+
+
+_COMPATIBLE = re.compile(r"^(?P<model>[^@]+)@(?P<url>https?://\S+)$")
+# Local servers rarely check keys, but the SDK insists on one.
+_NO_KEY = "no-key"
 
 
 def parse_model(spec: str) -> ModelSpec:
@@ -103,26 +226,10 @@ def make_provider(
         ConfigError: bad model string, missing key variable, or missing SDK.
     """
     parsed = parse_model(spec) if isinstance(spec, str) else spec
+    info = provider_info(parsed.provider)
     key = api_key(parsed.provider, environ)
-    if key is None and parsed.provider != "openai-compatible":
-        variables = " or ".join(KEY_VARIABLES[parsed.provider])
+    if key is None and info.key_required:
+        variables = " or ".join(info.key_variables)
         raise ConfigError(f"model '{parsed}': set {variables} in the environment to use it")
-    url = base_url or parsed.base_url
-    if parsed.provider in ("openai", "openai-compatible"):
-        from reefbench.agents.providers.openai import OpenAIProvider
-
-        return OpenAIProvider(
-            parsed.model,
-            api_key=key or _NO_KEY,
-            base_url=url,
-            options=options,
-            compatible=parsed.provider == "openai-compatible",
-        )
-    assert key is not None
-    if parsed.provider == "anthropic":
-        from reefbench.agents.providers.anthropic import AnthropicProvider
-
-        return AnthropicProvider(parsed.model, api_key=key, base_url=url, options=options)
-    from reefbench.agents.providers.gemini import GeminiProvider
-
-    return GeminiProvider(parsed.model, api_key=key, base_url=url, options=options)
+    info.import_sdk()
+    return info.build(parsed, key, base_url or parsed.base_url, options)

@@ -12,7 +12,6 @@ objects. Nothing is unpickled or evaluated.
 from __future__ import annotations
 
 import json
-import secrets
 import threading
 from collections.abc import Awaitable, Callable, Iterator, MutableMapping
 from contextlib import contextmanager
@@ -40,6 +39,7 @@ from reefbench.envs.remote.protocol import (
 )
 from reefbench.errors import ActionFailed, ConfigError, InvalidAction, WrongEnvironment
 from reefbench.evaluators import Evaluator
+from reefbench.net import bearer_matches, check_token
 from reefbench.refs import resolve_ref
 
 DEFAULT_MAX_BODY = 4 * 1024 * 1024
@@ -132,14 +132,11 @@ def create_app(
     max_body: int = DEFAULT_MAX_BODY,
 ) -> Any:
     """The ASGI application serving ``env``."""
-    if len(token) < 16:
-        raise ConfigError("the remote-environment token must be at least 16 characters")
+    check_token(token, "remote-environment")
     lock = threading.Lock()
 
     def authorised(request: Request) -> None:
-        supplied = request.headers.get("authorization", "")
-        expected = f"Bearer {token}"
-        if not secrets.compare_digest(supplied.encode(), expected.encode()):
+        if not bearer_matches(request.headers.get("authorization", ""), token):
             raise HTTPException(status_code=401, detail="missing or wrong token")
 
     def bind(body: RefRequest) -> Any:

@@ -1,0 +1,197 @@
+"""One episode played by an outside agent (an MCP client), stored like any run.
+
+The protocol server (:mod:`.mcp_server`) only translates: every call goes through an
+:class:`~reefbench.bridge.EpisodeDriver`, so the episode validates, routes and scores it
+exactly as ``reef run`` would, and the result lands in a run directory (``run.json``,
+``results.sqlite``, ``episodes/<key>/``) that ``reef report`` reads like any other.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+from reefbench.action_sets import DEFAULT_ACTION_SET
+from reefbench.agents.tools import Toolbox
+from reefbench.bridge import EpisodeDriver
+from reefbench.environment import Environment
+from reefbench.episode import EpisodeResult
+from reefbench.errors import ConfigError
+from reefbench.log.store import EpisodeKey, ResultsStore, write_run_manifest, write_run_tasks
+from reefbench.protocol import AgentOutput, Turn
+from reefbench.runner.config import AgentSpec, RunConfig
+from reefbench.runner.engine import FileObservations, select_tasks
+from reefbench.runner.launch import manifest, suite_identity
+from reefbench.suites import Suite, get_suite
+from reefbench.task import Task
+from reefbench.taskfile import tasks_to_jsonl
+
+AGENT_NAME = "mcp"
+
+
+class ServedEpisode:
+    """A task of a suite, its environments and the run directory its result goes to.
+
+    Args:
+        suite: A built-in suite's name (``memory``, ``v0``), or a :class:`Suite`.
+        task_id: The task to play (an exact id).
+        out_dir: The run directory (created; one that holds another run is refused).
+        invalid_tolerance: Invalid actions forgiven before the episode ends.
+        step_limit: Overrides the task's step limit (one tool call is one step).
+    """
+
+    def __init__(
+        self,
+        suite: str | Suite,
+        task_id: str,
+        out_dir: Path,
+        *,
+        invalid_tolerance: int = 0,
+        step_limit: int | None = None,
+        action_set: str = DEFAULT_ACTION_SET,
+    ) -> None:
+        chosen = get_suite(suite) if isinstance(suite, str) else suite
+        tasks = chosen.load()
+        self.task: Task = _find(tasks, task_id, chosen.name)
+        self.config = RunConfig(
+            suite=chosen.name,
+            tasks=[self.task.id],
+            agent=AgentSpec(name=AGENT_NAME),
+            invalid_tolerance=invalid_tolerance,
+            step_limit=step_limit,
+            workers=1,
+            action_set=action_set,
+        )
+        self.out_dir = out_dir
+        self.key = EpisodeKey(self.task.id)
+        # Like `reef run`: the definition played and the suite's identity go with the run.
+        ran = tasks_to_jsonl([self.task])
+        if not (out_dir / "run.json").exists():
+            write_run_tasks(out_dir, ran)
+        write_run_manifest(out_dir, manifest(self.config, suite_identity(chosen, tasks, ran)))
+        self.store = ResultsStore(out_dir)
+        if any(
+            row["key"] == self.key.key and row["status"] != "pending" for row in self.store.rows()
+        ):
+            self.store.close()
+            raise ConfigError(
+                f"{out_dir} already holds an episode of {self.task.id}; use a new --out"
+            )
+        self.store.plan([self.key])
+        self.envs: dict[str, Environment] = chosen.make_environments()
+        self.driver = EpisodeDriver(
+            self.task,
+            self.envs,
+            agent_name=AGENT_NAME,
+            invalid_tolerance=invalid_tolerance,
+            step_limit=step_limit,
+            action_set=self.config.action_set,
+            observation_sink=FileObservations(self.store.episode_dir(self.key.key)),
+        )
+        self.toolbox: Toolbox | None = None
+        self.ended = threading.Event()
+        self._recorded = False
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------------ lifetime
+    def start(self) -> None:
+        """Reset and set up the environments, up to the agent's first turn."""
+        turn = self.driver.start()
+        self.toolbox = Toolbox(self.driver.agent.action_spaces)
+        if turn is None:
+            self._finish()
+
+    def close(self) -> None:
+        """End the episode if it still runs (stored as aborted), stop the environments."""
+        self.driver.close()
+        if self.driver.result is not None:
+            self._finish()
+        for env in self.envs.values():
+            try:
+                env.stop()
+            except Exception:  # stopping a crashed environment may fail; stop the others
+                continue
+        self.store.close()
+
+    # ------------------------------------------------------------------ the agent's side
+    @property
+    def turn(self) -> Turn | None:
+        """The turn the agent is at (its observations), ``None`` once the episode ended."""
+        return None if self.driver.ended else self.driver.turn
+
+    @property
+    def result(self) -> EpisodeResult | None:
+        return self.driver.result
+
+    def call(self, tool: str, arguments: dict[str, Any]) -> tuple[str, bool]:
+        """Play one tool call as one turn; what it did (text) and whether it is an error."""
+        with self._lock:
+            if self.toolbox is None:
+                raise ConfigError("the episode has not started")
+            if self.driver.ended:
+                return self._ended_note(), True
+            decoded = self.toolbox.decode(tool, arguments)
+            if isinstance(decoded, str):
+                output = AgentOutput(invalid=decoded)
+            else:
+                output = AgentOutput(calls=[decoded])
+            turn = self.driver.step(output)
+            outcome = self._outcome(turn)
+            if turn is None:
+                self._finish()
+                text = f"{outcome[0]}\n{self._ended_note()}" if outcome[0] else self._ended_note()
+                return text, outcome[1]
+            return outcome
+
+    def _outcome(self, turn: Turn | None) -> tuple[str, bool]:
+        """What the played calls did: the next turn's ``previous``, or after the last turn
+        the trajectory's last calls."""
+        if turn is not None:
+            done = [(c.status, c.result, c.error) for c in turn.previous]
+        else:
+            result = self.driver.result
+            calls = result.trajectory[-1].calls if result and result.trajectory else []
+            done = [(c.status, c.result, c.error) for c in calls]
+        texts = [
+            _text(value) if status == "ok" else f"{status}: {error}"
+            for status, value, error in done
+        ]
+        return "\n".join(texts), any(status != "ok" for status, _, _ in done)
+
+    def _ended_note(self) -> str:
+        result = self.driver.result
+        assert result is not None
+        return (
+            f"The episode has ended ({result.termination}); its result is stored in "
+            f"{self.out_dir}. Read the reef://result resource for the score."
+        )
+
+    def _finish(self) -> None:
+        result = self.driver.result
+        if result is None or self._recorded:
+            return
+        # An infrastructure outcome (aborted by Ctrl+C, a crashed environment) is stored as
+        # failed, as the runner stores its last attempt: reports keep it apart.
+        self.store.record(self.key, result, final=not result.infrastructure_failure)
+        self._recorded = True
+        self.ended.set()
+
+
+def _find(tasks: list[Task], task_id: str, suite: str) -> Task:
+    if "*" in task_id or "?" in task_id or "[" in task_id:
+        raise ConfigError(f"task {task_id!r}: name one task by its exact id (no globs)")
+    try:
+        return select_tasks(tasks, [task_id])[0]
+    except ConfigError:
+        example = ", ".join(t.id for t in tasks[:3])
+        raise ConfigError(f"no task {task_id!r} in suite {suite} (e.g. {example})") from None
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return "done"
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, default=str)
