@@ -16,7 +16,6 @@ from reefbench.cli.app import app, console
 from reefbench.errors import ReefError
 
 if TYPE_CHECKING:
-    from reefbench.action_sets import get_action_set
     from reefbench.runner.served_episode import ServedEpisode
 
 TOKEN_VARIABLE = "REEF_ENV_TOKEN"
@@ -117,6 +116,7 @@ def serve_mcp(
         import mcp  # noqa: F401 - only to name the extra when it is missing
     except ImportError:
         raise ReefError("reef serve-mcp needs the MCP SDK: pip install 'reefbench[mcp]'") from None
+    from reefbench.action_sets import get_action_set
     from reefbench.runner.served_episode import ServedEpisode
 
     out = out or Path("runs") / datetime.now(UTC).strftime("mcp-%Y%m%d-%H%M%S")
