@@ -39,7 +39,8 @@ from reefbench.compose.instructions import InstructionGraph
 from reefbench.environment import Environment
 from reefbench.episode import Episode, EpisodeResult
 from reefbench.subtask import SubTask
-from reefbench.task import Task
+from reefbench.suites.v0.finish import DEVICES, EXTRAS
+from reefbench.task import ActionStep, Task
 from reefbench.waiting import wait_until
 
 EnvironmentFactory = Callable[[], Mapping[str, Environment]]
@@ -152,14 +153,47 @@ def _near_miss_problems(
         for near in template.near_misses:
             wrong = template.near_miss_calls(near, info.attributes)
             calls = [*task.reference_solution[:start], *wrong, *task.reference_solution[end:]]
-            result = Episode(task, ScriptedAgent([c] for c in calls), envs).run()
+            played, played_envs = _with_devices_of(task, wrong, envs)
+            result = Episode(played, ScriptedAgent([c] for c in calls), played_envs).run()
             episodes += 1
             label = f"near miss of {info.template} ({near.label})"
+            broken = _failed_calls(result, range(start, start + len(wrong)))
             if result.infrastructure_failure:
                 problems.append(_failure(label, result))
             elif result.success or set(info.nodes) <= set(result.credited_nodes):
                 problems.append(f"{label} completes {info.nodes}: its checkpoints accept it")
+            elif broken:
+                # A near miss that cannot be played fails for the wrong reason and proves
+                # nothing about the checkpoints (a wrong device it could not even reach).
+                problems.append(f"{label} could not be played: {broken}")
     return problems, episodes
+
+
+def _with_devices_of(
+    task: Task, calls: list[ActionCall], envs: Mapping[str, Environment]
+) -> tuple[Task, dict[str, Environment]]:
+    """The task and environments for playing ``calls``: a near miss may act on a device
+    the reference solution leaves alone (the wrong device), which an agent has too."""
+    devices = {c.env for c in calls}
+    helped = {s.env for s in task.extra_actions}
+    extra = [
+        ActionStep(env=d, action=x) for d in DEVICES if d in devices - helped for x in EXTRAS[d]
+    ]
+    played = task.model_copy(update={"extra_actions": [*task.extra_actions, *extra]})
+    used = used_environments(task, envs)
+    return played, {**used, **{d: env for d, env in envs.items() if d in devices}}
+
+
+def _failed_calls(result: EpisodeResult, turns: range) -> str:
+    """The first failed call among ``turns`` of a scripted episode (one call per turn), as
+    text; '' when all of them ran."""
+    for index in turns:
+        if index >= len(result.trajectory):
+            break
+        for record in result.trajectory[index].calls:
+            if record.status != "ok":
+                return f"{record.env}.{record.name}: {(record.error or record.status)[:120]}"
+    return ""
 
 
 def check_task(
@@ -172,7 +206,7 @@ def check_task(
     """Run gates 1-4 and 6-8 for one task on started-or-not environments (they are reset);
     gate 8 plays the near misses of the templates in ``near_misses_of`` (from ``pool``)."""
     started = time.perf_counter()
-    envs = used_environments(task, envs)
+    every_env, envs = envs, used_environments(task, envs)
     verdict = Verdict(task.id)
     oracle = Episode(task, OracleAgent(), envs)
     result = oracle.run()
@@ -203,7 +237,7 @@ def check_task(
                 "still succeeds: no checkpoint verifies that step"
             )
     if pool is not None and near_misses_of:
-        found, played = _near_miss_problems(task, envs, pool, set(near_misses_of))
+        found, played = _near_miss_problems(task, every_env, pool, set(near_misses_of))
         verdict.problems += found
         verdict.episodes += played
     null = Episode(task, NullAgent(), envs).run()
