@@ -52,8 +52,8 @@ augroup END
 
 def write_vim_config(home: Path) -> None:
     """Put :data:`VIMRC` and the log's folder into a home tree (the desktop's baseline)."""
-    (home / ".vimrc").write_text(VIMRC)
     (home / VIM_LOG).parent.mkdir(parents=True, exist_ok=True)
+    (home / ".vimrc").write_text(VIMRC)
 
 
 def mousepad_saves(home: Path) -> dict[str, float]:

@@ -30,6 +30,7 @@ from reefbench.suites.v0.templates.common import (
     browser_app,
     browser_fill,
     call,
+    curl_form,
     phone_app,
     phone_fill,
 )
@@ -70,13 +71,13 @@ def _mail_on_phone(to: str, subject: str, body: str) -> list[ActionCall]:
     ]
 
 
-def _event_on_phone(title: str, date: str, time: str) -> list[ActionCall]:
-    return [
-        *phone_app("drawer_calendar"),
-        call("phone", "tap_on", name="New event"),
-        *phone_fill(("title", title), ("date", typed_date(date)), ("start", typed_time(time))),
-        call("phone", "tap_on", name="Save"),
-    ]
+# The phone's date and time fields take no typed text, so templates with a date or a
+# time are done from the computer's terminal instead (the desktop, another wrong device).
+WRONG_DEVICE_CURL = "does it with curl from the computer's terminal, not in the browser"
+
+
+def _event_by_curl(title: str, date: str, time: str) -> list[ActionCall]:
+    return curl_form("/calendar/new", title=title, date=date, start=time)
 
 
 def _contact_on_phone(name: str, email: str) -> list[ActionCall]:
@@ -88,20 +89,12 @@ def _contact_on_phone(name: str, email: str) -> list[ActionCall]:
     ]
 
 
-def _task_on_phone(title: str, due: str) -> list[ActionCall]:
-    return [
-        *phone_app("drawer_tasks"),
-        *phone_fill(("task-title", title), ("task-due", typed_date(due))),
-        call("phone", "tap_on", name="Add task"),
-    ]
+def _task_by_curl(title: str, due: str) -> list[ActionCall]:
+    return curl_form("/tasks/new", list="1", title=title, due=due)
 
 
-def _alarm_on_phone(time: str, label: str) -> list[ActionCall]:
-    return [
-        *phone_app("drawer_clock"),
-        *phone_fill(("time", typed_time(time)), ("label", label)),
-        call("phone", "tap_on", name="Set alarm"),
-    ]
+def _alarm_by_curl(time: str, label: str) -> list[ActionCall]:
+    return curl_form("/clock/alarms/new", time=time, label=label)
 
 
 def _text_file_on_phone(name: str, content: str) -> list[ActionCall]:
@@ -169,7 +162,7 @@ TEMPLATES: list[SubTask] = [
             call(B, "click_on", name="Save", role="button"),
         ],
         near_misses=[
-            NearMiss(WRONG_DEVICE, solution=_event_on_phone),
+            NearMiss(WRONG_DEVICE_CURL, solution=_event_by_curl),
             NearMiss(
                 "puts it on the next date in the list", changes={"date": nm.neighbour_in(DATES)}
             ),
@@ -216,7 +209,7 @@ TEMPLATES: list[SubTask] = [
             call(B, "click_on", name="Add task", role="button"),
         ],
         near_misses=[
-            NearMiss(WRONG_DEVICE, solution=_task_on_phone),
+            NearMiss(WRONG_DEVICE_CURL, solution=_task_by_curl),
             NearMiss("sets the next date in the list", changes={"due": nm.neighbour_in(DATES)}),
         ],
     ),
@@ -237,7 +230,7 @@ TEMPLATES: list[SubTask] = [
             call(B, "click_on", name="Set alarm", role="button"),
         ],
         near_misses=[
-            NearMiss(WRONG_DEVICE, solution=_alarm_on_phone),
+            NearMiss(WRONG_DEVICE_CURL, solution=_alarm_by_curl),
             NearMiss("sets the alarm at another time", changes={"time": nm.neighbour_in(TIMES)}),
         ],
     ),

@@ -203,8 +203,7 @@ def _timer_browser(minutes: int) -> list:  # type: ignore[type-arg]
     return [
         *browser_app("Clock"),
         call("browser", "click_on", name="Timers", role="link"),
-        call("browser", "click_on", name="Minutes", role="spinbutton"),
-        call("browser", "write_text", text=str(minutes)),
+        *browser_fill(("Minutes", str(minutes))),
         call("browser", "click_on", name="Start timer", role="button"),
     ]
 
