@@ -141,11 +141,12 @@ class Store:
         self.db = _connect()
         self.db.create_function("reef_client", 0, self._current_client)
         self.db.executescript(SCHEMA)
-        install_change_log(self.db, TABLES)
         self.db.executemany(
             "INSERT INTO settings(key, value) VALUES (?, ?)", DEFAULT_SETTINGS.items()
         )
         self.db.execute("INSERT INTO task_lists(name, position) VALUES ('My Tasks', 0)")
+        # After the defaults: the log starts empty, and records every change from here on.
+        install_change_log(self.db, TABLES)
         self._pristine = _connect()
         self.snapshot()
 
