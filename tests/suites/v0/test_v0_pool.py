@@ -34,6 +34,7 @@ from reefbench.suites.v0.gates import (
     near_miss_plan,
     truncated_reference,
 )
+from reefbench.suites.v0.named import avoided, named_in
 from reefbench.suites.v0.templates import BY_PLATFORM, POOL
 from reefbench.task import SubtaskInfo, Task, TaskMetadata
 
@@ -341,6 +342,20 @@ def test_a_wrong_device_near_miss_is_played_on_that_device() -> None:
             )
         else:
             assert verdict.ok, verdict.line()  # played (else "could not be played"), refused
+
+
+def test_no_certified_solution_avoids_a_named_device_or_app(tasks: list[Task]) -> None:
+    assert [(t.id, p) for t in tasks for p in avoided(t)] == []
+    # The gate sees it: a phone task whose alternative does the job in the browser.
+    phone = next(t for t in tasks if named_in(t.instruction) == ["the phone"])
+    browser_only = [ActionCall(env="browser", name="click_on", arguments={"name": "Mail"})]
+    wrong = phone.model_copy(update={"alternative_solutions": [browser_only]})
+    assert avoided(wrong) == [
+        "alternative solution 0 never uses the phone, which the instruction names"
+    ]
+    editor = _memory_task(instruction='Use vim to create the file a.txt with the text "x".')
+    assert avoided(editor) == ["the reference solution never uses vim, which the instruction names"]
+    assert named_in("Add Ana with the phone number 555-0101.") == []
 
 
 def test_each_template_is_near_missed_in_the_smallest_task_that_uses_it() -> None:

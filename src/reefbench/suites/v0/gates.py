@@ -17,7 +17,10 @@ For each task, on real environments:
 8. every near miss of every template (:class:`~reefbench.subtask.NearMiss`: a plausible
    wrong behaviour) fails: played in place of its subtask's part of the reference
    solution, in the smallest task that uses the template, the subtask's checkpoints do
-   not all complete and the task does not succeed.
+   not all complete and the task does not succeed; a near miss may act on a device the
+   reference leaves alone (the wrong device), and one whose own calls fail is reported;
+9. no certified solution avoids a device or app the instruction names
+   (:mod:`~reefbench.suites.v0.named`; static, before any episode).
 
 Episodes run like the runner's: N worker threads, each owning one set of environments
 (started once, reset by every episode). Playwright objects belong to the thread that
@@ -40,6 +43,7 @@ from reefbench.environment import Environment
 from reefbench.episode import Episode, EpisodeResult
 from reefbench.subtask import SubTask
 from reefbench.suites.v0.finish import DEVICES, EXTRAS
+from reefbench.suites.v0.named import avoided
 from reefbench.task import ActionStep, Task
 from reefbench.waiting import wait_until
 
@@ -298,11 +302,10 @@ def run_gates(
     todo = list(tasks)
     plan = near_miss_plan(todo) if pool is not None else {}
     verdicts: dict[str, Verdict] = {}
-    if pool is not None:
-        for task in todo:
-            found = instruction_problems(task, pool)
-            if found:
-                verdicts[task.id] = Verdict(task.id, found)
+    for task in todo:
+        found = [*(instruction_problems(task, pool) if pool is not None else []), *avoided(task)]
+        if found:
+            verdicts[task.id] = Verdict(task.id, found)
     work: queue.Queue[Task] = queue.Queue()
     for task in todo:
         if task.id not in verdicts:
