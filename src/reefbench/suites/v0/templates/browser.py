@@ -3,7 +3,9 @@
 The browser types into date and time fields as a keyboard does (month, day, year; hour,
 minute, AM/PM), which the phone's soft keyboard cannot, so events with a date and time,
 due dates and alarms live here. ``browser.sign_in`` starts signed out: the password comes
-from the user (CALL_USER).
+from the user (CALL_USER). Account checkpoints require the browser (``by=BROWSER``); the
+wrong-device near misses do the same on the phone, or with curl from the computer's
+terminal where a date or time is involved.
 """
 
 from __future__ import annotations

@@ -2,8 +2,9 @@
 and dialer.
 
 Solutions open apps from the app drawer and touch elements by label or resource id
-(``tap_on``); where the desktop browser can do the same job, a second solution does it
-there, so the checkpoint (the account's state) is proven independent of the device.
+(``tap_on``). Every instruction names the phone and every account checkpoint requires it
+(``by=PHONE``): the same change made in the desktop browser is the template's "wrong
+device" near miss, not a second solution.
 """
 
 from __future__ import annotations
