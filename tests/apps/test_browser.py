@@ -355,3 +355,24 @@ def test_reset_restores_what_the_ui_changed(device: Any) -> None:
         page.goto(seeded.url + "/contacts")
         contacts = page.get_by_role("list", name="Contacts").get_by_role("link")
         expect(contacts).to_have_text(["Seed"])
+
+
+def test_a_device_that_signs_in_again_keeps_its_identity(
+    device: Any, account: ServicesEnvironment
+) -> None:
+    """What the phone and the browser devices do (envs/browser, envs/phone): their context
+    sends the device's key, so a sign-in through the login form is still that device, and
+    its changes are attributed to it."""
+    device.set_extra_http_headers(account.client_headers("phone"))
+    page = device.new_page()
+    page.goto(account.url + "/contacts/new")
+    page.get_by_label("Username").fill("alex")
+    page.get_by_label("Password").fill(account.password)
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_label("Name").fill("Ana Ruiz")
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_role("heading", name="Ana Ruiz")).to_be_visible()
+    assert _ok(ev.contact_has(name="Ana Ruiz", by="phone"), account)
+    assert not _ok(ev.contact_has(name="Ana Ruiz", by="browser"), account)
+    clients = {(c["tbl"], c["client"]) for c in account.rows("changes")}
+    assert clients == {("contacts", "phone")}

@@ -374,6 +374,8 @@ INTERNAL_ROUTES = [
     ("GET", "/internal/tables/contacts"),
     ("POST", "/internal/ops/add_contact"),
     ("POST", "/internal/session"),
+    ("POST", "/internal/client-key"),
+    ("GET", "/internal/tables/changes"),
     ("DELETE", "/internal/sessions"),
 ]
 

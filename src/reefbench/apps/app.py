@@ -108,14 +108,15 @@ def create_app(
                 error="Wrong username or password.",
             )
         response = RedirectResponse(target, status_code=303)
-        response.set_cookie(
-            SESSION_COOKIE, app.state.services.new_session(), httponly=True, samesite="lax"
-        )
+        # The session belongs to the client that signed in (its device key), so what it
+        # changes later is attributed to that client.
+        session = app.state.services.new_session(app.state.services.client_signing_in(request))
+        response.set_cookie(SESSION_COOKIE, session, httponly=True, samesite="lax")
         return response
 
     @app.post("/logout")
     async def logout(request: Request) -> Response:
-        app.state.services.sessions.discard(request.cookies.get(SESSION_COOKIE, ""))
+        app.state.services.sessions.pop(request.cookies.get(SESSION_COOKIE, ""), None)
         response = see_other("/login")
         response.delete_cookie(SESSION_COOKIE)
         return response

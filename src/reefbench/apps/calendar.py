@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.datastructures import FormData
 
 from reefbench.apps.store import StoreError, get_setting, one, parse_date, parse_time, today
-from reefbench.apps.web import checked, render, require_login, see_other, store, text
+from reefbench.apps.web import checked, client_of, render, require_login, see_other, store, text
 
 EVENT_FIELDS = ("title", "date", "start_time", "end_time", "all_day", "place", "description")
 
@@ -200,7 +200,7 @@ def _form_fields(form: FormData) -> dict[str, str | bool]:
 @router.post("/new")
 async def create(request: Request) -> Response:
     fields = _form_fields(await request.form())
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         event_id = add_event(db, **fields)  # type: ignore[arg-type]
     return see_other(f"/calendar/event/{event_id}", notice="Event saved")
 
@@ -224,7 +224,7 @@ async def edit_form(request: Request, event_id: int) -> Response:
 @router.post("/event/{event_id}/edit")
 async def edit(request: Request, event_id: int) -> Response:
     fields = _form_fields(await request.form())
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         get_event(db, event_id)
         update_event(db, event_id, **fields)
     return see_other(f"/calendar/event/{event_id}", notice="Event saved")
@@ -232,7 +232,7 @@ async def edit(request: Request, event_id: int) -> Response:
 
 @router.post("/event/{event_id}/delete")
 async def delete(request: Request, event_id: int) -> Response:
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         row = get_event(db, event_id)
         db.execute("DELETE FROM events WHERE id = ?", (event_id,))
     return see_other("/calendar/month", notice="Event deleted", d=row["date"])

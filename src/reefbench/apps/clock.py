@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from reefbench.apps import places
 from reefbench.apps.store import StoreError, get_setting, now, now_text, parse_time
-from reefbench.apps.web import checked, render, require_login, see_other, store, text
+from reefbench.apps.web import checked, client_of, render, require_login, see_other, store, text
 
 DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 
@@ -95,7 +95,7 @@ def _form_days(form: object) -> list[str]:
 @router.post("/alarms/new")
 async def new_alarm(request: Request) -> Response:
     form = await request.form()
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         add_alarm(db, text(form, "time"), text(form, "label"), _form_days(form))
     return see_other("/clock/alarms", notice="Alarm set")
 
@@ -114,7 +114,7 @@ async def edit_alarm_form(request: Request, alarm_id: int) -> Response:
 @router.post("/alarms/{alarm_id}/edit")
 async def edit_alarm(request: Request, alarm_id: int) -> Response:
     form = await request.form()
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         db.execute(
             "UPDATE alarms SET time = ?, label = ?, days = ? WHERE id = ?",
             (
@@ -129,14 +129,14 @@ async def edit_alarm(request: Request, alarm_id: int) -> Response:
 
 @router.post("/alarms/{alarm_id}/toggle")
 async def toggle_alarm(request: Request, alarm_id: int) -> Response:
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         db.execute("UPDATE alarms SET enabled = 1 - enabled WHERE id = ?", (alarm_id,))
     return see_other("/clock/alarms")
 
 
 @router.post("/alarms/{alarm_id}/delete")
 async def delete_alarm(request: Request, alarm_id: int) -> Response:
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         db.execute("DELETE FROM alarms WHERE id = ?", (alarm_id,))
     return see_other("/clock/alarms", notice="Alarm deleted")
 
@@ -156,14 +156,14 @@ async def new_timer(request: Request) -> Response:
     if not all(p.isdigit() for p in parts):
         raise StoreError("hours, minutes and seconds must be whole numbers")
     hours, minutes, seconds = (int(p) for p in parts)
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         add_timer(db, hours * 3600 + minutes * 60 + seconds, text(form, "label"))
     return see_other("/clock/timers", notice="Timer started")
 
 
 @router.post("/timers/{timer_id}/toggle")
 async def toggle_timer(request: Request, timer_id: int) -> Response:
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         db.execute(
             "UPDATE timers SET state = CASE state WHEN 'running' THEN 'paused' ELSE 'running' END "
             "WHERE id = ?",
@@ -174,7 +174,7 @@ async def toggle_timer(request: Request, timer_id: int) -> Response:
 
 @router.post("/timers/{timer_id}/delete")
 async def delete_timer(request: Request, timer_id: int) -> Response:
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         db.execute("DELETE FROM timers WHERE id = ?", (timer_id,))
     return see_other("/clock/timers", notice="Timer deleted")
 
@@ -207,14 +207,14 @@ def _zone(name: str) -> ZoneInfo:
 @router.post("/world/new")
 async def new_city(request: Request) -> Response:
     form = await request.form()
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         add_world_clock(db, text(form, "city"))
     return see_other("/clock/world", notice="City added")
 
 
 @router.post("/world/{clock_id}/delete")
 async def delete_city(request: Request, clock_id: int) -> Response:
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         db.execute("DELETE FROM world_clocks WHERE id = ?", (clock_id,))
     return see_other("/clock/world", notice="City removed")
 

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, Response
 
 from reefbench.apps.store import StoreError, digits, one
-from reefbench.apps.web import render, require_login, see_other, store, text
+from reefbench.apps.web import client_of, render, require_login, see_other, store, text
 
 FIELDS = ("name", "phone", "email", "address", "company", "birthday", "notes")
 
@@ -100,7 +100,7 @@ async def new_form(request: Request) -> Response:
 @router.post("/new")
 async def create(request: Request) -> Response:
     values = _form_values(await request.form())
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         contact_id = add_contact(db, **values)
     return see_other(f"/contacts/{contact_id}", notice="Contact saved")
 
@@ -122,7 +122,7 @@ async def edit_form(request: Request, contact_id: int) -> Response:
 @router.post("/{contact_id}/edit")
 async def edit(request: Request, contact_id: int) -> Response:
     values = _form_values(await request.form())
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         get_contact(db, contact_id)
         update_contact(db, contact_id, **values)
     return see_other(f"/contacts/{contact_id}", notice="Contact saved")
@@ -130,7 +130,7 @@ async def edit(request: Request, contact_id: int) -> Response:
 
 @router.post("/{contact_id}/delete")
 async def delete(request: Request, contact_id: int) -> Response:
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         db.execute("DELETE FROM contacts WHERE id = ?", (contact_id,))
     return see_other("/contacts", notice="Contact deleted")
 

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from reefbench.actions import Action
+from reefbench.apps.attribution import DESKTOP
 from reefbench.apps.login import DEFAULT_PASSWORD, DEFAULT_USERNAME
 from reefbench.apps.server import ServicesServer
 from reefbench.environment import Environment
@@ -85,10 +86,17 @@ class ServicesClient:
         except EnvironmentFailure:
             return False
 
-    def session_cookie(self) -> dict[str, str]:
-        """A signed-in session cookie {name, value, url} for a browser (e.g. Playwright)."""
-        cookie: dict[str, str] = self.request("POST", "/internal/session", {})
+    def session_cookie(self, client: str = DESKTOP) -> dict[str, str]:
+        """A signed-in session cookie {name, value, url} for a browser (e.g. Playwright);
+        the account attributes what it changes to ``client`` (phone, browser, desktop)."""
+        cookie: dict[str, str] = self.request("POST", "/internal/session", {"client": client})
         return {**cookie, "url": self.url}
+
+    def client_headers(self, client: str) -> dict[str, str]:
+        """Headers a device's browser sends on every request so that signing in through
+        the login form counts as ``client`` (a secret per client and server)."""
+        key: dict[str, str] = self.request("POST", "/internal/client-key", {"client": client})
+        return {key["header"]: key["value"]}
 
 
 def _detail(exc: urllib.error.HTTPError) -> str:
@@ -152,9 +160,14 @@ class ServicesEnvironment(Environment):
         """Login of the account (what CALL_USER answers when a task starts signed out)."""
         return {"username": self.username, "password": self.password}
 
-    def session_cookie(self) -> dict[str, str]:
-        """A signed-in session cookie for a browser (the device :class:`Account` protocol)."""
-        return self.client.session_cookie()
+    def session_cookie(self, client: str = DESKTOP) -> dict[str, str]:
+        """A signed-in session cookie for a browser (the device :class:`Account` protocol);
+        what it changes is attributed to ``client``."""
+        return self.client.session_cookie(client)
+
+    def client_headers(self, client: str) -> dict[str, str]:
+        """Headers that make the login form's sessions count as ``client`` (``Account``)."""
+        return self.client.client_headers(client)
 
     def settings(self) -> dict[str, str]:
         """The account's settings (``now`` is its clock)."""

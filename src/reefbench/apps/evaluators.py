@@ -5,22 +5,73 @@ says what was found or what is missing, and ``progress`` is the share of the che
 criteria met by the closest candidate (a mail to the right person with the wrong subject is
 half way). Text criteria match case-insensitively as substrings, with runs of whitespace
 collapsed; dates, times and phone numbers match exactly (phone numbers by their digits).
+
+Every evaluator takes ``by``: the client that must have made the change ("phone",
+"browser" for the desktop browser, "desktop" for anything else on the computer). The
+account's change log (:mod:`~reefbench.apps.attribution`) says which clients created or
+edited each row during the episode; with ``by`` set, a row another client made does not
+count, however right its contents (the "wrong device" near miss).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Sequence
 from email.utils import parseaddr
-from typing import Any
+from typing import Any, Literal
 
-from reefbench.apps.environment import services_of
+from reefbench.apps.attribution import BROWSER, CHANGES_TABLE, DESKTOP, PHONE
+from reefbench.apps.environment import ServicesEnvironment, services_of
 from reefbench.environment import Environment
 from reefbench.errors import ConfigError
 from reefbench.evaluators import EvalResult, evaluator
 
 Row = dict[str, Any]
 Criterion = tuple[str, Callable[[Row], bool]]
+# The client a checkpoint requires ("": any, setup included).
+Device = Literal["", "phone", "browser", "desktop"]
+_WHERE = {
+    PHONE: "made from the phone",
+    BROWSER: "made in the desktop browser",
+    DESKTOP: "made on the computer outside the browser",
+}
+# Child rows whose change counts as a change of their parent row (a checklist item edits
+# its note, an attachment its mail).
+_PARENTS = {"note_items": ("notes", "note_id"), "attachments": ("mail", "mail_id")}
+
+
+def _made_by(account: ServicesEnvironment, by: str) -> set[tuple[str, Any]]:
+    """(table, row id) of every row ``by`` created or edited; settings by their key."""
+    made: set[tuple[str, Any]] = set()
+    for change in account.rows(CHANGES_TABLE):
+        if change["client"] != by or change["op"] == "delete":
+            continue
+        table, data = change["tbl"], json.loads(change["data"])
+        if table in _PARENTS:
+            parent, column = _PARENTS[table]
+            made.add((parent, data.get(column)))
+        elif table == "settings":
+            made.add((table, data.get("key")))
+        else:
+            made.add((table, change["row_id"]))
+    return made
+
+
+def _by_criterion(account: ServicesEnvironment, table: str, by: str, key: str = "id") -> Criterion:
+    """The criterion "this row was created or edited by ``by``"."""
+    made = _made_by(account, by)
+
+    def made_there(row: Row) -> bool:
+        return (table, row[key]) in made
+
+    return (_WHERE[by], made_there)
+
+
+def _attributed(
+    account: ServicesEnvironment, table: str, by: str, criteria: list[Criterion]
+) -> list[Criterion]:
+    return [*criteria, _by_criterion(account, table, by)] if by else criteria
 
 
 def _norm(text: Any) -> str:
@@ -79,7 +130,12 @@ def _judge(what: str, rows: Sequence[Row], criteria: Sequence[Criterion]) -> Eva
 
 @evaluator
 def mail_sent(
-    to: str, env: Environment, subject: str = "", body: str = "", attachment: str = ""
+    to: str,
+    env: Environment,
+    subject: str = "",
+    body: str = "",
+    attachment: str = "",
+    by: Device = "",
 ) -> EvalResult:
     """A mail was sent to an address, with the given subject, body text and attachment.
 
@@ -89,6 +145,8 @@ def mail_sent(
             around it; empty: any).
         body: Text the body must contain (empty: any).
         attachment: Name of a file that must be attached (empty: any).
+        by: The client that must have made the change: "phone", "browser" (the desktop
+            browser) or "desktop" (the computer outside the browser); empty: any.
     """
     account = services_of(env)
     attached: dict[int, list[str]] = {}
@@ -109,12 +167,12 @@ def mail_sent(
                 lambda m: any(_norm(n) == _norm(attachment) for n in attached.get(m["id"], [])),
             )
         )
-    return _judge("sent mail", sent, criteria)
+    return _judge("sent mail", sent, _attributed(account, "mail", by, criteria))
 
 
 @evaluator
 def event_exists(
-    title: str, env: Environment, date: str = "", time: str = "", place: str = ""
+    title: str, env: Environment, date: str = "", time: str = "", place: str = "", by: Device = ""
 ) -> EvalResult:
     """A calendar event with this title exists, on the date, at the start time, at the place.
 
@@ -123,6 +181,8 @@ def event_exists(
         date: "YYYY-MM-DD" (empty: any day).
         time: Start time "HH:MM" (empty: any; "all day" for all-day events).
         place: Text the place must contain (empty: any).
+        by: The client that must have made the change: "phone", "browser" (the desktop
+            browser) or "desktop" (the computer outside the browser); empty: any.
     """
     criteria: list[Criterion] = [(f"title contains {title!r}", lambda e: _has(e["title"], title))]
     if date:
@@ -137,7 +197,8 @@ def event_exists(
         )
     if place:
         criteria.append((f"place contains {place!r}", lambda e: _has(e["place"], place)))
-    return _judge("event", services_of(env).rows("events"), criteria)
+    account = services_of(env)
+    return _judge("event", account.rows("events"), _attributed(account, "events", by, criteria))
 
 
 def _hhmm(event: Row, wanted: str) -> bool:
@@ -148,7 +209,9 @@ def _hhmm(event: Row, wanted: str) -> bool:
 
 
 @evaluator
-def contact_has(name: str, env: Environment, field: str = "", value: str = "") -> EvalResult:
+def contact_has(
+    name: str, env: Environment, field: str = "", value: str = "", by: Device = ""
+) -> EvalResult:
     """A contact with this name exists and (optionally) a field holds a value.
 
     Args:
@@ -156,6 +219,8 @@ def contact_has(name: str, env: Environment, field: str = "", value: str = "") -
         field: phone, email, address, company, birthday or notes (empty: just exists).
         value: Text the field must contain (phone numbers compare by digits, email
             addresses whole: a look-alike ``dana@`` is not ``ana@``).
+        by: The client that must have made the change: "phone", "browser" (the desktop
+            browser) or "desktop" (the computer outside the browser); empty: any.
     """
     criteria: list[Criterion] = [
         (f"contact named {name!r}", lambda c: _norm(c["name"]) == _norm(name))
@@ -169,7 +234,10 @@ def contact_has(name: str, env: Environment, field: str = "", value: str = "") -
             criteria.append((f"email {value}", lambda c: _is_one_of(c["email"], value)))
         else:
             criteria.append((f"{field} contains {value!r}", lambda c: _has(c[field], value)))
-    return _judge("contact", services_of(env).rows("contacts"), criteria)
+    account = services_of(env)
+    return _judge(
+        "contact", account.rows("contacts"), _attributed(account, "contacts", by, criteria)
+    )
 
 
 def _task_rows(env: Environment) -> list[Row]:
@@ -179,25 +247,30 @@ def _task_rows(env: Environment) -> list[Row]:
 
 
 @evaluator
-def task_exists(title: str, env: Environment, list_name: str = "", due: str = "") -> EvalResult:
+def task_exists(
+    title: str, env: Environment, list_name: str = "", due: str = "", by: Device = ""
+) -> EvalResult:
     """A task with this title is in the list (any list if empty), due on the date.
 
     Args:
         title: Text the task title must contain.
         list_name: Name of the task list (empty: any).
         due: Due date "YYYY-MM-DD" (empty: any).
+        by: The client that must have made the change: "phone", "browser" (the desktop
+            browser) or "desktop" (the computer outside the browser); empty: any.
     """
     criteria: list[Criterion] = [(f"task {title!r}", lambda t: _has(t["title"], title))]
     if list_name:
         criteria.append((f"in list {list_name!r}", lambda t: _norm(t["list"]) == _norm(list_name)))
     if due:
         criteria.append((f"due {due}", lambda t: t["due"] == due))
-    return _judge("task", _task_rows(env), criteria)
+    account = services_of(env)
+    return _judge("task", _task_rows(env), _attributed(account, "tasks", by, criteria))
 
 
 @evaluator
 def task_completed(
-    title: str, env: Environment, list_name: str = "", completed: bool = True
+    title: str, env: Environment, list_name: str = "", completed: bool = True, by: Device = ""
 ) -> EvalResult:
     """A task with this title is marked complete (or, with completed=False, not complete).
 
@@ -205,17 +278,20 @@ def task_completed(
         title: Text the task title must contain.
         list_name: Name of the task list (empty: any).
         completed: The state the task must be in.
+        by: The client that must have made the change: "phone", "browser" (the desktop
+            browser) or "desktop" (the computer outside the browser); empty: any.
     """
     criteria: list[Criterion] = [(f"task {title!r}", lambda t: _has(t["title"], title))]
     if list_name:
         criteria.append((f"in list {list_name!r}", lambda t: _norm(t["list"]) == _norm(list_name)))
     state = "complete" if completed else "not complete"
     criteria.append((state, lambda t: bool(t["completed"]) == completed))
-    return _judge("task", _task_rows(env), criteria)
+    account = services_of(env)
+    return _judge("task", _task_rows(env), _attributed(account, "tasks", by, criteria))
 
 
 @evaluator
-def note_contains(text: str, env: Environment, title: str = "") -> EvalResult:
+def note_contains(text: str, env: Environment, title: str = "", by: Device = "") -> EvalResult:
     """A note (not archived) contains the text; with a title, the note has exactly that
     title and the text is in its body or checklist items (title and text are fields: a
     note with the two swapped does not count).
@@ -224,6 +300,8 @@ def note_contains(text: str, env: Environment, title: str = "") -> EvalResult:
         text: Text the note must contain.
         title: The note's title, compared ignoring case and spacing (empty: any note, and
             the text may be in the title too).
+        by: The client that must have made the change: "phone", "browser" (the desktop
+            browser) or "desktop" (the computer outside the browser); empty: any.
     """
     account = services_of(env)
     items: dict[int, list[str]] = {}
@@ -244,7 +322,7 @@ def note_contains(text: str, env: Environment, title: str = "") -> EvalResult:
         criteria.append((f"text contains {text!r}", lambda n: _has(n["content"], text)))
     else:
         criteria.append((f"contains {text!r}", lambda n: _has(n["all"], text)))
-    return _judge("note", notes, criteria)
+    return _judge("note", notes, _attributed(account, "notes", by, criteria))
 
 
 def _file_rows(env: Environment) -> list[Row]:
@@ -268,13 +346,17 @@ def _text(content: Any) -> str:
 
 
 @evaluator
-def file_in_folder(name: str, env: Environment, folder: str = "", content: str = "") -> EvalResult:
+def file_in_folder(
+    name: str, env: Environment, folder: str = "", content: str = "", by: Device = ""
+) -> EvalResult:
     """A file with this name is in the folder and contains the text.
 
     Args:
         name: File name, e.g. "plan.txt" (case-insensitive).
         folder: Folder path such as "Documents/Trips"; empty means the top level of Files.
         content: Text the file must contain (empty: any content).
+        by: The client that must have made the change: "phone", "browser" (the desktop
+            browser) or "desktop" (the computer outside the browser); empty: any.
     """
     wanted = folder.strip("/")
     criteria: list[Criterion] = [
@@ -286,43 +368,52 @@ def file_in_folder(name: str, env: Environment, folder: str = "", content: str =
     ]
     if content:
         criteria.append((f"contains {content!r}", lambda f: _has(_text(f["content"]), content)))
-    return _judge("file", _file_rows(env), criteria)
+    account = services_of(env)
+    return _judge("file", _file_rows(env), _attributed(account, "files", by, criteria))
 
 
 @evaluator
-def folder_exists(path: str, env: Environment) -> EvalResult:
+def folder_exists(path: str, env: Environment, by: Device = "") -> EvalResult:
     """A folder exists at this path in Files.
 
     Args:
         path: Folder path such as "Documents/Trips" (case-insensitive).
+        by: The client that must have made the change: "phone", "browser" (the desktop
+            browser) or "desktop" (the computer outside the browser); empty: any.
     """
     criteria: list[Criterion] = [
         (f"folder {path!r}", lambda f: bool(f["is_folder"]) and _norm(f["path"]) == _norm(path))
     ]
-    return _judge("folder", _file_rows(env), criteria)
+    account = services_of(env)
+    return _judge("folder", _file_rows(env), _attributed(account, "files", by, criteria))
 
 
 @evaluator
-def file_shared(path: str, env: Environment) -> EvalResult:
+def file_shared(path: str, env: Environment, by: Device = "") -> EvalResult:
     """The file at this path has a share link.
 
     Args:
         path: File path such as "Documents/plan.txt" (case-insensitive).
+        by: The client that must have made the change: "phone", "browser" (the desktop
+            browser) or "desktop" (the computer outside the browser); empty: any.
     """
     criteria: list[Criterion] = [
         (f"file {path!r}", lambda f: _norm(f["path"]) == _norm(path.strip("/"))),
         ("shared by link", lambda f: bool(f["share_token"])),
     ]
-    return _judge("file", _file_rows(env), criteria)
+    account = services_of(env)
+    return _judge("file", _file_rows(env), _attributed(account, "files", by, criteria))
 
 
 @evaluator
-def message_sent(to: str, env: Environment, text: str = "") -> EvalResult:
+def message_sent(to: str, env: Environment, text: str = "", by: Device = "") -> EvalResult:
     """A text message was sent to a contact (by name) or phone number, containing the text.
 
     Args:
         to: Contact name or phone number.
         text: Text the message must contain (empty: any).
+        by: The client that must have made the change: "phone", "browser" (the desktop
+            browser) or "desktop" (the computer outside the browser); empty: any.
     """
     account = services_of(env)
     numbers = {_digits(to)} - {""}
@@ -339,17 +430,21 @@ def message_sent(to: str, env: Environment, text: str = "") -> EvalResult:
     criteria: list[Criterion] = [(f"message to {to}", to_peer)]
     if text:
         criteria.append((f"text contains {text!r}", lambda m: _has(m["body"], text)))
-    return _judge("sent message", sent, criteria)
+    return _judge("sent message", sent, _attributed(account, "messages", by, criteria))
 
 
 @evaluator
-def alarm_set(time: str, env: Environment, label: str = "", enabled: bool = True) -> EvalResult:
+def alarm_set(
+    time: str, env: Environment, label: str = "", enabled: bool = True, by: Device = ""
+) -> EvalResult:
     """An alarm is set for this time (and label), switched on (or off).
 
     Args:
         time: "HH:MM", 24-hour.
         label: Text the label must contain (empty: any).
         enabled: Whether the alarm must be on.
+        by: The client that must have made the change: "phone", "browser" (the desktop
+            browser) or "desktop" (the computer outside the browser); empty: any.
     """
     criteria: list[Criterion] = [
         (f"alarm at {time}", lambda a: _hhmm({"start_time": a["time"]}, time))
@@ -357,49 +452,69 @@ def alarm_set(time: str, env: Environment, label: str = "", enabled: bool = True
     if label:
         criteria.append((f"label contains {label!r}", lambda a: _has(a["label"], label)))
     criteria.append(("on" if enabled else "off", lambda a: bool(a["enabled"]) == enabled))
-    return _judge("alarm", services_of(env).rows("alarms"), criteria)
+    account = services_of(env)
+    return _judge("alarm", account.rows("alarms"), _attributed(account, "alarms", by, criteria))
 
 
 @evaluator
-def timer_set(seconds: int, env: Environment, label: str = "") -> EvalResult:
+def timer_set(seconds: int, env: Environment, label: str = "", by: Device = "") -> EvalResult:
     """A timer of this duration exists.
 
     Args:
         seconds: Duration in seconds (5 minutes = 300).
         label: Text the label must contain (empty: any).
+        by: The client that must have made the change: "phone", "browser" (the desktop
+            browser) or "desktop" (the computer outside the browser); empty: any.
     """
     criteria: list[Criterion] = [(f"timer of {seconds} s", lambda t: t["seconds"] == seconds)]
     if label:
         criteria.append((f"label contains {label!r}", lambda t: _has(t["label"], label)))
-    return _judge("timer", services_of(env).rows("timers"), criteria)
+    account = services_of(env)
+    return _judge("timer", account.rows("timers"), _attributed(account, "timers", by, criteria))
 
 
 @evaluator
-def world_clock_added(city: str, env: Environment) -> EvalResult:
+def world_clock_added(city: str, env: Environment, by: Device = "") -> EvalResult:
     """The world clock shows this city.
 
     Args:
         city: City name, e.g. "Tokyo".
+        by: The client that must have made the change: "phone", "browser" (the desktop
+            browser) or "desktop" (the computer outside the browser); empty: any.
     """
     criteria: list[Criterion] = [
         (f"city {city!r}", lambda c: _norm(c["city"].split(",")[0]) == _norm(city))
     ]
-    return _judge("world clock", services_of(env).rows("world_clocks"), criteria)
+    account = services_of(env)
+    return _judge(
+        "world clock",
+        account.rows("world_clocks"),
+        _attributed(account, "world_clocks", by, criteria),
+    )
 
 
 @evaluator
-def setting_equals(key: str, value: str, env: Environment) -> EvalResult:
+def setting_equals(key: str, value: str, env: Environment, by: Device = "") -> EvalResult:
     """An account setting has this value.
 
     Args:
         key: Setting name, e.g. "theme".
         value: Expected value (case-insensitive).
+        by: The client that must have made the change: "phone", "browser" (the desktop
+            browser) or "desktop" (the computer outside the browser); empty: any.
     """
-    settings = services_of(env).client.settings()
+    account = services_of(env)
+    settings = account.client.settings()
     if key not in settings:
         return EvalResult(success=False, message=f"there is no setting {key!r}", progress=0.0)
     actual = settings[key]
     ok = _norm(actual) == _norm(value)
+    if ok and by:
+        where, made_there = _by_criterion(account, "settings", by, key="key")
+        if not made_there({"key": key}):
+            return EvalResult(
+                success=False, message=f"{key} is {actual!r}, but not {where}", progress=0.5
+            )
     return EvalResult(
         success=ok,
         message=f"{key} is {actual!r}" + ("" if ok else f", expected {value!r}"),
@@ -409,7 +524,7 @@ def setting_equals(key: str, value: str, env: Environment) -> EvalResult:
 
 @evaluator
 def directions_requested(
-    origin: str, destination: str, env: Environment, mode: str = ""
+    origin: str, destination: str, env: Environment, mode: str = "", by: Device = ""
 ) -> EvalResult:
     """Maps showed directions from the origin to the destination.
 
@@ -417,6 +532,8 @@ def directions_requested(
         origin: Text the start location must contain (as typed or as resolved).
         destination: Text the destination must contain.
         mode: driving, cycling or walking (empty: any).
+        by: The client that must have made the change: "phone", "browser" (the desktop
+            browser) or "desktop" (the computer outside the browser); empty: any.
     """
     rows = [r for r in services_of(env).rows("map_history") if r["kind"] == "directions"]
     typed = [(r, *[*r["query"].split(" -> ", 1), ""][:2]) for r in rows]
@@ -435,7 +552,8 @@ def directions_requested(
     ]
     if mode:
         criteria.append((f"by {mode}", lambda r: r["mode"] == mode))
-    return _judge("directions", candidates, criteria)
+    account = services_of(env)
+    return _judge("directions", candidates, _attributed(account, "map_history", by, criteria))
 
 
 SERVICE_EVALUATORS = [

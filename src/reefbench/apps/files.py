@@ -17,7 +17,7 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.datastructures import UploadFile
 
 from reefbench.apps.store import StoreError, now_text, one
-from reefbench.apps.web import render, require_login, see_other, store, text
+from reefbench.apps.web import client_of, render, require_login, see_other, store, text
 
 
 def _clean_name(name: str) -> str:
@@ -203,7 +203,7 @@ async def browse(request: Request, folder: str = "") -> Response:
 async def new_folder(request: Request) -> Response:
     form = await request.form()
     parent = _parent(text(form, "parent"))
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         _insert(db, parent, text(form, "name"), True, "inode/directory", None)
     return see_other("/files", notice="Folder created", folder=parent)
 
@@ -216,7 +216,7 @@ async def upload(request: Request) -> Response:
     if not uploads:
         raise StoreError("choose a file to upload first")
     contents = [(u.filename or "upload", await u.read(), u.content_type or "") for u in uploads]
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         for name, content, mime in contents:
             store_file(
                 db, parent, name, content, mime if mime != "application/octet-stream" else ""
@@ -235,7 +235,7 @@ async def new_text(request: Request) -> Response:
     parent = _parent(text(form, "parent"))
     content = form.get("content")
     body = content if isinstance(content, str) else ""
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         item = store_file(db, parent, text(form, "name"), body.encode("utf-8"))
     return see_other(f"/files/{item}", notice="File created")
 
@@ -284,7 +284,7 @@ async def save_content(request: Request, item_id: int) -> Response:
     form = await request.form()
     content = form.get("content")
     body = (content if isinstance(content, str) else "").encode("utf-8")
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         get_item(db, item_id)
         db.execute(
             "UPDATE files SET content = ?, modified = ? WHERE id = ? AND is_folder = 0",
@@ -307,7 +307,7 @@ async def rename_form(request: Request, item_id: int) -> Response:
 async def rename(request: Request, item_id: int) -> Response:
     form = await request.form()
     parent = _parent(text(form, "parent"))
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         get_item(db, item_id)
         move(db, item_id, text(form, "name"), parent)
     return see_other("/files", notice="Renamed", folder=parent)
@@ -315,7 +315,7 @@ async def rename(request: Request, item_id: int) -> Response:
 
 @router.post("/{item_id}/delete")
 async def delete(request: Request, item_id: int) -> Response:
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         parent = get_item(db, item_id)["parent_id"]
         db.execute("DELETE FROM files WHERE id = ?", (item_id,))
     return see_other("/files", notice="Deleted", folder=parent)
@@ -323,7 +323,7 @@ async def delete(request: Request, item_id: int) -> Response:
 
 @router.post("/{item_id}/share")
 async def share(request: Request, item_id: int) -> Response:
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         if get_item(db, item_id)["share_token"] is None:
             db.execute(
                 "UPDATE files SET share_token = ? WHERE id = ?",
@@ -334,7 +334,7 @@ async def share(request: Request, item_id: int) -> Response:
 
 @router.post("/{item_id}/unshare")
 async def unshare(request: Request, item_id: int) -> Response:
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         db.execute("UPDATE files SET share_token = NULL WHERE id = ?", (item_id,))
     return see_other(f"/files/{item_id}", notice="Sharing stopped")
 

@@ -31,8 +31,9 @@ from reefbench.apps import (
     settings,
     tasks,
 )
-from reefbench.apps.store import TABLES, StoreError
-from reefbench.apps.web import services
+from reefbench.apps.attribution import CLIENT_KEY_HEADER, DESKTOP, DEVICE_CLIENTS
+from reefbench.apps.store import DUMPABLE, StoreError
+from reefbench.apps.web import SESSION_COOKIE, services
 
 MAX_BODY = 32 * 1024 * 1024  # seeded files travel inside the JSON
 OPERATIONS: dict[str, Callable[..., Any]] = {
@@ -81,8 +82,8 @@ async def snapshot(request: Request) -> dict[str, bool]:
 
 @router.get("/tables/{table}")
 async def table(request: Request, table: str) -> JSONResponse:
-    if table not in TABLES:
-        raise HTTPException(404, f"unknown table {table!r}; known: {', '.join(TABLES)}")
+    if table not in DUMPABLE:
+        raise HTTPException(404, f"unknown table {table!r}; known: {', '.join(DUMPABLE)}")
     rows = services(request).store.dump(table)
     return JSONResponse([{k: _jsonable(v) for k, v in row.items()} for row in rows])
 
@@ -134,10 +135,28 @@ def _checked(name: str, op: Callable[..., Any]) -> Callable[..., Any]:
 
 @router.post("/session")
 async def session(request: Request) -> dict[str, str]:
-    """A logged-in session cookie, for devices that start a task already signed in."""
-    from reefbench.apps.web import SESSION_COOKIE
+    """A logged-in session cookie, for devices that start a task already signed in.
 
-    return {"name": SESSION_COOKIE, "value": services(request).new_session()}
+    The body names the client (``{"client": "phone"}``; the desktop by default): what the
+    session changes is attributed to it.
+    """
+    client = _client(await _json_body(request, "session"))
+    return {"name": SESSION_COOKIE, "value": services(request).new_session(client)}
+
+
+@router.post("/client-key")
+async def client_key(request: Request) -> dict[str, str]:
+    """The header a device's browser sends so that a sign-in through the login form counts
+    as that device (``{"client": "browser"}``); only the harness, holding the token, gets it."""
+    client = _client(await _json_body(request, "client-key"))
+    return {"header": CLIENT_KEY_HEADER, "value": services(request).client_key(client)}
+
+
+def _client(body: Any) -> str:
+    client = body.get("client", DESKTOP) if isinstance(body, dict) else DESKTOP
+    if client not in DEVICE_CLIENTS:
+        raise HTTPException(422, f"client must be one of {', '.join(DEVICE_CLIENTS)}")
+    return str(client)
 
 
 @router.delete("/sessions")

@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from reefbench.apps import files
 from reefbench.apps.store import StoreError, get_setting, now_text, one, parse_datetime
-from reefbench.apps.web import ints, render, require_login, see_other, store, text
+from reefbench.apps.web import client_of, ints, render, require_login, see_other, store, text
 
 FOLDERS = (("inbox", "Inbox"), ("starred", "Starred"), ("sent", "Sent"), ("trash", "Trash"))
 
@@ -221,7 +221,7 @@ def _prefixed(prefix: str, subject: str) -> str:
 async def send(request: Request) -> Response:
     form = await request.form()
     reply, forward = text(form, "reply"), text(form, "forward")
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         send_mail(
             db,
             to=text(form, "to"),
@@ -250,7 +250,7 @@ async def attachment(request: Request, attachment_id: int) -> Response:
 
 @router.post("/attachment/{attachment_id}/save")
 async def save_attachment(request: Request, attachment_id: int) -> Response:
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         row = db.execute("SELECT * FROM attachments WHERE id = ?", (attachment_id,)).fetchone()
         if row is None:
             raise StoreError(f"there is no attachment {attachment_id}")
@@ -260,7 +260,7 @@ async def save_attachment(request: Request, attachment_id: int) -> Response:
 
 @router.get("/{mail_id}", response_class=HTMLResponse)
 async def read_thread(request: Request, mail_id: int) -> Response:
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         head = get_mail(db, mail_id)
         thread = db.execute(
             "SELECT * FROM mail WHERE thread_id = ? ORDER BY date, id", (head["thread_id"],)
@@ -274,7 +274,7 @@ async def read_thread(request: Request, mail_id: int) -> Response:
 
 @router.post("/{mail_id}/star")
 async def star(request: Request, mail_id: int) -> Response:
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         db.execute(
             "UPDATE mail SET starred = 1 - starred WHERE id = ?", (get_mail(db, mail_id)[0],)
         )
@@ -283,14 +283,14 @@ async def star(request: Request, mail_id: int) -> Response:
 
 @router.post("/{mail_id}/unread")
 async def mark_unread(request: Request, mail_id: int) -> Response:
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         db.execute("UPDATE mail SET read = 0 WHERE id = ?", (get_mail(db, mail_id)[0],))
     return see_other("/mail", notice="Marked as unread")
 
 
 @router.post("/{mail_id}/delete")
 async def delete(request: Request, mail_id: int) -> Response:
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         row = get_mail(db, mail_id)
         if row["folder"] == "trash":
             db.execute("DELETE FROM mail WHERE id = ?", (mail_id,))
@@ -303,7 +303,7 @@ async def delete(request: Request, mail_id: int) -> Response:
 
 @router.post("/{mail_id}/restore")
 async def restore(request: Request, mail_id: int) -> Response:
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         row = get_mail(db, mail_id)
         me = get_setting(db, "account_email")
         folder = "sent" if row["sender"] == me else "inbox"

@@ -16,7 +16,7 @@ from fastapi.responses import HTMLResponse, Response
 from reefbench.apps import places
 from reefbench.apps.places import SPEED_KMH, Place
 from reefbench.apps.store import StoreError, get_setting, now_text
-from reefbench.apps.web import render, require_login, store
+from reefbench.apps.web import client_of, render, require_login, store
 
 KM_PER_MILE = 1.609344
 
@@ -84,7 +84,7 @@ async def search_page(request: Request, q: str = "") -> Response:
         seeded = seeded_places(db)
     results = places.search(q, seeded) if q else []
     if q:
-        with store(request).write() as db:
+        with store(request).write(client_of(request)) as db:
             db.execute(
                 "INSERT INTO map_history(kind, query, destination, date) VALUES (?, ?, ?, ?)",
                 ("search", q, results[0].label if results else "", now_text(db)),
@@ -109,7 +109,7 @@ async def directions(
     if mode not in SPEED_KMH:
         raise StoreError(f"travel mode must be one of {', '.join(SPEED_KMH)}")
     if origin and destination:
-        with store(request).write() as db:
+        with store(request).write(client_of(request)) as db:
             seeded = seeded_places(db)
             start, end = _resolve(origin, seeded), _resolve(destination, seeded)
             km, minutes = places.route(start, end, mode)

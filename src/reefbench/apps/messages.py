@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from reefbench.apps import contacts
 from reefbench.apps.store import StoreError, digits, now_text, parse_datetime
-from reefbench.apps.web import render, require_login, see_other, store, text
+from reefbench.apps.web import client_of, render, require_login, see_other, store, text
 
 
 def resolve_peer(db: sqlite3.Connection, who: str) -> str:
@@ -105,7 +105,7 @@ async def new_form(request: Request, to: str = "") -> Response:
 @router.get("/thread", response_class=HTMLResponse)
 async def thread(request: Request) -> Response:
     peer = request.query_params.get("with", "")
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         peer = resolve_peer(db, peer)
         rows = conversation(db, peer)
         for row in rows:
@@ -128,7 +128,7 @@ async def send(request: Request) -> Response:
     form = await request.form()
     body = form.get("body")
     message = body.strip() if isinstance(body, str) else ""
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         peer = resolve_peer(db, text(form, "to"))
         add_message(db, peer, message, direction="out")
     return see_other("/messages/thread", notice="Message sent", **{"with": peer})

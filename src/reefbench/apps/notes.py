@@ -10,7 +10,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, Response
 
 from reefbench.apps.store import StoreError, now_text, one
-from reefbench.apps.web import render, require_login, see_other, store, text
+from reefbench.apps.web import client_of, render, require_login, see_other, store, text
 
 
 def add_note(
@@ -99,7 +99,7 @@ async def create(request: Request) -> Response:
     form = await request.form()
     raw = form.get("items")
     items = [line for line in (raw if isinstance(raw, str) else "").splitlines() if line.strip()]
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         note_id = add_note(
             db, title=text(form, "title"), body=text(form, "body"), items=items or None
         )
@@ -119,7 +119,7 @@ async def open_note(request: Request, note_id: int) -> Response:
 @router.post("/{note_id}/save")
 async def save(request: Request, note_id: int) -> Response:
     form = await request.form()
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         get_note(db, note_id)
         body = form.get("body")
         db.execute(
@@ -133,7 +133,7 @@ async def save(request: Request, note_id: int) -> Response:
 @router.post("/{note_id}/items/new")
 async def new_item(request: Request, note_id: int) -> Response:
     form = await request.form()
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         get_note(db, note_id)
         add_item(db, note_id, text(form, "text"))
         db.execute("UPDATE notes SET kind = 'checklist' WHERE id = ?", (note_id,))
@@ -143,7 +143,7 @@ async def new_item(request: Request, note_id: int) -> Response:
 
 @router.post("/items/{item_id}/toggle")
 async def toggle_item(request: Request, item_id: int) -> Response:
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         row = db.execute("SELECT note_id FROM note_items WHERE id = ?", (item_id,)).fetchone()
         if row is None:
             raise StoreError(f"there is no checklist item {item_id}")
@@ -154,7 +154,7 @@ async def toggle_item(request: Request, item_id: int) -> Response:
 
 @router.post("/items/{item_id}/delete")
 async def delete_item(request: Request, item_id: int) -> Response:
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         row = db.execute("SELECT note_id FROM note_items WHERE id = ?", (item_id,)).fetchone()
         if row is None:
             raise StoreError(f"there is no checklist item {item_id}")
@@ -165,7 +165,7 @@ async def delete_item(request: Request, item_id: int) -> Response:
 
 @router.post("/{note_id}/pin")
 async def pin(request: Request, note_id: int) -> Response:
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         get_note(db, note_id)
         db.execute("UPDATE notes SET pinned = 1 - pinned WHERE id = ?", (note_id,))
     return see_other(f"/notes/{note_id}")
@@ -173,7 +173,7 @@ async def pin(request: Request, note_id: int) -> Response:
 
 @router.post("/{note_id}/archive")
 async def archive(request: Request, note_id: int) -> Response:
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         row = get_note(db, note_id)
         db.execute("UPDATE notes SET archived = 1 - archived WHERE id = ?", (note_id,))
     return see_other("/notes", notice="Note restored" if row["archived"] else "Note archived")
@@ -181,7 +181,7 @@ async def archive(request: Request, note_id: int) -> Response:
 
 @router.post("/{note_id}/delete")
 async def delete(request: Request, note_id: int) -> Response:
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         db.execute("DELETE FROM notes WHERE id = ?", (note_id,))
     return see_other("/notes", notice="Note deleted")
 

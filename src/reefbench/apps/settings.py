@@ -18,7 +18,7 @@ from reefbench.apps.store import (
     parse_datetime,
     set_setting,
 )
-from reefbench.apps.web import render, require_login, see_other, store, text
+from reefbench.apps.web import client_of, render, require_login, see_other, store, text
 
 # Settings a person may change in the UI, with their allowed values (None: free text).
 EDITABLE: dict[str, tuple[str, ...] | None] = {
@@ -73,7 +73,7 @@ async def page(request: Request) -> Response:
 @router.post("")
 async def save(request: Request) -> Response:
     form = await request.form()
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         for key in EDITABLE:
             if key in form:
                 change_setting(db, key, text(form, key))

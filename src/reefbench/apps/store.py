@@ -20,6 +20,8 @@ from contextlib import contextmanager
 from datetime import date, datetime
 from typing import Any
 
+from reefbench.apps.attribution import CHANGES_TABLE, SETUP, check_client, install_change_log
+
 DEFAULT_NOW = "2024-06-03T09:00"
 DEFAULT_SETTINGS: dict[str, str] = {
     "now": DEFAULT_NOW,
@@ -116,6 +118,8 @@ TABLES: tuple[str, ...] = (
     "timers",
     "world_clocks",
 )
+# What the internal API may dump: the state, plus the change log (who changed what).
+DUMPABLE: tuple[str, ...] = (*TABLES, CHANGES_TABLE)
 
 
 class StoreError(ValueError):
@@ -127,16 +131,22 @@ class Store:
 
     All access goes through :meth:`read` / :meth:`write`, which hold one lock, so the
     server thread and a caller in another thread never interleave inside a transaction.
+    Every write names the client it is made for; the change log
+    (:mod:`~reefbench.apps.attribution`) records it with each changed row.
     """
 
     def __init__(self) -> None:
         self.lock = threading.RLock()
+        self.client = SETUP
         self.db = _connect()
+        self.db.create_function("reef_client", 0, self._current_client)
         self.db.executescript(SCHEMA)
         self.db.executemany(
             "INSERT INTO settings(key, value) VALUES (?, ?)", DEFAULT_SETTINGS.items()
         )
         self.db.execute("INSERT INTO task_lists(name, position) VALUES ('My Tasks', 0)")
+        # After the defaults: the log starts empty, and records every change from here on.
+        install_change_log(self.db, TABLES)
         self._pristine = _connect()
         self.snapshot()
 
@@ -146,16 +156,25 @@ class Store:
             yield self.db
 
     @contextmanager
-    def write(self) -> Iterator[sqlite3.Connection]:
-        """A transaction: committed when the block ends, rolled back if it raises."""
+    def write(self, client: str = SETUP) -> Iterator[sqlite3.Connection]:
+        """A transaction made for ``client``: committed when the block ends, rolled back if
+        it raises. Every row it changes is logged as changed by ``client``."""
+        check_client(client)
         with self.lock:
+            self.client = client
             self.db.execute("BEGIN")
             try:
                 yield self.db
             except BaseException:
                 self.db.execute("ROLLBACK")
                 raise
+            finally:
+                self.client = SETUP
             self.db.execute("COMMIT")
+
+    def _current_client(self) -> str:
+        # Called by the change-log triggers, inside a write that holds the lock.
+        return self.client
 
     def snapshot(self) -> None:
         """Make the current state the one :meth:`reset` returns to."""
@@ -174,8 +193,8 @@ class Store:
 
     def dump(self, table: str) -> list[dict[str, Any]]:
         """Every row of one table as plain dicts (the internal API's view of the state)."""
-        if table not in TABLES:
-            raise StoreError(f"unknown table {table!r}; known: {', '.join(TABLES)}")
+        if table not in DUMPABLE:
+            raise StoreError(f"unknown table {table!r}; known: {', '.join(DUMPABLE)}")
         with self.read() as db:
             return [dict(row) for row in db.execute(f"SELECT * FROM {table} ORDER BY rowid")]
 

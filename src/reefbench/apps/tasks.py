@@ -10,7 +10,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, Response
 
 from reefbench.apps.store import StoreError, one, parse_date
-from reefbench.apps.web import render, require_login, see_other, store, text
+from reefbench.apps.web import client_of, render, require_login, see_other, store, text
 
 DEFAULT_LIST = "My Tasks"
 
@@ -119,14 +119,14 @@ async def page(request: Request, list: str = "") -> Response:
 @router.post("/lists/new")
 async def new_list(request: Request) -> Response:
     form = await request.form()
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         new_id = add_task_list(db, text(form, "name"))
     return see_other("/tasks", notice="List created", list=new_id)
 
 
 @router.post("/lists/{list_key}/delete")
 async def delete_list(request: Request, list_key: int) -> Response:
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         db.execute("DELETE FROM task_lists WHERE id = ?", (list_key,))
     return see_other("/tasks", notice="List deleted")
 
@@ -135,7 +135,7 @@ async def delete_list(request: Request, list_key: int) -> Response:
 async def new_task(request: Request) -> Response:
     form = await request.form()
     list_key = int(text(form, "list") or 0)
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         if not db.execute("SELECT 1 FROM task_lists WHERE id = ?", (list_key,)).fetchone():
             raise StoreError("choose a task list first")
         _insert_task(
@@ -145,7 +145,7 @@ async def new_task(request: Request) -> Response:
 
 
 async def _change(request: Request, task_id: int, sql: str, notice: str) -> Response:
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         row = get_task(db, task_id)
         db.execute(sql, (task_id,))
     return see_other("/tasks", notice=notice, list=row["list_id"])
@@ -172,7 +172,7 @@ async def delete(request: Request, task_id: int) -> Response:
 
 @router.post("/{task_id}/up")
 async def up(request: Request, task_id: int) -> Response:
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         shift(db, task_id, -1)
         list_key = get_task(db, task_id)["list_id"]
     return see_other("/tasks", list=list_key)
@@ -180,7 +180,7 @@ async def up(request: Request, task_id: int) -> Response:
 
 @router.post("/{task_id}/down")
 async def down(request: Request, task_id: int) -> Response:
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         shift(db, task_id, +1)
         list_key = get_task(db, task_id)["list_id"]
     return see_other("/tasks", list=list_key)
@@ -200,7 +200,7 @@ async def edit(request: Request, task_id: int) -> Response:
     title, due = text(form, "title"), text(form, "due")
     if not title:
         raise StoreError("a task needs a title")
-    with store(request).write() as db:
+    with store(request).write(client_of(request)) as db:
         row = get_task(db, task_id)
         target = int(text(form, "list") or row["list_id"])
         if target != row["list_id"]:

@@ -18,6 +18,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
 from starlette.datastructures import FormData
 
+from reefbench.apps.attribution import CLIENT_KEY_HEADER, DESKTOP, check_client
 from reefbench.apps.store import Store, get_setting, now
 
 SESSION_COOKIE = "reef_session"
@@ -43,18 +44,40 @@ templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
 
 @dataclass
 class Services:
-    """Per-server state the routes need (stored on ``app.state.services``)."""
+    """Per-server state the routes need (stored on ``app.state.services``).
+
+    ``sessions`` maps each signed-in session to the client it was issued to, and
+    ``client_keys`` each device's secret key to its client (see
+    :mod:`~reefbench.apps.attribution`): changes are attributed from these, never from
+    anything a request says about itself.
+    """
 
     store: Store
     token: str
     username: str
     password: str
-    sessions: set[str] = field(default_factory=set)
+    sessions: dict[str, str] = field(default_factory=dict)
+    client_keys: dict[str, str] = field(default_factory=dict)
 
-    def new_session(self) -> str:
+    def new_session(self, client: str = DESKTOP) -> str:
         session = secrets.token_urlsafe(24)
-        self.sessions.add(session)
+        self.sessions[session] = check_client(client)
         return session
+
+    def client_key(self, client: str) -> str:
+        """The secret key a device's browser sends so that its sign-ins count as ``client``."""
+        check_client(client)
+        for key, owner in self.client_keys.items():
+            if owner == client:
+                return key
+        key = secrets.token_urlsafe(24)
+        self.client_keys[key] = client
+        return key
+
+    def client_signing_in(self, request: Request) -> str:
+        """Who a login form post comes from: the client whose key the request carries,
+        else the desktop (a program on the computer)."""
+        return self.client_keys.get(request.headers.get(CLIENT_KEY_HEADER, ""), DESKTOP)
 
 
 class LoginRequired(Exception):
@@ -76,6 +99,11 @@ def store(request: Request) -> Store:
 
 def logged_in(request: Request) -> bool:
     return request.cookies.get(SESSION_COOKIE, "") in services(request).sessions
+
+
+def client_of(request: Request) -> str:
+    """The client a signed-in request's changes are attributed to (its session's)."""
+    return services(request).sessions.get(request.cookies.get(SESSION_COOKIE, ""), DESKTOP)
 
 
 async def require_login(request: Request) -> None:

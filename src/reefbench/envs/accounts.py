@@ -26,8 +26,17 @@ class Account(Protocol):
     def start(self) -> None:
         """Bring the account up; idempotent (a device starting first calls it)."""
 
-    def session_cookie(self) -> dict[str, str]:
-        """A signed-in session cookie ``{name, value, url}`` for a browser context."""
+    def session_cookie(self, client: str) -> dict[str, str]:
+        """A signed-in session cookie ``{name, value, url}`` for a browser context.
+
+        ``client`` names the device (``"phone"``, ``"browser"``): the account records it
+        with every change the session makes, so checkpoints can tell devices apart.
+        """
+        ...
+
+    def client_headers(self, client: str) -> dict[str, str]:
+        """Headers the device's browser context sends on every request, so that signing
+        in again through the account's login form still counts as ``client``."""
         ...
 
     def settings(self) -> dict[str, str]:

@@ -304,6 +304,36 @@ def test_gates_play_near_misses_and_name_the_ones_the_checkpoints_accept() -> No
         assert unchecked.episodes == verdict.episodes - 1
 
 
+def test_a_wrong_device_near_miss_is_played_on_that_device() -> None:
+    """The wrong device is one the reference solution never touches: the gate still gives
+    it to the near miss (an agent has every device), and a near miss whose calls fail is
+    reported, since it would be refused for the wrong reason."""
+    envs = memory_environments()
+    strict = _write_template("mem.write", lambda path, content: m.file_equals(path, content))
+
+    def on_the_phone(path: str, content: str) -> list[ActionCall]:
+        arguments = {"path": path, "content": content}
+        return [ActionCall(env="phone", name="write_file", arguments=arguments)]
+
+    def cannot_play(path: str, content: str) -> list[ActionCall]:
+        return [ActionCall(env="phone", name="fly_to", arguments={"path": path})]
+
+    for near, problem in (
+        (NearMiss("writes it on the phone", solution=on_the_phone), ""),
+        (NearMiss("calls an action the phone lacks", solution=cannot_play), "could not be played"),
+    ):
+        template = SubTask(**{**strict.__dict__, "near_misses": [near]})
+        task = compose_task("near", [(template, {"path": "a.txt", "content": "x"})])
+        task.metadata.environments = ["laptop"]
+        verdict = check_task(task, envs, pool={template.id: template}, near_misses_of={"mem.write"})
+        if problem:
+            assert (
+                f"near miss of mem.write ({near.label}) {problem}: phone.fly_to" in verdict.line()
+            )
+        else:
+            assert verdict.ok, verdict.line()  # played (else "could not be played"), refused
+
+
 def test_each_template_is_near_missed_in_the_smallest_task_that_uses_it() -> None:
     def task(task_id: str, templates: list[str]) -> Task:
         infos = [

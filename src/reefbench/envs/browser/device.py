@@ -82,6 +82,8 @@ class BrowserDevice(Environment):
 
     # Observations added by ``observe_tree=True`` (the subclass with actions names them).
     tree_observations: ClassVar[Sequence[Action]] = ()
+    # The client the account attributes this device's changes to.
+    account_client: ClassVar[str] = "browser"
 
     def __init__(
         self,
@@ -162,7 +164,10 @@ class BrowserDevice(Environment):
         context = browser.new_context(viewport=self.viewport)  # type: ignore[arg-type]
         context.add_init_script(INIT_SCRIPT)
         if self.services is not None:
-            cookie = self.services.session_cookie()
+            # Signed in as this device, and recognised as it when it signs in again: the
+            # account attributes every change to the client that made it.
+            context.set_extra_http_headers(self.services.client_headers(self.account_client))
+            cookie = self.services.session_cookie(self.account_client)
             context.add_cookies([cookie])  # type: ignore[list-item]
         self.context = context
         self.tracker = RequestTracker(context)

@@ -9,10 +9,14 @@ record of what the agent's actions did.
 from __future__ import annotations
 
 import fnmatch
+import posixpath
 import re
 from pathlib import Path
+from typing import Literal
 
+from reefbench.envs.desktop.app_records import saved_by
 from reefbench.envs.desktop.device import DesktopDevice
+from reefbench.envs.desktop.sandbox import SANDBOX_HOME
 from reefbench.errors import ActionFailed
 from reefbench.evaluators import EvalResult, evaluator
 
@@ -142,6 +146,24 @@ def files_copied(source: str, target: str, pattern: str = "*", *, env: DesktopDe
         message="all copied" if not missing else f"not copied yet: {', '.join(missing[:5])}",
         progress=len(done) / len(wanted),
     )
+
+
+@evaluator
+def saved_with(path: str, app: Literal["mousepad", "vim"], env: DesktopDevice) -> EvalResult:
+    """The file as it is now was saved by this application (on the app's own record; see
+    :mod:`~reefbench.envs.desktop.app_records`): writing it with another program while
+    the app is open does not count.
+
+    Args:
+        path: Path as the agent sees it, e.g. "~/Documents/report.txt".
+        app: "mousepad" (the text editor) or "vim".
+    """
+    target = _file(env, path)
+    if target is None:
+        return EvalResult(success=False, message=f"{path} does not exist")
+    where = posixpath.normpath(SANDBOX_HOME + path[1:] if path.startswith("~") else path)
+    ok, why = saved_by(app, env.session.home, where, target)
+    return EvalResult(success=ok, message=why)
 
 
 # ----------------------------------------------------------------- processes
@@ -363,6 +385,7 @@ DESKTOP_EVALUATORS = [
     file_content_equals,
     file_contains,
     file_matches,
+    saved_with,
     directory_exists,
     files_copied,
     process_running,

@@ -12,6 +12,8 @@ import os
 import shutil
 from pathlib import Path
 
+from reefbench.envs.desktop.app_records import write_vim_config
+
 _GTK_SETTINGS = """[Settings]
 gtk-cursor-blink=false
 gtk-enable-animations=false
@@ -40,6 +42,7 @@ def write_default_baseline(target: Path) -> None:
     terminal = target / ".config" / "xfce4" / "terminal"
     terminal.mkdir(parents=True)
     (terminal / "terminalrc").write_text(_TERMINAL_RC)
+    write_vim_config(target)  # vim logs what it writes (evidence that vim made a change)
     skel = Path("/etc/skel")
     if skel.is_dir():
         shutil.copytree(skel, target, dirs_exist_ok=True, symlinks=True)

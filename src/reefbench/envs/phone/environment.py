@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from urllib.parse import urlsplit
 
 from reefbench.envs.accounts import Account
@@ -83,6 +83,8 @@ class PhoneEnvironment(TouchEnvironment):
     """
 
     action_set_actions = ACTION_SET_ACTIONS
+    # The client the account attributes this device's changes to.
+    account_client: ClassVar[str] = "phone"
 
     def __init__(
         self,
@@ -186,7 +188,11 @@ class PhoneEnvironment(TouchEnvironment):
         context.add_init_script(LONG_PRESS_SCRIPT)
         context.route(f"{self.origin}{SHELL_PREFIX}/**", self._route)
         if self.services is not None:
-            context.add_cookies([self.services.session_cookie()])  # type: ignore[list-item]
+            # The account attributes what this context changes to the phone (see BrowserDevice).
+            context.set_extra_http_headers(self.services.client_headers(self.account_client))
+            context.add_cookies(
+                [self.services.session_cookie(self.account_client)]  # type: ignore[list-item]
+            )
         self.context = context
         self.tracker = RequestTracker(context)
         page = context.new_page()

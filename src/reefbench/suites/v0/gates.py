@@ -17,7 +17,8 @@ For each task, on real environments:
 8. every near miss of every template (:class:`~reefbench.subtask.NearMiss`: a plausible
    wrong behaviour) fails: played in place of its subtask's part of the reference
    solution, in the smallest task that uses the template, the subtask's checkpoints do
-   not all complete and the task does not succeed;
+   not all complete and the task does not succeed; a near miss may act on a device the
+   reference leaves alone (the wrong device), and one whose own calls fail is reported;
 9. the instruction passes the lint (:mod:`.lint`): no action names, internal ids or
    settings keys, no secret it asks to find, no contradictory goals, not only opening
    apps, no odd value combinations, nothing that invites a safety refusal;
@@ -167,14 +168,43 @@ def _near_miss_problems(
         if info is None or info.template not in templates:
             continue
         calls = task.near_miss_solution(near)
-        result = Episode(task, ScriptedAgent([c] for c in calls), envs).run()
+        start = info.solution_span[0]
+        played_envs = _with_devices_of(task, near.calls, envs)
+        result = Episode(task, ScriptedAgent([c] for c in calls), played_envs).run()
         episodes += 1
         label = f"near miss of {info.template} ({near.label})"
+        broken = _failed_calls(result, range(start, start + len(near.calls)))
         if result.infrastructure_failure:
             problems.append(_failure(label, result))
         elif result.success or set(info.nodes) <= set(result.credited_nodes):
             problems.append(f"{label} completes {info.nodes}: its checkpoints accept it")
+        elif broken:
+            # A near miss that cannot be played fails for the wrong reason and proves
+            # nothing about the checkpoints (a wrong device it could not even reach).
+            problems.append(f"{label} could not be played: {broken}")
     return problems, episodes
+
+
+def _with_devices_of(
+    task: Task, calls: list[ActionCall], envs: Mapping[str, Environment]
+) -> dict[str, Environment]:
+    """The environments for playing ``calls``: a near miss may act on a device the
+    reference solution leaves alone (the wrong device), which an agent has too."""
+    devices = {c.env for c in calls}
+    used = used_environments(task, envs)
+    return {**used, **{d: env for d, env in envs.items() if d in devices}}
+
+
+def _failed_calls(result: EpisodeResult, turns: range) -> str:
+    """The first failed call among ``turns`` of a scripted episode (one call per turn), as
+    text; '' when all of them ran."""
+    for index in turns:
+        if index >= len(result.trajectory):
+            break
+        for record in result.trajectory[index].calls:
+            if record.status != "ok":
+                return f"{record.env}.{record.name}: {(record.error or record.status)[:120]}"
+    return ""
 
 
 def check_task(
@@ -188,7 +218,7 @@ def check_task(
     gate 8 plays the task's near misses of the templates in ``near_misses_of`` (``pool``
     is accepted for symmetry with :func:`run_gates`; the near misses live in the task)."""
     started = time.perf_counter()
-    envs = used_environments(task, envs)
+    every_env, envs = envs, used_environments(task, envs)
     verdict = Verdict(task.id)
     oracle = Episode(task, OracleAgent(), envs)
     result = oracle.run()
@@ -219,7 +249,7 @@ def check_task(
                 "still succeeds: no checkpoint verifies that step"
             )
     if near_misses_of:
-        found, played = _near_miss_problems(task, envs, set(near_misses_of))
+        found, played = _near_miss_problems(task, every_env, set(near_misses_of))
         verdict.problems += found
         verdict.episodes += played
     null = Episode(task, NullAgent(), envs).run()

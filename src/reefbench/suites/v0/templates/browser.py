@@ -3,14 +3,18 @@
 The browser types into date and time fields as a keyboard does (month, day, year; hour,
 minute, AM/PM), which the phone's soft keyboard cannot, so events with a date and time,
 due dates and alarms live here. ``browser.sign_in`` starts signed out: the password comes
-from the user (CALL_USER).
+from the user (CALL_USER). Account checkpoints require the browser (``by=BROWSER``); the
+wrong-device near misses do the same on the phone, or with curl from the computer's
+terminal where a date or time is involved.
 """
 
 from __future__ import annotations
 
 from datetime import date as Date
 
+from reefbench.actions import ActionCall
 from reefbench.apps import evaluators as aev
+from reefbench.apps.attribution import BROWSER
 from reefbench.apps.login import DEFAULT_PASSWORD, DEFAULT_USERNAME
 from reefbench.root import user_was_asked
 from reefbench.subtask import NearMiss, SubTask
@@ -29,6 +33,9 @@ from reefbench.suites.v0.templates.common import (
     browser_app,
     browser_fill,
     call,
+    curl_form,
+    phone_app,
+    phone_fill,
 )
 from reefbench.task import ActionStep
 
@@ -53,6 +60,64 @@ def typed_time(hhmm: str) -> str:
     return f"{(hour % 12) or 12:02d}{minute:02d}{suffix}"
 
 
+# The same changes made on the phone instead: every account template's "wrong device"
+# near miss. The account ends up right, but not from the browser (``by=BROWSER``).
+WRONG_DEVICE = "does it on the phone, not in the browser"
+
+
+def _mail_on_phone(to: str, subject: str, body: str) -> list[ActionCall]:
+    return [
+        *phone_app("drawer_mail"),
+        call("phone", "tap_on", name="Compose"),
+        *phone_fill(("to", to), ("subject", subject), ("body", body)),
+        call("phone", "tap_on", name="Send"),
+    ]
+
+
+# The phone's date and time fields take no typed text, so templates with a date or a
+# time are done from the computer's terminal instead (the desktop, another wrong device).
+WRONG_DEVICE_CURL = "does it with curl from the computer's terminal, not in the browser"
+
+
+def _event_by_curl(title: str, date: str, time: str) -> list[ActionCall]:
+    return curl_form("/calendar/new", title=title, date=date, start=time)
+
+
+def _contact_on_phone(name: str, email: str) -> list[ActionCall]:
+    return [
+        *phone_app("drawer_contacts"),
+        call("phone", "tap_on", name="New contact"),
+        *phone_fill(("name", name), ("email", email)),
+        call("phone", "tap_on", name="Save"),
+    ]
+
+
+def _task_by_curl(title: str, due: str) -> list[ActionCall]:
+    return curl_form("/tasks/new", list="1", title=title, due=due)
+
+
+def _alarm_by_curl(time: str, label: str) -> list[ActionCall]:
+    return curl_form("/clock/alarms/new", time=time, label=label)
+
+
+def _text_file_on_phone(name: str, content: str) -> list[ActionCall]:
+    return [
+        *phone_app("drawer_files"),
+        call("phone", "tap_on", name="New text file"),
+        *phone_fill(("name", name), ("content", content)),
+        call("phone", "tap_on", name="Create file"),
+    ]
+
+
+def _world_clock_on_phone(city: str) -> list[ActionCall]:
+    return [
+        *phone_app("drawer_clock"),
+        call("phone", "tap_on", name="World clock"),
+        *phone_fill(("city", city)),
+        call("phone", "tap_on", name="Add city", role="Button"),
+    ]
+
+
 TEMPLATES: list[SubTask] = [
     SubTask(
         id="browser.send_mail",
@@ -66,7 +131,7 @@ TEMPLATES: list[SubTask] = [
         intents=[WORK_INTENT],
         value_pools={"to": EMAILS, "subject": SUBJECTS, "body": TEXTS},
         evaluator_generator=lambda to, subject, body: aev.mail_sent(
-            to=to, subject=subject, body=body
+            by=BROWSER, to=to, subject=subject, body=body
         ),
         solution_generator=lambda to, subject, body: [
             *browser_app("Mail"),
@@ -75,6 +140,7 @@ TEMPLATES: list[SubTask] = [
             call(B, "click_on", name="Send", role="button"),
         ],
         near_misses=[
+            NearMiss(WRONG_DEVICE, solution=_mail_on_phone),
             NearMiss("sends it to a look-alike address", changes={"to": nm.lookalike_address}),
         ],
     ),
@@ -89,7 +155,7 @@ TEMPLATES: list[SubTask] = [
         intents=[WORK_INTENT],
         value_pools={"title": TITLES, "date": DATES, "time": TIMES},
         evaluator_generator=lambda title, date, time: aev.event_exists(
-            title=title, date=date, time=time
+            by=BROWSER, title=title, date=date, time=time
         ),
         solution_generator=lambda title, date, time: [
             *browser_app("Calendar"),
@@ -99,6 +165,7 @@ TEMPLATES: list[SubTask] = [
             call(B, "click_on", name="Save", role="button"),
         ],
         near_misses=[
+            NearMiss(WRONG_DEVICE_CURL, solution=_event_by_curl),
             NearMiss(
                 "puts it on the next date in the list", changes={"date": nm.neighbour_in(DATES)}
             ),
@@ -116,7 +183,7 @@ TEMPLATES: list[SubTask] = [
         value_pools={"name": NAMES, "email": EMAILS},
         value_records=NAME_EMAIL,
         evaluator_generator=lambda name, email: aev.contact_has(
-            name=name, field="email", value=email
+            by=BROWSER, name=name, field="email", value=email
         ),
         solution_generator=lambda name, email: [
             *browser_app("Contacts"),
@@ -125,6 +192,7 @@ TEMPLATES: list[SubTask] = [
             call(B, "click_on", name="Save", role="button"),
         ],
         near_misses=[
+            NearMiss(WRONG_DEVICE, solution=_contact_on_phone),
             NearMiss("saves a look-alike address", changes={"email": nm.lookalike_address}),
         ],
     ),
@@ -138,13 +206,14 @@ TEMPLATES: list[SubTask] = [
         app_category="productivity",
         intents=[WORK_INTENT],
         value_pools={"title": TASK_TITLES, "due": DATES},
-        evaluator_generator=lambda title, due: aev.task_exists(title=title, due=due),
+        evaluator_generator=lambda title, due: aev.task_exists(by=BROWSER, title=title, due=due),
         solution_generator=lambda title, due: [
             *browser_app("Tasks"),
             *browser_fill(("New task", title), ("Due date", typed_date(due))),
             call(B, "click_on", name="Add task", role="button"),
         ],
         near_misses=[
+            NearMiss(WRONG_DEVICE_CURL, solution=_task_by_curl),
             NearMiss("sets the next date in the list", changes={"due": nm.neighbour_in(DATES)}),
         ],
     ),
@@ -158,13 +227,14 @@ TEMPLATES: list[SubTask] = [
         app_category="utilities",
         intents=[WORK_INTENT],
         value_pools={"time": TIMES, "label": TITLES},
-        evaluator_generator=lambda time, label: aev.alarm_set(time=time, label=label),
+        evaluator_generator=lambda time, label: aev.alarm_set(by=BROWSER, time=time, label=label),
         solution_generator=lambda time, label: [
             *browser_app("Clock"),
             *browser_fill(("Alarm time", typed_time(time)), ("Label", label)),
             call(B, "click_on", name="Set alarm", role="button"),
         ],
         near_misses=[
+            NearMiss(WRONG_DEVICE_CURL, solution=_alarm_by_curl),
             NearMiss("sets the alarm at another time", changes={"time": nm.neighbour_in(TIMES)}),
         ],
     ),
@@ -179,7 +249,9 @@ TEMPLATES: list[SubTask] = [
         app_category="file management",
         intents=[WORK_INTENT],
         value_pools={"name": REPORT_NAMES, "content": TEXTS},
-        evaluator_generator=lambda name, content: aev.file_in_folder(name=name, content=content),
+        evaluator_generator=lambda name, content: aev.file_in_folder(
+            by=BROWSER, name=name, content=content
+        ),
         solution_generator=lambda name, content: [
             *browser_app("Files"),
             call(B, "click_on", name="New text file"),
@@ -187,6 +259,7 @@ TEMPLATES: list[SubTask] = [
             call(B, "click_on", name="Create file", role="button"),
         ],
         near_misses=[
+            NearMiss(WRONG_DEVICE, solution=_text_file_on_phone),
             NearMiss("a typo in the text", changes={"content": nm.typo}),
         ],
     ),
@@ -200,7 +273,7 @@ TEMPLATES: list[SubTask] = [
         app_category="utilities",
         intents=[WORK_INTENT],
         value_pools={"city": CITIES},
-        evaluator_generator=lambda city: aev.world_clock_added(city=city),
+        evaluator_generator=lambda city: aev.world_clock_added(by=BROWSER, city=city),
         solution_generator=lambda city: [
             *browser_app("Clock"),
             call(B, "click_on", name="World clock"),
@@ -208,6 +281,7 @@ TEMPLATES: list[SubTask] = [
             call(B, "click_on", name="Add city", role="button"),
         ],
         near_misses=[
+            NearMiss(WRONG_DEVICE, solution=_world_clock_on_phone),
             NearMiss("adds the city next to it", changes={"city": nm.neighbour_in(CITIES)}),
         ],
     ),

@@ -11,6 +11,7 @@ import posixpath
 import shlex
 
 from reefbench.actions import ActionCall
+from reefbench.apps.login import DEFAULT_PASSWORD, DEFAULT_USERNAME
 from reefbench.envs.ui import evaluators as uev
 from reefbench.evaluators import Evaluator
 from reefbench.subtask import ATTRIBUTE_TYPES, register_attribute_type
@@ -63,6 +64,20 @@ def terminal(*commands: str) -> list[ActionCall]:
         call("desktop", "search_app", name="terminal"),
         call("desktop", "write_text", text=line + "\n"),
     ]
+
+
+def curl_form(path: str, **fields: str) -> list[ActionCall]:
+    """Post one of the account's web forms with curl from the desktop's terminal, signed in
+    through the login form like any program on the computer: what a task that names the
+    browser or the phone must not accept (the account attributes it to the desktop). The
+    services' port is the one relayed into the sandbox (``/run/reef/ports/PORT.sock``)."""
+    data = " ".join(f"--data-urlencode {q(f'{key}={value}')}" for key, value in fields.items())
+    return terminal(
+        "U=http://127.0.0.1:$(ls /run/reef/ports | head -n1 | cut -d. -f1)",
+        f"curl -s -c /tmp/jar -d username={DEFAULT_USERNAME} -d password={DEFAULT_PASSWORD} "
+        "$U/login > /dev/null",
+        f"curl -s -b /tmp/jar {data} $U{path} > /dev/null",
+    )
 
 
 def mousepad_new(content: str, path: str) -> list[ActionCall]:

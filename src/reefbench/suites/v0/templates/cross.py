@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from reefbench.apps import evaluators as aev
 from reefbench.apps import seeding as sd
+from reefbench.apps.attribution import PHONE
 from reefbench.envs.desktop import setup as st
 from reefbench.envs.ui import evaluators as uev
 from reefbench.subtask import NearMiss, SubTask
@@ -34,7 +35,14 @@ from reefbench.suites.v0.templates.common import (
     read_on_phone,
     terminal,
 )
-from reefbench.suites.v0.templates.phone import SENDERS, TODAY
+from reefbench.suites.v0.templates.phone import (
+    SENDERS,
+    TODAY,
+    _contact_browser,
+    _mail_browser,
+    _note_browser,
+    _sms_browser,
+)
 from reefbench.task import ActionStep
 
 CODE_INTENT = "bring a code from the phone to the computer"
@@ -68,6 +76,26 @@ def _on_phone(ev_: object) -> object:
 
 def _on_desktop(ev_: object) -> object:
     return ev_.on("desktop")  # type: ignore[attr-defined]
+
+
+# The phone's part done in the desktop browser instead: the "wrong device" near misses.
+WRONG_DEVICE = "does the phone's part in the desktop browser"
+
+
+def _note_in_browser(path: str, memo: str, title: str) -> list:  # type: ignore[type-arg]
+    return [*_show(path), *_note_browser(title, memo)]
+
+
+def _mail_in_browser(path: str, memo: str, to: str, subject: str) -> list:  # type: ignore[type-arg]
+    return [*_show(path), *_mail_browser(to, subject, memo)]
+
+
+def _contact_in_browser(path: str, name: str, number: str) -> list:  # type: ignore[type-arg]
+    return [*_show(path), *_contact_browser(name, number)]
+
+
+def _sms_in_browser(path: str, code: str, number: str) -> list:  # type: ignore[type-arg]
+    return [*_show(path), *_sms_browser(number, code)]
 
 
 TEMPLATES: list[SubTask] = [
@@ -181,7 +209,7 @@ TEMPLATES: list[SubTask] = [
         ],
         evaluator_generator=lambda path, memo, title: [
             _on_desktop(hp.window_shows(text=memo)),
-            _on_phone(aev.note_contains(text=memo, title=title)),
+            _on_phone(aev.note_contains(by=PHONE, text=memo, title=title)),
         ],
         solution_generator=lambda path, memo, title: [
             *_show(path),
@@ -191,6 +219,7 @@ TEMPLATES: list[SubTask] = [
             call("phone", "tap_on", name="Save"),
         ],
         near_misses=[
+            NearMiss(WRONG_DEVICE, solution=_note_in_browser),
             NearMiss("a typo in the message", changes={"memo": nm.typo}),
         ],
     ),
@@ -210,7 +239,7 @@ TEMPLATES: list[SubTask] = [
         ],
         evaluator_generator=lambda path, memo, to, subject: [
             _on_desktop(hp.window_shows(text=memo)),
-            _on_phone(aev.mail_sent(to=to, subject=subject, body=memo)),
+            _on_phone(aev.mail_sent(by=PHONE, to=to, subject=subject, body=memo)),
         ],
         solution_generator=lambda path, memo, to, subject: [
             *_show(path),
@@ -220,6 +249,7 @@ TEMPLATES: list[SubTask] = [
             call("phone", "tap_on", name="Send"),
         ],
         near_misses=[
+            NearMiss(WRONG_DEVICE, solution=_mail_in_browser),
             NearMiss("sends it to a look-alike address", changes={"to": nm.lookalike_address}),
         ],
     ),
@@ -240,7 +270,7 @@ TEMPLATES: list[SubTask] = [
             _desk(st.create_file(path=path, content=f"Name: {name}\nPhone: {number}\n"))
         ],
         evaluator_generator=lambda path, name, number: _on_phone(
-            aev.contact_has(name=name, field="phone", value=number)
+            aev.contact_has(by=PHONE, name=name, field="phone", value=number)
         ),
         solution_generator=lambda path, name, number: [
             *_show(path),
@@ -251,6 +281,7 @@ TEMPLATES: list[SubTask] = [
         ],
         output_generator=lambda path, name, number: number,
         near_misses=[
+            NearMiss(WRONG_DEVICE, solution=_contact_in_browser),
             NearMiss("swaps two digits of the number", changes={"number": nm.digits_swapped}),
         ],
     ),
@@ -270,7 +301,7 @@ TEMPLATES: list[SubTask] = [
         ],
         evaluator_generator=lambda path, code, number: [
             _on_desktop(hp.window_shows(text=code)),
-            _on_phone(aev.message_sent(to=number, text=code)),
+            _on_phone(aev.message_sent(by=PHONE, to=number, text=code)),
         ],
         solution_generator=lambda path, code, number: [
             *_show(path),
@@ -280,6 +311,7 @@ TEMPLATES: list[SubTask] = [
             call("phone", "tap_on", name="Send"),
         ],
         near_misses=[
+            NearMiss(WRONG_DEVICE, solution=_sms_in_browser),
             NearMiss("texts the code with two digits swapped", changes={"code": nm.digits_swapped}),
         ],
     ),

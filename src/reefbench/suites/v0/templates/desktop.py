@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from reefbench.actions import ActionCall
 from reefbench.envs.desktop import evaluators as ev
 from reefbench.envs.desktop import setup as st
 from reefbench.root import answer_equals
@@ -88,6 +89,25 @@ def _shuffled(word: str) -> list[str]:
     return picked
 
 
+# "Use app X" near misses: the app is open (a process check would be satisfied) but the
+# file is written from the terminal; ``saved_with`` reads the app's own record instead.
+def _editor_open_terminal_writes(path: str, content: str) -> list[ActionCall]:
+    return [
+        call(D, "search_app", name="text editor"),
+        call(D, "write_text", text=content),
+        *terminal(_printf(content, path)),
+    ]
+
+
+def _vim_open_terminal_writes(path: str, content: str) -> list[ActionCall]:
+    return [
+        call(D, "search_app", name="vim"),
+        call(D, "write_text", text="i" + content),
+        call(D, "press", key="esc"),
+        *terminal(_printf(content, path)),
+    ]
+
+
 TEMPLATES: list[SubTask] = [
     SubTask(
         id="desktop.create_file",
@@ -120,13 +140,17 @@ TEMPLATES: list[SubTask] = [
         intents=[WRITE_INTENT],
         value_pools={"path": DESKTOP_FILES, "content": TEXTS},
         evaluator_generator=lambda path, content: [
-            ev.process_running(name="mousepad"),
             hp.file_holds(path=path, content=content),
+            ev.saved_with(path=path, app="mousepad"),
         ],
         solution_generator=lambda path, content: mousepad_new(content, path),
         output_generator=lambda path, content: path,
         near_misses=[
             NearMiss("a typo in the text", changes={"content": nm.typo}),
+            NearMiss(
+                "writes the file from the terminal while the editor is open",
+                solution=_editor_open_terminal_writes,
+            ),
         ],
     ),
     SubTask(
@@ -141,13 +165,17 @@ TEMPLATES: list[SubTask] = [
         intents=[WRITE_INTENT],
         value_pools={"path": DESKTOP_FILES, "content": TEXTS},
         evaluator_generator=lambda path, content: [
-            ev.process_running(name="vim"),
             hp.file_holds(path=path, content=content),
+            ev.saved_with(path=path, app="vim"),
         ],
         solution_generator=lambda path, content: vim_new(content, path),
         output_generator=lambda path, content: path,
         near_misses=[
             NearMiss("saves it in the home folder", changes={"path": nm.in_home_folder}),
+            NearMiss(
+                "writes the file from the terminal while vim is open",
+                solution=_vim_open_terminal_writes,
+            ),
         ],
     ),
     SubTask(
@@ -405,8 +433,8 @@ TEMPLATES: list[SubTask] = [
             call(D, "click_on", name=option),
             call(D, "hotkey", keys=["ctrl", "q"]),
         ],
-        # No `gsettings set` alternative: the instruction names the editor's menu, and a
-        # solution that avoids the editor is refused by the static device/app gate.
+        # No certified solution with gsettings in the terminal: the instruction names the
+        # editor. (The checkpoint cannot tell the two apart: both write the same dconf key.)
         near_misses=[
             NearMiss(
                 "turns on the option next to it",

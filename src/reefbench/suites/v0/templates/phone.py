@@ -2,15 +2,17 @@
 and dialer.
 
 Solutions open apps from the app drawer and touch elements by label or resource id
-(``tap_on``). Every description says the work happens on the phone, so no certified
-solution may do it in the desktop browser instead (the static device gate,
-:mod:`reefbench.suites.v0.devices`); the browser's own templates cover the browser.
+(``tap_on``). Every instruction names the phone and every account checkpoint requires it
+(``by=PHONE``): the same change made in the desktop browser is the template's "wrong
+device" near miss, not a second solution, and the static device gate
+(:mod:`reefbench.suites.v0.devices`) refuses a certified solution that avoids the phone.
 """
 
 from __future__ import annotations
 
 from reefbench.apps import evaluators as aev
 from reefbench.apps import seeding as sd
+from reefbench.apps.attribution import PHONE
 from reefbench.envs.phone import checks as pc
 from reefbench.envs.ui import evaluators as uev
 from reefbench.root import answer_equals
@@ -30,6 +32,8 @@ from reefbench.suites.v0.templates.common import (
     TEXTS,
     TITLES,
     WORDS,
+    browser_app,
+    browser_fill,
     call,
     phone_app,
     phone_fill,
@@ -97,6 +101,25 @@ def _mail_from_home(to: str, subject: str, body: str) -> list:  # type: ignore[t
     return [*_from_home("Mail"), *_mail_phone(to, subject, body)[2:]]
 
 
+def _mail_browser(to: str, subject: str, body: str) -> list:  # type: ignore[type-arg]
+    return [
+        *browser_app("Mail"),
+        call("browser", "click_on", name="Compose"),
+        *browser_fill(("To", to), ("Subject", subject), ("Message", body)),
+        call("browser", "click_on", name="Send", role="button"),
+    ]
+
+
+def _route_browser(origin: str, destination: str, mode: str) -> list:  # type: ignore[type-arg]
+    return [
+        *browser_app("Maps"),
+        call("browser", "click_on", name="Directions"),
+        *browser_fill(("Start location", origin), ("Destination", destination)),
+        call("browser", "click_on", name=mode.capitalize(), role="radio"),
+        call("browser", "click_on", name="Get directions", role="button"),
+    ]
+
+
 def _note_phone(title: str, body: str) -> list:  # type: ignore[type-arg]
     return [
         *phone_app("drawer_notes"),
@@ -129,6 +152,114 @@ def _sms_phone(to: str, text: str) -> list:  # type: ignore[type-arg]
     ]
 
 
+# The same changes made in the desktop browser instead: every account template's "wrong
+# device" near miss. The account ends up in the right state, but not from the phone, so
+# the checkpoint (``by=PHONE``) must refuse it.
+WRONG_DEVICE = "does it in the desktop browser, not on the phone"
+
+
+def _contact_browser(name: str, number: str) -> list:  # type: ignore[type-arg]
+    return [
+        *browser_app("Contacts"),
+        call("browser", "click_on", name="New contact"),
+        *browser_fill(("Name", name), ("Phone", number)),
+        call("browser", "click_on", name="Save", role="button"),
+    ]
+
+
+def _sms_browser(to: str, text: str) -> list:  # type: ignore[type-arg]
+    return [
+        *browser_app("Messages"),
+        call("browser", "click_on", name="Start chat"),
+        *browser_fill(("To (name or phone number)", to), ("Message", text)),
+        call("browser", "click_on", name="Send", role="button"),
+    ]
+
+
+def _note_browser(title: str, body: str) -> list:  # type: ignore[type-arg]
+    return [
+        *browser_app("Notes"),
+        call("browser", "click_on", name="New note"),
+        *browser_fill(("Title", title), ("Note", body)),
+        call("browser", "click_on", name="Save", role="button"),
+    ]
+
+
+def _task_browser(title: str) -> list:  # type: ignore[type-arg]
+    return [
+        *browser_app("Tasks"),
+        *browser_fill(("New task", title)),
+        call("browser", "click_on", name="Add task", role="button"),
+    ]
+
+
+def _complete_browser(title: str) -> list:  # type: ignore[type-arg]
+    return [
+        *browser_app("Tasks"),
+        call("browser", "click_on", name=f"Mark \u201c{title}\u201d complete", role="button"),
+    ]
+
+
+def _event_today_browser(title: str, place: str) -> list:  # type: ignore[type-arg]
+    return [
+        *browser_app("Calendar"),
+        call("browser", "click_on", name="New event"),
+        *browser_fill(("Title", title), ("Place", place)),
+        call("browser", "click_on", name="Save", role="button"),
+    ]
+
+
+def _world_clock_browser(city: str) -> list:  # type: ignore[type-arg]
+    return [
+        *browser_app("Clock"),
+        call("browser", "click_on", name="World clock"),
+        *browser_fill(("Add city", city)),
+        call("browser", "click_on", name="Add city", role="button"),
+    ]
+
+
+def _timer_browser(minutes: int) -> list:  # type: ignore[type-arg]
+    return [
+        *browser_app("Clock"),
+        call("browser", "click_on", name="Timers", role="link"),
+        *browser_fill(("Minutes", str(minutes))),
+        call("browser", "click_on", name="Start timer", role="button"),
+    ]
+
+
+def _folder_browser(folder: str) -> list:  # type: ignore[type-arg]
+    return [
+        *browser_app("Files"),
+        *browser_fill(("New folder name", folder)),
+        call("browser", "click_on", name="Create folder", role="button"),
+    ]
+
+
+def _text_file_browser(name: str, content: str) -> list:  # type: ignore[type-arg]
+    return [
+        *browser_app("Files"),
+        call("browser", "click_on", name="New text file"),
+        *browser_fill(("File name", name), ("Content", content)),
+        call("browser", "click_on", name="Create file", role="button"),
+    ]
+
+
+def _code_sms_browser(code: str, number: str) -> list:  # type: ignore[type-arg]
+    return _sms_browser(number, code)
+
+
+def _memo_note_browser(memo: str, title: str) -> list:  # type: ignore[type-arg]
+    return _note_browser(title, memo)
+
+
+def _memo_mail_browser(memo: str, to: str, subject: str) -> list:  # type: ignore[type-arg]
+    return _mail_browser(to, subject, memo)
+
+
+def _number_sms_browser(number: str, text: str) -> list:  # type: ignore[type-arg]
+    return _sms_browser(number, text)
+
+
 TEMPLATES: list[SubTask] = [
     SubTask(
         id="phone.send_mail",
@@ -141,11 +272,12 @@ TEMPLATES: list[SubTask] = [
         intents=[CONTACT_INTENT],
         value_pools={"to": EMAILS, "subject": SUBJECTS, "body": TEXTS},
         evaluator_generator=lambda to, subject, body: aev.mail_sent(
-            to=to, subject=subject, body=body
+            by=PHONE, to=to, subject=subject, body=body
         ),
         solution_generator=_mail_phone,
         alternative_generators=[_mail_from_home],
         near_misses=[
+            NearMiss(WRONG_DEVICE, solution=_mail_browser),
             NearMiss("sends it to a look-alike address", changes={"to": nm.lookalike_address}),
         ],
     ),
@@ -162,7 +294,7 @@ TEMPLATES: list[SubTask] = [
         value_pools={"name": NAMES, "number": NUMBERS},
         value_records=NAME_NUMBER,
         evaluator_generator=lambda name, number: aev.contact_has(
-            name=name, field="phone", value=number
+            by=PHONE, name=name, field="phone", value=number
         ),
         solution_generator=lambda name, number: [
             *phone_app("drawer_contacts"),
@@ -172,6 +304,7 @@ TEMPLATES: list[SubTask] = [
         ],
         output_generator=lambda name, number: number,
         near_misses=[
+            NearMiss(WRONG_DEVICE, solution=_contact_browser),
             NearMiss("swaps two digits of the number", changes={"number": nm.digits_swapped}),
         ],
     ),
@@ -205,9 +338,10 @@ TEMPLATES: list[SubTask] = [
         app_category="communication",
         intents=[CONTACT_INTENT],
         value_pools={"number": NUMBERS, "text": TEXTS},
-        evaluator_generator=lambda number, text: aev.message_sent(to=number, text=text),
+        evaluator_generator=lambda number, text: aev.message_sent(by=PHONE, to=number, text=text),
         solution_generator=lambda number, text: _sms_phone(number, text),
         near_misses=[
+            NearMiss(WRONG_DEVICE, solution=_number_sms_browser),
             NearMiss(
                 "texts a number with two digits swapped", changes={"number": nm.digits_swapped}
             ),
@@ -223,9 +357,10 @@ TEMPLATES: list[SubTask] = [
         app_category="productivity",
         intents=[PLAN_INTENT],
         value_pools={"title": TITLES, "body": TEXTS},
-        evaluator_generator=lambda title, body: aev.note_contains(text=body, title=title),
+        evaluator_generator=lambda title, body: aev.note_contains(by=PHONE, text=body, title=title),
         solution_generator=_note_phone,
         near_misses=[
+            NearMiss(WRONG_DEVICE, solution=_note_browser),
             NearMiss(
                 "swaps the title and the text",
                 solution=lambda title, body: _note_phone(body, title),
@@ -234,7 +369,7 @@ TEMPLATES: list[SubTask] = [
     ),
     SubTask(
         id="phone.add_task",
-        description='Add the to-do "{title}" to the phone\'s task list.',
+        description='On the phone, add the to-do "{title}" to the task list.',
         attributes={"title": "text"},
         outputs=["task"],
         env=P,
@@ -242,13 +377,14 @@ TEMPLATES: list[SubTask] = [
         app_category="productivity",
         intents=[PLAN_INTENT],
         value_pools={"title": TASK_TITLES},
-        evaluator_generator=lambda title: aev.task_exists(title=title),
+        evaluator_generator=lambda title: aev.task_exists(by=PHONE, title=title),
         solution_generator=lambda title: [
             *phone_app("drawer_tasks"),
             *phone_fill(("task-title", title)),
             call(P, "tap_on", name="Add task"),
         ],
         near_misses=[
+            NearMiss(WRONG_DEVICE, solution=_task_browser),
             NearMiss("a typo in the title", changes={"title": nm.typo}),
         ],
     ),
@@ -263,12 +399,13 @@ TEMPLATES: list[SubTask] = [
         intents=[PLAN_INTENT],
         value_pools={"title": TASK_TITLES},
         setup_generator=lambda title: [_services(sd.add_task(title=title))],
-        evaluator_generator=lambda title: aev.task_completed(title=title),
+        evaluator_generator=lambda title: aev.task_completed(by=PHONE, title=title),
         solution_generator=lambda title: [
             *phone_app("drawer_tasks"),
             call(P, "tap_on", name="Complete"),
         ],
         near_misses=[
+            NearMiss(WRONG_DEVICE, solution=_complete_browser),
             NearMiss(
                 "adds the to-do again instead of completing it",
                 solution=lambda title: [
@@ -281,7 +418,7 @@ TEMPLATES: list[SubTask] = [
     ),
     SubTask(
         id="phone.add_event_today",
-        description='Add an event "{title}" at {place} to today\'s calendar on the phone.',
+        description='On the phone, add an event "{title}" at {place} to today\'s calendar.',
         attributes={"title": "str", "place": "str"},
         outputs=["event"],
         env=P,
@@ -290,7 +427,7 @@ TEMPLATES: list[SubTask] = [
         intents=[PLAN_INTENT],
         value_pools={"title": TITLES, "place": PLACES},
         evaluator_generator=lambda title, place: aev.event_exists(
-            title=title, date=TODAY, place=place
+            by=PHONE, title=title, date=TODAY, place=place
         ),
         solution_generator=lambda title, place: [
             *phone_app("drawer_calendar"),
@@ -299,6 +436,7 @@ TEMPLATES: list[SubTask] = [
             call(P, "tap_on", name="Save"),
         ],
         near_misses=[
+            NearMiss(WRONG_DEVICE, solution=_event_today_browser),
             NearMiss("puts it at another place", changes={"place": nm.neighbour_in(PLACES)}),
         ],
     ),
@@ -312,7 +450,7 @@ TEMPLATES: list[SubTask] = [
         app_category="utilities",
         intents=[PLAN_INTENT],
         value_pools={"city": CITIES},
-        evaluator_generator=lambda city: aev.world_clock_added(city=city),
+        evaluator_generator=lambda city: aev.world_clock_added(by=PHONE, city=city),
         solution_generator=lambda city: [
             *phone_app("drawer_clock"),
             call(P, "tap_on", name="World clock"),
@@ -320,6 +458,7 @@ TEMPLATES: list[SubTask] = [
             call(P, "tap_on", name="Add city", role="Button"),
         ],
         near_misses=[
+            NearMiss(WRONG_DEVICE, solution=_world_clock_browser),
             NearMiss("adds the city next to it", changes={"city": nm.neighbour_in(CITIES)}),
         ],
     ),
@@ -333,7 +472,7 @@ TEMPLATES: list[SubTask] = [
         app_category="utilities",
         intents=[PLAN_INTENT],
         value_pools={"minutes": [3, 5, 10, 12, 15, 20, 25, 40]},
-        evaluator_generator=lambda minutes: aev.timer_set(seconds=minutes * 60),
+        evaluator_generator=lambda minutes: aev.timer_set(by=PHONE, seconds=minutes * 60),
         solution_generator=lambda minutes: [
             *phone_app("drawer_clock"),
             call(P, "tap_on", name="Timers"),
@@ -341,6 +480,7 @@ TEMPLATES: list[SubTask] = [
             call(P, "tap_on", name="Start timer"),
         ],
         near_misses=[
+            NearMiss(WRONG_DEVICE, solution=_timer_browser),
             NearMiss("sets one minute too many", changes={"minutes": nm.one_more}),
         ],
     ),
@@ -417,13 +557,14 @@ TEMPLATES: list[SubTask] = [
         app_category="file management",
         intents=[FILES_INTENT],
         value_pools={"folder": FOLDER_NAMES},
-        evaluator_generator=lambda folder: aev.folder_exists(path=folder),
+        evaluator_generator=lambda folder: aev.folder_exists(by=PHONE, path=folder),
         solution_generator=lambda folder: [
             *phone_app("drawer_files"),
             *phone_fill(("New folder name", folder)),
             call(P, "tap_on", name="Create folder"),
         ],
         near_misses=[
+            NearMiss(WRONG_DEVICE, solution=_folder_browser),
             NearMiss("a typo in the name", changes={"folder": nm.typo}),
         ],
     ),
@@ -438,7 +579,9 @@ TEMPLATES: list[SubTask] = [
         app_category="file management",
         intents=[FILES_INTENT],
         value_pools={"name": FILE_NAMES, "content": TEXTS},
-        evaluator_generator=lambda name, content: aev.file_in_folder(name=name, content=content),
+        evaluator_generator=lambda name, content: aev.file_in_folder(
+            by=PHONE, name=name, content=content
+        ),
         solution_generator=lambda name, content: [
             *phone_app("drawer_files"),
             call(P, "tap_on", name="New text file"),
@@ -446,6 +589,7 @@ TEMPLATES: list[SubTask] = [
             call(P, "tap_on", name="Create file"),
         ],
         near_misses=[
+            NearMiss(WRONG_DEVICE, solution=_text_file_browser),
             NearMiss("a typo in the text", changes={"content": nm.typo}),
         ],
     ),
@@ -520,9 +664,10 @@ TEMPLATES: list[SubTask] = [
         app_category="communication",
         intents=[CODE_INTENT, CONTACT_INTENT],
         value_pools={"code": CODES, "number": NUMBERS},
-        evaluator_generator=lambda code, number: aev.message_sent(to=number, text=code),
+        evaluator_generator=lambda code, number: aev.message_sent(by=PHONE, to=number, text=code),
         solution_generator=lambda code, number: _sms_phone(number, code),
         near_misses=[
+            NearMiss(WRONG_DEVICE, solution=_code_sms_browser),
             NearMiss(
                 "texts the code to a number with two digits swapped",
                 changes={"number": nm.digits_swapped},
@@ -540,9 +685,10 @@ TEMPLATES: list[SubTask] = [
         app_category="productivity",
         intents=[MEMO_INTENT],
         value_pools={"memo": MEMOS, "title": TITLES},
-        evaluator_generator=lambda memo, title: aev.note_contains(text=memo, title=title),
+        evaluator_generator=lambda memo, title: aev.note_contains(by=PHONE, text=memo, title=title),
         solution_generator=lambda memo, title: _note_phone(title, memo),
         near_misses=[
+            NearMiss(WRONG_DEVICE, solution=_memo_note_browser),
             NearMiss(
                 "swaps the title and the text",
                 solution=lambda memo, title: _note_phone(memo, title),
@@ -561,11 +707,12 @@ TEMPLATES: list[SubTask] = [
         intents=[MEMO_INTENT],
         value_pools={"memo": MEMOS, "to": EMAILS, "subject": SUBJECTS},
         evaluator_generator=lambda memo, to, subject: aev.mail_sent(
-            to=to, subject=subject, body=memo
+            by=PHONE, to=to, subject=subject, body=memo
         ),
         solution_generator=lambda memo, to, subject: _mail_phone(to, subject, memo),
         alternative_generators=[lambda memo, to, subject: _mail_from_home(to, subject, memo)],
         near_misses=[
+            NearMiss(WRONG_DEVICE, solution=_memo_mail_browser),
             NearMiss("sends it to a look-alike address", changes={"to": nm.lookalike_address}),
         ],
     ),
@@ -580,9 +727,10 @@ TEMPLATES: list[SubTask] = [
         app_category="communication",
         intents=[CONTACT_INTENT],
         value_pools={"number": NUMBERS, "text": TEXTS},
-        evaluator_generator=lambda number, text: aev.message_sent(to=number, text=text),
+        evaluator_generator=lambda number, text: aev.message_sent(by=PHONE, to=number, text=text),
         solution_generator=lambda number, text: _sms_phone(number, text),
         near_misses=[
+            NearMiss(WRONG_DEVICE, solution=_number_sms_browser),
             NearMiss(
                 "texts a number with two digits swapped", changes={"number": nm.digits_swapped}
             ),
@@ -599,11 +747,12 @@ TEMPLATES: list[SubTask] = [
         intents=[ROUTE_INTENT],
         value_pools={"origin": ROUTE_CITIES, "destination": ROUTE_CITIES, "mode": TRAVEL_MODES},
         evaluator_generator=lambda origin, destination, mode: aev.directions_requested(
-            origin=origin, destination=destination, mode=mode
+            by=PHONE, origin=origin, destination=destination, mode=mode
         ),
         solution_generator=_route_phone,
         alternative_generators=[_route_from_home],
         near_misses=[
+            NearMiss(WRONG_DEVICE, solution=_route_browser),
             NearMiss(
                 "asks for another way to travel", changes={"mode": nm.neighbour_in(TRAVEL_MODES)}
             ),
