@@ -6,9 +6,10 @@ from __future__ import annotations
 import os
 import secrets
 import signal
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 
@@ -47,7 +48,6 @@ def serve_env(
     """Serve an environment; the token comes from $REEF_ENV_TOKEN or is generated and printed."""
     from reefbench.envs.registry import make_environment
     from reefbench.envs.remote.server import DEFAULT_ALLOWED_MODULES, create_app
-    from reefbench.net import ServedApp
     from reefbench.refs import allow_action_modules
 
     token, generated = _token(TOKEN_VARIABLE)
@@ -55,29 +55,54 @@ def serve_env(
     env = make_environment(kind, name)
     modules = DEFAULT_ALLOWED_MODULES + tuple(allow_module or ())
     signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)  # the server thread inherits this
+    _serve_until_stopped(
+        lambda: create_app(env, token, allowed_modules=modules),
+        host,
+        port,
+        allow_remote=allow_remote,
+        close=env.stop,
+        lines=lambda url: [f"url={url}", *([f"token={token}"] if generated else [])],
+    )
+
+
+def _serve_until_stopped(
+    make_app: Callable[[], Any],
+    host: str,
+    port: int,
+    *,
+    allow_remote: bool,
+    close: Callable[[], None],
+    lines: Callable[[str], list[str]],
+    lifespan: Literal["on", "off"] = "off",
+) -> None:
+    """Serve until SIGINT or SIGTERM (blocked by the caller, so the server thread never
+    takes them), after printing ``lines(url)``; ``close`` what is served afterwards, and
+    also when the app cannot be made or the port cannot be had."""
+    from reefbench.net import ServedApp
+
     try:
         served = ServedApp(
-            create_app(env, token, allowed_modules=modules),
+            make_app(),
             host,
             port,
             allow_remote=allow_remote,
             how_to_allow_remote="add --allow-remote",
+            lifespan=lifespan,
         )
     except OSError as exc:
-        env.stop()
+        close()
         raise ReefError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     except BaseException:
-        env.stop()
+        close()
         raise
-    console.print(f"url={served.url}", highlight=False)
-    if generated:
-        console.print(f"token={token}", highlight=False)
+    for line in lines(served.url):
+        console.print(line, highlight=False)
     console.file.flush()
     try:
         signal.sigwait(_STOP_SIGNALS)
     finally:
         served.stop()
-        env.stop()
+        close()
 
 
 @app.command("serve-mcp")
@@ -132,7 +157,7 @@ def serve_mcp(
             )
         )
         return
-    from reefbench.net import ServedApp, check_token
+    from reefbench.net import check_token
     from reefbench.runner.mcp_server import MCP_PATH, create_app
 
     token, generated = _token(MCP_TOKEN_VARIABLE)
@@ -148,30 +173,22 @@ def serve_mcp(
     )
     try:
         episode.start()
-        served = ServedApp(
-            create_app(episode, token, host),
-            host,
-            port,
-            allow_remote=allow_remote,
-            how_to_allow_remote="add --allow-remote",
-            lifespan="on",
-        )
-    except OSError as exc:
-        episode.close()
-        raise ReefError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     except BaseException:
         episode.close()
         raise
-    console.print(f"url={served.url}{MCP_PATH}", highlight=False)
-    if generated:
-        console.print(f"token={token}", highlight=False)
-    console.print(f"run={out}", highlight=False)
-    console.file.flush()
-    try:
-        signal.sigwait(_STOP_SIGNALS)
-    finally:
-        served.stop()
-        episode.close()
+    _serve_until_stopped(
+        lambda: create_app(episode, token, host),
+        host,
+        port,
+        allow_remote=allow_remote,
+        close=episode.close,
+        lines=lambda url: [
+            f"url={url}{MCP_PATH}",
+            *([f"token={token}"] if generated else []),
+            f"run={out}",
+        ],
+        lifespan="on",
+    )
 
 
 def _serve_mcp_stdio(episode: ServedEpisode) -> None:
