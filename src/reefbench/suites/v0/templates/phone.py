@@ -10,6 +10,7 @@ device" near miss, not a second solution, and the static device gate
 
 from __future__ import annotations
 
+from reefbench.actions import ActionCall
 from reefbench.apps import evaluators as aev
 from reefbench.apps import seeding as sd
 from reefbench.apps.attribution import PHONE
@@ -101,13 +102,23 @@ def _mail_from_home(to: str, subject: str, body: str) -> list:  # type: ignore[t
     return [*_from_home("Mail"), *_mail_phone(to, subject, body)[2:]]
 
 
-def _mail_browser(to: str, subject: str, body: str) -> list:  # type: ignore[type-arg]
+def _browser_form(
+    app: str, opener: str | None, fields: list[tuple[str, str]], submit: str
+) -> list[ActionCall]:
+    """The same change made in the desktop browser (a "wrong device" near miss): open the
+    app's page, perhaps its form, fill the fields, press the submit button."""
     return [
-        *browser_app("Mail"),
-        call("browser", "click_on", name="Compose"),
-        *browser_fill(("To", to), ("Subject", subject), ("Message", body)),
-        call("browser", "click_on", name="Send", role="button"),
+        *browser_app(app),
+        *([call("browser", "click_on", name=opener)] if opener else []),
+        *browser_fill(*fields),
+        call("browser", "click_on", name=submit, role="button"),
     ]
+
+
+def _mail_browser(to: str, subject: str, body: str) -> list:  # type: ignore[type-arg]
+    return _browser_form(
+        "Mail", "Compose", [("To", to), ("Subject", subject), ("Message", body)], "Send"
+    )
 
 
 def _route_browser(origin: str, destination: str, mode: str) -> list:  # type: ignore[type-arg]
@@ -159,38 +170,21 @@ WRONG_DEVICE = "does it in the desktop browser, not on the phone"
 
 
 def _contact_browser(name: str, number: str) -> list:  # type: ignore[type-arg]
-    return [
-        *browser_app("Contacts"),
-        call("browser", "click_on", name="New contact"),
-        *browser_fill(("Name", name), ("Phone", number)),
-        call("browser", "click_on", name="Save", role="button"),
-    ]
+    return _browser_form("Contacts", "New contact", [("Name", name), ("Phone", number)], "Save")
 
 
 def _sms_browser(to: str, text: str) -> list:  # type: ignore[type-arg]
-    return [
-        *browser_app("Messages"),
-        call("browser", "click_on", name="Start chat"),
-        *browser_fill(("To (name or phone number)", to), ("Message", text)),
-        call("browser", "click_on", name="Send", role="button"),
-    ]
+    return _browser_form(
+        "Messages", "Start chat", [("To (name or phone number)", to), ("Message", text)], "Send"
+    )
 
 
 def _note_browser(title: str, body: str) -> list:  # type: ignore[type-arg]
-    return [
-        *browser_app("Notes"),
-        call("browser", "click_on", name="New note"),
-        *browser_fill(("Title", title), ("Note", body)),
-        call("browser", "click_on", name="Save", role="button"),
-    ]
+    return _browser_form("Notes", "New note", [("Title", title), ("Note", body)], "Save")
 
 
 def _task_browser(title: str) -> list:  # type: ignore[type-arg]
-    return [
-        *browser_app("Tasks"),
-        *browser_fill(("New task", title)),
-        call("browser", "click_on", name="Add task", role="button"),
-    ]
+    return _browser_form("Tasks", None, [("New task", title)], "Add task")
 
 
 def _complete_browser(title: str) -> list:  # type: ignore[type-arg]
@@ -201,21 +195,11 @@ def _complete_browser(title: str) -> list:  # type: ignore[type-arg]
 
 
 def _event_today_browser(title: str, place: str) -> list:  # type: ignore[type-arg]
-    return [
-        *browser_app("Calendar"),
-        call("browser", "click_on", name="New event"),
-        *browser_fill(("Title", title), ("Place", place)),
-        call("browser", "click_on", name="Save", role="button"),
-    ]
+    return _browser_form("Calendar", "New event", [("Title", title), ("Place", place)], "Save")
 
 
 def _world_clock_browser(city: str) -> list:  # type: ignore[type-arg]
-    return [
-        *browser_app("Clock"),
-        call("browser", "click_on", name="World clock"),
-        *browser_fill(("Add city", city)),
-        call("browser", "click_on", name="Add city", role="button"),
-    ]
+    return _browser_form("Clock", "World clock", [("Add city", city)], "Add city")
 
 
 def _timer_browser(minutes: int) -> list:  # type: ignore[type-arg]
@@ -228,20 +212,13 @@ def _timer_browser(minutes: int) -> list:  # type: ignore[type-arg]
 
 
 def _folder_browser(folder: str) -> list:  # type: ignore[type-arg]
-    return [
-        *browser_app("Files"),
-        *browser_fill(("New folder name", folder)),
-        call("browser", "click_on", name="Create folder", role="button"),
-    ]
+    return _browser_form("Files", None, [("New folder name", folder)], "Create folder")
 
 
 def _text_file_browser(name: str, content: str) -> list:  # type: ignore[type-arg]
-    return [
-        *browser_app("Files"),
-        call("browser", "click_on", name="New text file"),
-        *browser_fill(("File name", name), ("Content", content)),
-        call("browser", "click_on", name="Create file", role="button"),
-    ]
+    return _browser_form(
+        "Files", "New text file", [("File name", name), ("Content", content)], "Create file"
+    )
 
 
 def _code_sms_browser(code: str, number: str) -> list:  # type: ignore[type-arg]
