@@ -188,6 +188,22 @@ class Environment:
         """Check a bound evaluator against this environment's state (remote: server-side)."""
         return evaluator.evaluate(self)
 
+    def settle_state(self, timeout: float, *, quick: bool = False) -> bool:
+        """Wait until work the last action started has landed (a file being saved), so
+        checkpoints do not read a state in the middle of a change.
+
+        Args:
+            timeout: Give up after this many seconds (the checks then read what is there).
+            quick: A cheap settle before a per-step check (the final check uses the full
+                one): environments may wait for a shorter quiet time.
+
+        Returns:
+            Whether the state settled within ``timeout``.
+        """
+        if not self.started:
+            return True
+        return self.on_settle_state(timeout, quick)
+
     # ---------------------------------------------------------------- hooks
     def on_start(self) -> None:
         """Start processes; override in subclasses."""
@@ -200,6 +216,11 @@ class Environment:
 
     def on_health(self) -> bool:
         """Probe liveness; override in subclasses."""
+        return True
+
+    def on_settle_state(self, timeout: float, quick: bool) -> bool:
+        """Wait for pending writes to land (see :meth:`settle_state`); nothing to wait for
+        by default."""
         return True
 
     def _log(

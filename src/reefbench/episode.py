@@ -11,6 +11,7 @@ browser or a provider outage never counts as an agent failure.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -22,7 +23,7 @@ from pydantic import BaseModel, Field
 from reefbench.actions import ActionCall
 from reefbench.environment import Environment, loggable
 from reefbench.errors import ActionFailed, ConfigError, InvalidAction
-from reefbench.graph import GraphEvaluator, NodeCheck
+from reefbench.graph import EndCheck, GraphEvaluator, NodeCheck
 from reefbench.protocol import (
     NO_ACTION,
     NO_USAGE,
@@ -95,6 +96,7 @@ class EpisodeResult(BaseModel):
     total_nodes: int
     completed_at: dict[str, int] = Field(default_factory=dict)
     regressed: list[str] = Field(default_factory=list)
+    end_checks: list[EndCheck] = Field(default_factory=list)
     steps: int = 0
     actions: int = 0
     invalid_actions: int = 0
@@ -108,7 +110,7 @@ class EpisodeResult(BaseModel):
 
     @property
     def credited_nodes(self) -> list[str]:
-        """Completed nodes that count: regressed persistent nodes do not."""
+        """Completed nodes that count: nodes whose state regressed by the end do not."""
         regressed = set(self.regressed)
         return [n for n in self.completed_nodes if n not in regressed]
 
@@ -116,6 +118,11 @@ class EpisodeResult(BaseModel):
     def infrastructure_failure(self) -> bool:
         return self.termination in INFRASTRUCTURE
 
+
+# How long environments may take to settle (a save landing) before checks; the final check
+# waits longer, since nothing comes after it to catch a late write.
+STEP_SETTLE_SECONDS = 2.0
+FINAL_SETTLE_SECONDS = 10.0
 
 ObservationSink = Callable[[int, str, str, Any], Any]
 
@@ -198,8 +205,10 @@ class Episode:
         except _Stop as stop:
             reason, error = stop.reason, stop.error
         if reason not in INFRASTRUCTURE:
-            self._final_check()
-            if reason == "success" and not self.graph.is_complete:
+            fault = self._final_check()
+            if fault is not None:
+                reason, error = "evaluator_error", fault
+            elif reason == "success" and not self.graph.is_complete:
                 reason = "false_completion"
         self._teardown()
         for env in self.envs.values():
@@ -214,6 +223,7 @@ class Episode:
             total_nodes=len(self.graph.ids),
             completed_at=self.graph.completed_at,
             regressed=self.graph.regressed,
+            end_checks=self.graph.end_checks,
             steps=len(self._trajectory),
             actions=self._actions,
             invalid_actions=self._invalid,
@@ -377,11 +387,14 @@ class Episode:
         )
         if status != "invalid":
             self._actions += 1
-            record.checks, record.completed = self._evaluate()
+            record.checks, record.completed = self._evaluate(env)
         record.seconds = time.perf_counter() - t0
         return CallResult(call=call, status=status, result=record.result, error=error), record
 
-    def _evaluate(self) -> tuple[list[NodeCheck], list[str]]:
+    def _evaluate(self, env: Environment | None = None) -> tuple[list[NodeCheck], list[str]]:
+        if env is not None:  # cheap: a save the action started lands before the checks
+            with contextlib.suppress(Exception):
+                env.settle_state(STEP_SETTLE_SECONDS, quick=True)
         report = self.graph.step(self.envs)
         errors = report.errors
         if errors:
@@ -389,8 +402,18 @@ class Episode:
             raise _Stop("evaluator_error", f"evaluator '{first.node}' raised {first.error}")
         return report.checks, report.completed
 
-    def _final_check(self) -> None:
+    def _final_check(self) -> str | None:
+        """Check the end state; return an evaluator fault, if one raised."""
+        # An app may still be writing what the last action asked for (an editor's save
+        # landing): let every environment the episode touched settle first. A failure to
+        # settle is not fatal: the checks then read what is there.
+        for env in self.envs.values():
+            if env.action_log:
+                with contextlib.suppress(Exception):
+                    env.settle_state(FINAL_SETTLE_SECONDS)
         self.graph.final_check(self.envs)
+        fault = next((c for c in self.graph.end_checks if c.error is not None), None)
+        return None if fault is None else f"evaluator '{fault.node}' raised {fault.error}"
 
     def _teardown(self) -> None:
         for step in self.task.teardown:

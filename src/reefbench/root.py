@@ -7,6 +7,7 @@ Every episode has one, so it is part of the core, not of :mod:`reefbench.envs`.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from reefbench.actions import action
 from reefbench.environment import Environment
@@ -84,7 +85,11 @@ def call_user(kind: str, env: RootEnvironment) -> str:
     return value
 
 
-@evaluator(env=ROOT)
+def _answer_keys(**_: Any) -> list[str]:
+    return ["answer:"]
+
+
+@evaluator(env=ROOT, governs=_answer_keys)
 def answer_equals(expected: str, env: RootEnvironment) -> EvalResult:
     """The submitted answer equals the expected one (case and surrounding spaces ignored).
 
@@ -99,7 +104,7 @@ def answer_equals(expected: str, env: RootEnvironment) -> EvalResult:
     return EvalResult(success=False, message=f"answer {answer!r} is not {expected!r}")
 
 
-@evaluator(env=ROOT)
+@evaluator(env=ROOT, moment=True)
 def user_was_asked(kind: str, env: RootEnvironment) -> bool:
     """The agent asked the user (CALL_USER) for this kind of information.
 

@@ -73,7 +73,67 @@ def _judge(what: str, rows: Sequence[Row], criteria: Sequence[Criterion]) -> Eva
     )
 
 
-@evaluator
+# ---------------------------------------------------------------- state keys
+# The account is one store reached from the phone and the browser, so its keys name their
+# own scope ("account|"): a contact added on the phone and edited in the browser is one
+# piece of state. Rows are keyed by what the task names them by (a title, a name).
+def _key(table: str, *parts: Any) -> str:
+    return f"account|{table}:" + "/".join(_norm(p) for p in parts)
+
+
+def _mail_keys(to: str, subject: str = "", **_: Any) -> list[str]:
+    return [_key("mail", "sent", to, subject)]
+
+
+def _event_keys(title: str, **_: Any) -> list[str]:
+    return [_key("events", title)]
+
+
+def _contact_keys(name: str, **_: Any) -> list[str]:
+    return [_key("contacts", name)]
+
+
+def _task_keys(title: str, **_: Any) -> list[str]:
+    return [_key("tasks", title)]
+
+
+def _note_keys(text: str, title: str = "", **_: Any) -> list[str]:
+    return [_key("notes", title or text)]
+
+
+def _file_keys(name: str, folder: str = "", **_: Any) -> list[str]:
+    return [_key("files", *[p for p in folder.split("/") if p], name)]
+
+
+def _path_keys(path: str, **_: Any) -> list[str]:
+    return [_key("files", *[p for p in path.split("/") if p])]
+
+
+def _message_keys(to: str, **_: Any) -> list[str]:
+    return [_key("messages", to)]
+
+
+def _alarm_keys(time: str, **_: Any) -> list[str]:
+    return [_key("alarms", time)]
+
+
+def _timer_keys(**_: Any) -> list[str]:
+    return [_key("timers")]
+
+
+def _clock_keys(city: str, **_: Any) -> list[str]:
+    return [_key("world_clocks", city)]
+
+
+def _setting_keys(key: str, **_: Any) -> list[str]:
+    return [_key("settings", key)]
+
+
+def _directions_keys(**_: Any) -> list[str]:
+    return [_key("map_history")]
+
+
+@evaluator(governs=_mail_keys)
 def mail_sent(
     to: str, env: Environment, subject: str = "", body: str = "", attachment: str = ""
 ) -> EvalResult:
@@ -108,7 +168,7 @@ def mail_sent(
     return _judge("sent mail", sent, criteria)
 
 
-@evaluator
+@evaluator(governs=_event_keys)
 def event_exists(
     title: str, env: Environment, date: str = "", time: str = "", place: str = ""
 ) -> EvalResult:
@@ -143,7 +203,7 @@ def _hhmm(event: Row, wanted: str) -> bool:
     return bool(event["start_time"] == f"{int(parts[0]):02d}:{int(parts[1]):02d}")
 
 
-@evaluator
+@evaluator(governs=_contact_keys)
 def contact_has(name: str, env: Environment, field: str = "", value: str = "") -> EvalResult:
     """A contact with this name exists and (optionally) a field holds a value.
 
@@ -174,7 +234,7 @@ def _task_rows(env: Environment) -> list[Row]:
     return [{**t, "list": names.get(t["list_id"], "")} for t in account.rows("tasks")]
 
 
-@evaluator
+@evaluator(governs=_task_keys)
 def task_exists(title: str, env: Environment, list_name: str = "", due: str = "") -> EvalResult:
     """A task with this title is in the list (any list if empty), due on the date.
 
@@ -191,7 +251,7 @@ def task_exists(title: str, env: Environment, list_name: str = "", due: str = ""
     return _judge("task", _task_rows(env), criteria)
 
 
-@evaluator
+@evaluator(governs=_task_keys)
 def task_completed(
     title: str, env: Environment, list_name: str = "", completed: bool = True
 ) -> EvalResult:
@@ -210,7 +270,7 @@ def task_completed(
     return _judge("task", _task_rows(env), criteria)
 
 
-@evaluator
+@evaluator(governs=_note_keys)
 def note_contains(text: str, env: Environment, title: str = "") -> EvalResult:
     """A note (not archived) contains the text; with a title, the note has exactly that
     title and the text is in its body or checklist items (title and text are fields: a
@@ -263,7 +323,7 @@ def _text(content: Any) -> str:
     return str(content or "")
 
 
-@evaluator
+@evaluator(governs=_file_keys)
 def file_in_folder(name: str, env: Environment, folder: str = "", content: str = "") -> EvalResult:
     """A file with this name is in the folder and contains the text.
 
@@ -285,7 +345,7 @@ def file_in_folder(name: str, env: Environment, folder: str = "", content: str =
     return _judge("file", _file_rows(env), criteria)
 
 
-@evaluator
+@evaluator(governs=_path_keys)
 def folder_exists(path: str, env: Environment) -> EvalResult:
     """A folder exists at this path in Files.
 
@@ -298,7 +358,7 @@ def folder_exists(path: str, env: Environment) -> EvalResult:
     return _judge("folder", _file_rows(env), criteria)
 
 
-@evaluator
+@evaluator(governs=_path_keys)
 def file_shared(path: str, env: Environment) -> EvalResult:
     """The file at this path has a share link.
 
@@ -312,7 +372,7 @@ def file_shared(path: str, env: Environment) -> EvalResult:
     return _judge("file", _file_rows(env), criteria)
 
 
-@evaluator
+@evaluator(governs=_message_keys)
 def message_sent(to: str, env: Environment, text: str = "") -> EvalResult:
     """A text message was sent to a contact (by name) or phone number, containing the text.
 
@@ -338,7 +398,7 @@ def message_sent(to: str, env: Environment, text: str = "") -> EvalResult:
     return _judge("sent message", sent, criteria)
 
 
-@evaluator
+@evaluator(governs=_alarm_keys)
 def alarm_set(time: str, env: Environment, label: str = "", enabled: bool = True) -> EvalResult:
     """An alarm is set for this time (and label), switched on (or off).
 
@@ -356,7 +416,7 @@ def alarm_set(time: str, env: Environment, label: str = "", enabled: bool = True
     return _judge("alarm", services_of(env).rows("alarms"), criteria)
 
 
-@evaluator
+@evaluator(governs=_timer_keys)
 def timer_set(seconds: int, env: Environment, label: str = "") -> EvalResult:
     """A timer of this duration exists.
 
@@ -370,7 +430,7 @@ def timer_set(seconds: int, env: Environment, label: str = "") -> EvalResult:
     return _judge("timer", services_of(env).rows("timers"), criteria)
 
 
-@evaluator
+@evaluator(governs=_clock_keys)
 def world_clock_added(city: str, env: Environment) -> EvalResult:
     """The world clock shows this city.
 
@@ -383,7 +443,7 @@ def world_clock_added(city: str, env: Environment) -> EvalResult:
     return _judge("world clock", services_of(env).rows("world_clocks"), criteria)
 
 
-@evaluator
+@evaluator(governs=_setting_keys)
 def setting_equals(key: str, value: str, env: Environment) -> EvalResult:
     """An account setting has this value.
 
@@ -403,7 +463,7 @@ def setting_equals(key: str, value: str, env: Environment) -> EvalResult:
     )
 
 
-@evaluator
+@evaluator(governs=_directions_keys)
 def directions_requested(
     origin: str, destination: str, env: Environment, mode: str = ""
 ) -> EvalResult:

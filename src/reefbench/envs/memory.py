@@ -8,6 +8,8 @@ enough to build cross-environment tasks where information must travel between de
 
 from __future__ import annotations
 
+from typing import Any
+
 from reefbench.actions import action
 from reefbench.environment import Environment
 from reefbench.errors import ActionFailed
@@ -120,7 +122,19 @@ MEMORY_ACTIONS = [write_file, append_file, read_file, delete_file, copy_file, co
 
 
 # ---------------------------------------------------------------- evaluators
-@evaluator
+def _path_keys(path: str, **_: Any) -> list[str]:
+    return [f"file:{path}"]
+
+
+def _pair_keys(first: str, second: str, **_: Any) -> list[str]:
+    return [f"file:{first}", f"file:{second}"]
+
+
+def _clipboard_keys(**_: Any) -> list[str]:
+    return ["clipboard:"]
+
+
+@evaluator(governs=_path_keys)
 def file_exists(path: str, env: MemoryEnvironment) -> bool:
     """The file exists.
 
@@ -130,7 +144,7 @@ def file_exists(path: str, env: MemoryEnvironment) -> bool:
     return path in env.files
 
 
-@evaluator
+@evaluator(governs=_path_keys)
 def file_contains(path: str, text: str, env: MemoryEnvironment) -> EvalResult:
     """The file exists and contains the text.
 
@@ -146,9 +160,9 @@ def file_contains(path: str, text: str, env: MemoryEnvironment) -> EvalResult:
     return EvalResult(success=False, message=f"{path} does not contain {text!r}", progress=0.0)
 
 
-@evaluator(persistent=True)
+@evaluator(governs=_path_keys)
 def file_equals(path: str, content: str, env: MemoryEnvironment) -> bool:
-    """The file's whole content equals the given text (must still hold at the end).
+    """The file's whole content equals the given text.
 
     Args:
         path: File path.
@@ -157,7 +171,7 @@ def file_equals(path: str, content: str, env: MemoryEnvironment) -> bool:
     return env.files.get(path) == content
 
 
-@evaluator
+@evaluator(governs=_pair_keys)
 def files_equal(first: str, second: str, env: MemoryEnvironment) -> bool:
     """Both files exist and have the same content.
 
@@ -169,7 +183,7 @@ def files_equal(first: str, second: str, env: MemoryEnvironment) -> bool:
     return first in files and second in files and files[first] == files[second]
 
 
-@evaluator
+@evaluator(governs=_clipboard_keys)
 def clipboard_equals(text: str, env: MemoryEnvironment) -> bool:
     """The clipboard holds exactly the text.
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import shutil
 import subprocess
+import time
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from pathlib import Path
@@ -27,6 +28,7 @@ from reefbench.environment import Environment
 from reefbench.envs import procs
 from reefbench.envs.desktop.a11y import A11yReader, UIWindow
 from reefbench.envs.desktop.apps import AppSpec, app
+from reefbench.envs.desktop.hometree import scan
 from reefbench.envs.desktop.input import Input
 from reefbench.envs.desktop.observation import Snapshot, take_snapshot
 from reefbench.envs.desktop.reset import build_baseline, clear_directory, restore_home
@@ -221,6 +223,32 @@ class DesktopDevice(Environment):
         before = self.screen.grab()
         result = do()
         return result, self.settle(before)
+
+    # The home tree must stay unchanged this long, with no save in progress, before
+    # checkpoints read it (quick: before a per-step check; else before the final check).
+    STATE_QUIET_QUICK = 0.1
+    STATE_QUIET_FINAL = 0.4
+
+    def on_settle_state(self, timeout: float, quick: bool) -> bool:
+        """Wait until the home tree has stopped changing and no editor is mid-save.
+
+        The quiet time starts now, not at the last change: a save the last key press
+        started may not have touched the disk yet.
+        """
+        home = self.session.home
+        quiet = self.STATE_QUIET_QUICK if quick else self.STATE_QUIET_FINAL
+        last_tree, since = scan(home), time.monotonic()
+
+        def settled() -> bool:
+            nonlocal last_tree, since
+            pending: list[str] = []
+            tree = scan(home, pending=pending)
+            if pending or tree != last_tree:
+                last_tree, since = tree, time.monotonic()
+                return False
+            return time.monotonic() - since >= quiet
+
+        return wait_until(settled, timeout, interval=0.05) is not None
 
     def settle(self, before: Frame | None = None) -> Settle:
         _, settle = self.screen.wait_stable(

@@ -9,8 +9,10 @@ record of what the agent's actions did.
 from __future__ import annotations
 
 import fnmatch
+import posixpath
 import re
 from pathlib import Path
+from typing import Any
 
 from reefbench.envs.desktop.device import DesktopDevice
 from reefbench.errors import ActionFailed
@@ -32,8 +34,53 @@ def _read(env: DesktopDevice, path: str) -> str | None:
     return target.read_text(encoding="utf-8", errors="replace")
 
 
+# ---------------------------------------------------------------- state keys
+# What each checkpoint reads, as keys computed from its arguments (see
+# reefbench.evaluators): files by their path inside the sandbox, settings by schema and key.
+def file_key(path: str) -> str:
+    """``file:/home/user/a.txt`` for "~/a.txt", "/home/user/a.txt" or "a.txt"."""
+    if path.startswith("~"):
+        path = "/home/user" + path[1:]
+    elif not path.startswith("/"):
+        path = "/home/user/" + path
+    return "file:" + posixpath.normpath(path)
+
+
+def _path_keys(path: str, **_: Any) -> list[str]:
+    return [file_key(path)]
+
+
+def _copy_keys(source: str, target: str, **_: Any) -> list[str]:
+    return [file_key(source), file_key(target)]
+
+
+def _image_keys(first: str, second: str, **_: Any) -> list[str]:
+    return [file_key(p) for p in (first, second) if _in_sandbox(p)]
+
+
+def _in_sandbox(path: str) -> bool:
+    return path.startswith(("~", "/home/user", "/tmp")) or not path.startswith("/")
+
+
+def _command_keys(command: list[str], **_: Any) -> list[str]:
+    """A command reads the sandbox files its arguments name (``sh ~/a.sh``)."""
+    return [file_key(a) for a in command[1:] if a.startswith(("~/", "/home/user/", "/tmp/"))]
+
+
+def _setting_keys(schema_id: str, key: str, **_: Any) -> list[str]:
+    return [f"gsetting:{schema_id}/{key}"]
+
+
+def _process_keys(name: str, **_: Any) -> list[str]:
+    return [f"process:{name}"]
+
+
+def _clipboard_keys(**_: Any) -> list[str]:
+    return ["clipboard:"]
+
+
 # --------------------------------------------------------------------- files
-@evaluator
+@evaluator(governs=_path_keys)
 def file_exists(path: str, env: DesktopDevice) -> EvalResult:
     """The file exists.
 
@@ -45,7 +92,7 @@ def file_exists(path: str, env: DesktopDevice) -> EvalResult:
     return EvalResult(success=False, message=f"{path} does not exist")
 
 
-@evaluator(persistent=True)
+@evaluator(governs=_path_keys)
 def file_content_equals(
     path: str, content: str, strip: bool = True, *, env: DesktopDevice
 ) -> EvalResult:
@@ -65,7 +112,7 @@ def file_content_equals(
     return EvalResult(success=False, message=f"{path} holds {text[:80]!r}, not {content[:80]!r}")
 
 
-@evaluator
+@evaluator(governs=_path_keys)
 def file_contains(path: str, text: str, env: DesktopDevice) -> EvalResult:
     """The file exists and contains the text.
 
@@ -81,7 +128,7 @@ def file_contains(path: str, text: str, env: DesktopDevice) -> EvalResult:
     return EvalResult(success=False, message=f"{path} does not contain {text!r}")
 
 
-@evaluator
+@evaluator(governs=_path_keys)
 def file_matches(path: str, pattern: str, env: DesktopDevice) -> EvalResult:
     """The file's content matches a regular expression (searched, multiline).
 
@@ -97,7 +144,7 @@ def file_matches(path: str, pattern: str, env: DesktopDevice) -> EvalResult:
     return EvalResult(success=False, message=f"{path} does not match /{pattern}/")
 
 
-@evaluator
+@evaluator(governs=_path_keys)
 def directory_exists(path: str, env: DesktopDevice) -> EvalResult:
     """The directory exists.
 
@@ -112,7 +159,7 @@ def directory_exists(path: str, env: DesktopDevice) -> EvalResult:
     return EvalResult(success=ok, message=f"{path} {'exists' if ok else 'does not exist'}")
 
 
-@evaluator
+@evaluator(governs=_copy_keys)
 def files_copied(source: str, target: str, pattern: str = "*", *, env: DesktopDevice) -> EvalResult:
     """Every file in the source folder whose name matches the pattern has an identical copy
     in the target folder; progress is the share already copied.
@@ -145,7 +192,7 @@ def files_copied(source: str, target: str, pattern: str = "*", *, env: DesktopDe
 
 
 # ----------------------------------------------------------------- processes
-@evaluator
+@evaluator(moment=True)
 def process_running(name: str, env: DesktopDevice) -> EvalResult:
     """A process with this name runs inside the desktop (e.g. "vim", "mousepad").
 
@@ -156,7 +203,7 @@ def process_running(name: str, env: DesktopDevice) -> EvalResult:
     return EvalResult(success=running, message=f"{name} is {'' if running else 'not '}running")
 
 
-@evaluator
+@evaluator(governs=_process_keys)
 def process_closed(name: str, env: DesktopDevice) -> EvalResult:
     """No process with this name runs inside the desktop.
 
@@ -169,7 +216,7 @@ def process_closed(name: str, env: DesktopDevice) -> EvalResult:
     )
 
 
-@evaluator
+@evaluator(moment=True)
 def focused_window(title: str = "", process: str = "", *, env: DesktopDevice) -> EvalResult:
     """The focused window's title contains ``title`` and it belongs to process ``process``.
 
@@ -199,7 +246,7 @@ def _screen_text(env: DesktopDevice) -> str:
     return "\n".join(line.text for line in ocr_lines(env.screen.grab()))
 
 
-@evaluator
+@evaluator(moment=True)
 def text_on_screen(text: str, env: DesktopDevice) -> EvalResult:
     """The text is visible on the screen (read with OCR; case and spacing ignored).
 
@@ -215,12 +262,12 @@ def text_on_screen(text: str, env: DesktopDevice) -> EvalResult:
 def _image_path(env: DesktopDevice, path: str) -> str:
     # Sandbox paths (~, /home/user, /tmp) are the agent's files; other absolute paths are
     # task assets on the host.
-    if path.startswith(("~", "/home/user", "/tmp")) or not path.startswith("/"):
+    if _in_sandbox(path):
         return str(env.session.host_path(path))
     return path
 
 
-@evaluator
+@evaluator(moment=True)
 def image_on_screen(template: str, threshold: float = 0.85, *, env: DesktopDevice) -> EvalResult:
     """The picture in the template file appears on screen (OpenCV template match).
 
@@ -237,7 +284,7 @@ def image_on_screen(template: str, threshold: float = 0.85, *, env: DesktopDevic
     return EvalResult(success=ok, message=f"best match {match.score:.2f} at {match.box[:2]}")
 
 
-@evaluator
+@evaluator(governs=_image_keys)
 def images_similar(
     first: str, second: str, threshold: float = 0.9, *, env: DesktopDevice
 ) -> EvalResult:
@@ -258,7 +305,7 @@ def images_similar(
 
 
 # ------------------------------------------------------- clipboard, settings
-@evaluator
+@evaluator(governs=_clipboard_keys)
 def clipboard_contains(text: str, exact: bool = False, *, env: DesktopDevice) -> EvalResult:
     """The clipboard holds the text (exact=True: nothing else).
 
@@ -273,7 +320,7 @@ def clipboard_contains(text: str, exact: bool = False, *, env: DesktopDevice) ->
     return EvalResult(success=ok, message=f"clipboard holds {value[:80]!r}")
 
 
-@evaluator
+@evaluator(governs=_setting_keys)
 def gsetting_equals(schema_id: str, key: str, value: str, env: DesktopDevice) -> EvalResult:
     """A desktop setting in the GSettings store equals the value.
 
@@ -292,7 +339,7 @@ def gsetting_equals(schema_id: str, key: str, value: str, env: DesktopDevice) ->
     return EvalResult(success=current == value, message=f"{schema_id} {key} is {current!r}")
 
 
-@evaluator
+@evaluator(governs=_command_keys)
 def command_output(
     command: list[str], contains: str = "", pattern: str = "", returncode: int | None = 0,
     *,
@@ -318,7 +365,7 @@ def command_output(
 
 
 # ---------------------------------------------------------------- trajectory
-@evaluator
+@evaluator(moment=True)
 def clicked_element(name: str, role: str = "", *, env: DesktopDevice) -> EvalResult:
     """The agent clicked an element with this accessible name (and role, if given).
 
@@ -334,7 +381,7 @@ def clicked_element(name: str, role: str = "", *, env: DesktopDevice) -> EvalRes
     return EvalResult(success=False, message=f"{name!r} was not clicked")
 
 
-@evaluator
+@evaluator(moment=True)
 def typed_text(text: str, env: DesktopDevice) -> EvalResult:
     """The agent typed this text (within one write_text call or across consecutive ones).
 
@@ -346,7 +393,7 @@ def typed_text(text: str, env: DesktopDevice) -> EvalResult:
     return EvalResult(success=ok, message=f"{text!r} {'was' if ok else 'was not'} typed")
 
 
-@evaluator
+@evaluator(moment=True)
 def app_opened(app: str, env: DesktopDevice) -> EvalResult:
     """The agent opened this app with search_app (e.g. "terminal", "editor", "browser").
 

@@ -6,7 +6,7 @@ runs, so routing ``press`` to another kind of environment fails with one clear e
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import Field
 
@@ -37,12 +37,17 @@ def clear(env: CounterDevice) -> str:
 
 
 @action
+def _count_keys(**_: Any) -> list[str]:
+    """The one piece of state a counter has."""
+    return ["count:"]
+
+
 def display(env: CounterDevice) -> str:
     """The number on the display (the observation)."""
     return str(env.count)
 
 
-@evaluator(persistent=True)
+@evaluator(governs=_count_keys)
 def count_is(value: int, env: CounterDevice) -> EvalResult:
     """The display shows ``value``.
 
