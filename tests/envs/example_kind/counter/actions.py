@@ -37,14 +37,14 @@ def clear(env: CounterDevice) -> str:
 
 
 @action
-def _count_keys(**_: Any) -> list[str]:
-    """The one piece of state a counter has."""
-    return ["count:"]
-
-
 def display(env: CounterDevice) -> str:
     """The number on the display (the observation)."""
     return str(env.count)
+
+
+def _count_keys(**_: Any) -> list[str]:
+    """The one piece of state a counter has."""
+    return ["count:"]
 
 
 @evaluator(governs=_count_keys)
