@@ -35,6 +35,7 @@ from reefbench.protocol import (
     Usage,
 )
 from reefbench.root import ROOT, RootEnvironment
+from reefbench.sideeffects import Change, SideEffectPolicy, allowed_keys, side_effects
 from reefbench.system_packages import describe_missing, missing_for_apps
 from reefbench.task import Task
 
@@ -47,6 +48,7 @@ Termination = Literal[
     "env_error",
     "evaluator_error",
     "aborted",
+    "side_effects",
 ]
 INFRASTRUCTURE: frozenset[str] = frozenset(
     {"agent_error", "env_error", "evaluator_error", "aborted"}
@@ -97,6 +99,7 @@ class EpisodeResult(BaseModel):
     completed_at: dict[str, int] = Field(default_factory=dict)
     regressed: list[str] = Field(default_factory=list)
     end_checks: list[EndCheck] = Field(default_factory=list)
+    side_effects: list[str] = Field(default_factory=list)
     steps: int = 0
     actions: int = 0
     invalid_actions: int = 0
@@ -155,6 +158,9 @@ class Episode:
         user: Answers ``call_user(kind)`` live (a person at the terminal) instead of the
             task's ``user_data``; when omitted, an agent with an ``answer_user`` method
             (the human agent) plays the user.
+        side_effects: ``"fail"``: changes beyond what the task may change (see
+            :mod:`reefbench.sideeffects`) turn success into ``side_effects``;
+            ``"report"``: they are only recorded; ``"off"``: the world is not diffed.
     """
 
     def __init__(
@@ -168,6 +174,7 @@ class Episode:
         start_at: int = 0,
         observation_sink: ObservationSink = summarise_observation,
         user: Callable[[str], str | None] | None = None,
+        side_effects: SideEffectPolicy = "fail",
     ) -> None:
         if ROOT in envs:
             raise ConfigError(f"'{ROOT}' is reserved for the root environment")
@@ -182,6 +189,9 @@ class Episode:
         self.step_limit = step_limit or task.step_limit
         self.start_at = start_at
         self.observation_sink = observation_sink
+        self.side_effect_policy: SideEffectPolicy = side_effects
+        self._before: dict[str, Any] = {}
+        self._side_effects: list[str] = []
         self.graph: GraphEvaluator = task.graph_evaluator()
         self._abort = threading.Event()
         self._invalid = 0
@@ -210,6 +220,10 @@ class Episode:
                 reason, error = "evaluator_error", fault
             elif reason == "success" and not self.graph.is_complete:
                 reason = "false_completion"
+            else:
+                self._side_effects = self._find_side_effects()
+                if reason == "success" and self._side_effects and self.side_effect_policy == "fail":
+                    reason = "side_effects"
         self._teardown()
         for env in self.envs.values():
             env.end_episode()
@@ -224,6 +238,7 @@ class Episode:
             completed_at=self.graph.completed_at,
             regressed=self.graph.regressed,
             end_checks=self.graph.end_checks,
+            side_effects=self._side_effects,
             steps=len(self._trajectory),
             actions=self._actions,
             invalid_actions=self._invalid,
@@ -259,6 +274,14 @@ class Episode:
                 raise _Stop(
                     "env_error", f"setup {step.action.label} failed: {_describe(exc)}"
                 ) from exc
+        if self.side_effect_policy != "off":
+            for name, env in self.envs.items():
+                try:
+                    self._before[name] = env.state_snapshot()
+                except Exception as exc:
+                    raise _Stop(
+                        "env_error", f"snapshot of '{name}' failed: {_describe(exc)}"
+                    ) from exc
         if self.start_at:
             self._play_prefix()
         try:
@@ -415,6 +438,18 @@ class Episode:
         fault = next((c for c in self.graph.end_checks if c.error is not None), None)
         return None if fault is None else f"evaluator '{fault.node}' raised {fault.error}"
 
+    def _find_side_effects(self) -> list[str]:
+        """What changed since setup that the task may not change (one line each)."""
+        if self.side_effect_policy == "off":
+            return []
+        changes = []
+        for name, before in self._before.items():
+            try:
+                changes += [(name, c) for c in self.envs[name].state_changes(before)]
+            except Exception as exc:  # a diff that fails says so rather than hide changes
+                changes.append((name, _unreadable(exc)))
+        return side_effects(changes, allowed_keys(self.task))
+
     def _teardown(self) -> None:
         for step in self.task.teardown:
             try:
@@ -427,6 +462,10 @@ def _unparsable(error: str) -> tuple[CallResult, CallRecord]:
     call = ActionCall(env=ROOT, name=UNPARSABLE)
     record = CallRecord(env=ROOT, name=UNPARSABLE, arguments={}, status="invalid", error=error)
     return CallResult(call=call, status="invalid", error=error), record
+
+
+def _unreadable(exc: Exception) -> Change:
+    return Change("state:", f"the state could not be compared: {_describe(exc)}")
 
 
 def _describe(exc: BaseException) -> str:

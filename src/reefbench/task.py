@@ -90,6 +90,8 @@ class Task(BaseModel):
         reference_solution: Action calls that solve the task (the oracle plays them).
         alternative_solutions: Other, different solutions that must also pass.
         user_data: What the simulated user answers to ``call_user(kind)``.
+        may_change: State keys the task may change beyond those its checkpoints govern
+            (see :mod:`reefbench.sideeffects`); any other change is a side effect.
         metadata: Labels (environments, level, complexity, capabilities, ...).
     """
 
@@ -105,6 +107,7 @@ class Task(BaseModel):
     reference_solution: list[ActionCall] = Field(default_factory=list)
     alternative_solutions: list[list[ActionCall]] = Field(default_factory=list)
     user_data: dict[str, str] = Field(default_factory=dict)
+    may_change: list[str] = Field(default_factory=list)
     metadata: TaskMetadata = Field(default_factory=TaskMetadata)
 
     @field_validator("nodes")

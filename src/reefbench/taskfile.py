@@ -68,6 +68,7 @@ class ExplicitTaskFile(_Strict):
     reference_solution: list[ActionCall] = Field(default_factory=list)
     alternative_solutions: list[list[ActionCall]] = Field(default_factory=list)
     user_data: dict[str, str] = Field(default_factory=dict)
+    may_change: list[str] = Field(default_factory=list)
     metadata: TaskMetadata = Field(default_factory=TaskMetadata)
 
 
@@ -172,6 +173,7 @@ def _from_explicit(spec: ExplicitTaskFile, label: str) -> Task:
             reference_solution=spec.reference_solution,
             alternative_solutions=spec.alternative_solutions,
             user_data=spec.user_data,
+            may_change=spec.may_change,
             metadata=spec.metadata,
         )
     except pydantic.ValidationError as exc:
@@ -259,6 +261,7 @@ def _bind(target: ActionT, args: dict[str, Any], where: str) -> ActionT:
 # ------------------------------------------------------------------ saving
 def task_to_dict(task: Task) -> dict[str, Any]:
     """The explicit JSON form of a task (composed tasks are saved expanded)."""
+    extra = {"may_change": list(task.may_change)} if task.may_change else {}
     return {
         "schema_version": SCHEMA_VERSION,
         "id": task.id,
@@ -271,6 +274,7 @@ def task_to_dict(task: Task) -> dict[str, Any]:
         "reference_solution": [c.model_dump() for c in task.reference_solution],
         "alternative_solutions": [[c.model_dump() for c in s] for s in task.alternative_solutions],
         "user_data": task.user_data,
+        **extra,
         "metadata": task.metadata.model_dump(mode="json"),
     }
 

@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 
 from reefbench.environment import Environment
 from reefbench.envs import procs
+from reefbench.envs.desktop import hometree
 from reefbench.envs.desktop.a11y import A11yReader, UIWindow
 from reefbench.envs.desktop.apps import AppSpec, app
 from reefbench.envs.desktop.hometree import scan
@@ -37,6 +38,7 @@ from reefbench.envs.desktop.session import DesktopSession, SessionConfig
 from reefbench.envs.desktop.x11 import X11, XWindow
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure, InvalidAction
 from reefbench.observe.marks import Mark, require_mark
+from reefbench.sideeffects import Change
 from reefbench.waiting import wait_until
 
 T = TypeVar("T")
@@ -223,6 +225,38 @@ class DesktopDevice(Environment):
         before = self.screen.grab()
         result = do()
         return result, self.settle(before)
+
+    # ---------------------------------------------------------- side effects
+    # GSettings schemas apps write on their own (window geometry saved on exit), not the
+    # agent's doing.
+    SETTINGS_NOISE: tuple[str, ...] = ("org.xfce.mousepad.state",)
+
+    def on_state_snapshot(self) -> tuple[hometree.HomeState, dict[str, str]]:
+        return hometree.snapshot(self.session.home), self.gsettings()
+
+    def on_state_changes(self, before: tuple[hometree.HomeState, dict[str, str]]) -> list[Change]:
+        home, settings = before
+        found = [
+            Change(f"file:/home/user/{rel}", what)
+            for rel, what in hometree.changes(self.session.home, home)
+        ]
+        now = self.gsettings()
+        for key in sorted(settings.keys() | now.keys()):
+            old, new = settings.get(key), now.get(key)
+            if old != new:
+                found.append(Change(f"gsetting:{key}", f"setting {key} changed {old} -> {new}"))
+        return found
+
+    def gsettings(self) -> dict[str, str]:
+        """Every desktop setting as ``schema/key -> value`` (gsettings' own text)."""
+        result = self.session.run(["gsettings", "list-recursively"], timeout=10)
+        values: dict[str, str] = {}
+        for line in result.stdout.splitlines():
+            schema, _, rest = line.partition(" ")
+            key, _, value = rest.partition(" ")
+            if key and not schema.startswith(self.SETTINGS_NOISE):
+                values[f"{schema}/{key}"] = value
+        return values
 
     # The home tree must stay unchanged this long, with no save in progress, before
     # checkpoints read it (quick: before a per-step check; else before the final check).

@@ -113,3 +113,47 @@ def digest(path: Path) -> str:
             return hashlib.file_digest(handle, "sha256").hexdigest()
     except OSError:
         return ""
+
+
+@dataclass(frozen=True, slots=True)
+class HomeState:
+    """The home tree with a content hash per file (hashes of unchanged files are reused
+    from the snapshot before, so a diff hashes only what changed)."""
+
+    tree: Tree
+    hashes: dict[str, str]
+
+
+def snapshot(root: Path) -> HomeState:
+    """Entries and content hashes of the home tree, noise left out."""
+    tree = scan(root)
+    hashes = {rel: digest(root / rel) for rel, e in tree.items() if e.kind == "file"}
+    return HomeState(tree, hashes)
+
+
+def changes(root: Path, before: HomeState) -> list[tuple[str, str]]:
+    """``(relative path, what happened)`` for every path added, deleted, overwritten,
+    re-typed or re-moded since ``before`` (a folder's own mtime is not a change)."""
+    now = scan(root)
+    found: list[tuple[str, str]] = []
+    for rel in sorted(before.tree.keys() - now.keys()):
+        found.append((rel, f"deleted {_kind(before.tree[rel])} ~/{rel}"))
+    for rel in sorted(now.keys() - before.tree.keys()):
+        found.append((rel, f"created {_kind(now[rel])} ~/{rel}"))
+    for rel in sorted(now.keys() & before.tree.keys()):
+        old, new = before.tree[rel], now[rel]
+        if old.kind != new.kind:
+            found.append((rel, f"replaced {_kind(old)} ~/{rel} by a {_kind(new)}"))
+        elif (
+            new.kind == "file"
+            and (old.size, old.mtime_ns) != (new.size, new.mtime_ns)
+            and digest(root / rel) != before.hashes.get(rel)
+        ):
+            found.append((rel, f"changed the content of ~/{rel}"))
+        if old.kind == new.kind and old.mode != new.mode:
+            found.append((rel, f"changed the permissions of ~/{rel} to {new.mode:o}"))
+    return found
+
+
+def _kind(entry: Entry) -> str:
+    return {"dir": "folder", "link": "link"}.get(entry.kind, "file")
