@@ -273,3 +273,27 @@ def test_an_evaluator_raising_at_the_end_is_a_regression_with_its_error() -> Non
     g.step({"w": {"theme": "dark"}})
     assert g.final_check({"w": 5}) == ["a"]
     assert (g.end_checks[0].error or "").startswith("AttributeError")
+
+
+def _copy_end(source: str, target: str, env: Any) -> Any:
+    return slot_is(target, env.get(source))
+
+
+def _target_keys(target: str, **_: Any) -> list[str]:
+    return [f"slot:{target}"]
+
+
+@evaluator(governs=_target_keys, end_state=_copy_end)
+def copied(source: str, target: str, env: Any) -> bool:
+    """The target slot holds what the source slot holds."""
+    return env.get(target) is not None and env.get(target) == env.get(source)
+
+
+def test_an_end_state_fixed_at_completion_ignores_a_later_change_of_the_source() -> None:
+    g = GraphEvaluator({"copy": copied("list", "backup").on("w")})
+    g.step({"w": {"list": "eggs", "backup": "eggs"}})
+    assert g.final_check({"w": {"list": "eggs, bread", "backup": "eggs"}}) == []
+    g.reset()
+    g.step({"w": {"list": "eggs", "backup": "eggs"}})
+    assert g.final_check({"w": {"list": "eggs", "backup": "spam"}}) == ["copy"]
+    assert "'spam'" in g.end_checks[0].message

@@ -69,6 +69,12 @@ def as_result(value: Any, source: Action) -> EvalResult:
     )
 
 
+EndState = Callable[..., "Evaluator"]
+"""Called once when a node completes, with the evaluator's arguments and ``env``: returns
+the check of the state to hold at the end, when it is not the evaluator itself (a copy is
+compared with the source as it was then, e.g. ``file_equals(copy, <source's content>)``,
+since an independent step may legitimately change the source afterwards)."""
+
 StateKeys = Callable[..., Iterable[str]]
 """Computes the state keys an evaluator reads from its arguments (all of them, defaults
 included, as keywords; ``env`` is not passed). A named function in the module that defines
@@ -104,12 +110,16 @@ class Evaluator(Action):
         env_name: str | None = None,
         moment: bool = False,
         governs: StateKeys | None = None,
+        end_state: EndState | None = None,
     ) -> None:
         super().__init__(func, name=name, description=description, env_name=env_name)
-        if moment and governs is not None:
-            raise ConfigError(f"evaluator {self.name}: a moment governs no state; drop governs")
+        if moment and (governs is not None or end_state is not None):
+            raise ConfigError(
+                f"evaluator {self.name}: a moment governs no state; drop governs and end_state"
+            )
         self.moment = moment
         self.governs = governs
+        self.end_state = end_state
 
     @property
     def persistent(self) -> bool:
@@ -133,6 +143,22 @@ class Evaluator(Action):
         """What to check when the episode ends: the evaluator itself for state, ``None``
         for a moment."""
         return None if self.moment else self
+
+    @property
+    def fixes_end_state(self) -> bool:
+        """Its end check is fixed when the node completes (see :data:`EndState`)."""
+        return self.end_state is not None
+
+    def completed_end_check(self, envs: Mapping[str, Any]) -> Evaluator | None:
+        """The end check fixed when the node completes: ``end_state``'s evaluator (routed
+        like this one), else :meth:`end_check`."""
+        if self.end_state is None:
+            return self.end_check()
+        values = {k: v for k, v in self.validate({}).items() if k != "env"}
+        check = self.end_state(env=self.pick_env(envs), **values)
+        if self.env_name is not None and check.env_name is None:
+            check = check.on(self.env_name)
+        return check
 
     def evaluate(self, env: Any = None, **kwargs: Any) -> EvalResult:
         """Run the check in ``env`` and normalise its result."""
@@ -201,9 +227,22 @@ class _Combined(Evaluator):
         else:
             self.moment = any(p.moment for p in parts)
         self.governs = None
+        self.end_state = None
 
     def state_keys(self) -> frozenset[str]:
         return frozenset().union(*(p.state_keys() for p in self.parts))
+
+    @property
+    def fixes_end_state(self) -> bool:
+        return any(p.fixes_end_state for p in self.parts)
+
+    def completed_end_check(self, envs: Mapping[str, Any]) -> Evaluator | None:
+        if self.moment:
+            return None
+        if self.op != "and":
+            return self
+        kept = [c for c in (p.completed_end_check(envs) for p in self.parts) if c is not None]
+        return kept[0] if len(kept) == 1 else _Combined("and", tuple(kept))
 
     def end_check(self) -> Evaluator | None:
         if self.moment:
@@ -262,6 +301,7 @@ def evaluator(
     description: str | None = None,
     moment: bool = False,
     governs: StateKeys | None = None,
+    end_state: EndState | None = None,
 ) -> Callable[[FuncT], Evaluator]: ...
 
 
@@ -274,6 +314,7 @@ def evaluator(
     description: str | None = None,
     moment: bool = False,
     governs: StateKeys | None = None,
+    end_state: EndState | None = None,
 ) -> Evaluator | Callable[[FuncT], Evaluator]:
     """Turn a function returning ``bool``/:class:`EvalResult` into an :class:`Evaluator`.
 
@@ -284,11 +325,19 @@ def evaluator(
         description: Overrides the docstring.
         moment: An observation or trajectory check, not re-checked at the end.
         governs: Computes the state keys a state checkpoint reads from its arguments.
+        end_state: Fixes, when the node completes, what must hold at the end (see
+            :data:`EndState`); default: the evaluator itself.
     """
 
     def wrap(f: FuncT) -> Evaluator:
         return Evaluator(
-            f, name=name, description=description, env_name=env, moment=moment, governs=governs
+            f,
+            name=name,
+            description=description,
+            env_name=env,
+            moment=moment,
+            governs=governs,
+            end_state=end_state,
         )
 
     return wrap(func) if func is not None else wrap

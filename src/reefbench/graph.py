@@ -116,6 +116,7 @@ class GraphEvaluator:
         self._completed_at: dict[int, int] = {}
         self._regressed: list[int] = []
         self._end: list[EndCheck] = []
+        self._fixed_end: dict[int, Evaluator | None] = {}
         self._step = 0
 
     def state(self, node: Hashable) -> NodeState:
@@ -185,7 +186,7 @@ class GraphEvaluator:
                 checks.append(check)
                 if check.success:
                     completed.append(self.ids[i])
-                    activated.extend(self._complete(i))
+                    activated.extend(self._complete(i, envs))
             frontier = activated
         return StepReport(self._step, checks, completed)
 
@@ -199,7 +200,7 @@ class GraphEvaluator:
         done = set(self._completed_order)
         self._end = []
         for i in self._completed_order:
-            end = self._end_checks[i]
+            end = self._fixed_end.get(i, self._end_checks[i])
             node = self.ids[i]
             if end is None:
                 self._end.append(EndCheck(node, "moment"))
@@ -231,7 +232,13 @@ class GraphEvaluator:
             return NodeCheck(node, False, error=f"{type(exc).__name__}: {exc}")
         return NodeCheck(node, result.success, result.message, result.progress)
 
-    def _complete(self, i: int) -> list[int]:
+    def _complete(self, i: int, envs: Mapping[str, Any]) -> list[int]:
+        ev = self._evaluators[i]
+        if ev.fixes_end_state:
+            try:
+                self._fixed_end[i] = ev.completed_end_check(envs)
+            except Exception as exc:  # reported as this node's regression at the end
+                self._fixed_end[i] = _Broken(ev, f"{type(exc).__name__}: {exc}")
         del self._active[i]
         self._state[i] = _COMPLETED
         self._completed_order.append(i)
@@ -251,6 +258,19 @@ class GraphEvaluator:
         if node in self._objects:
             return self._objects[node]
         raise KeyError(f"no node {node!r} in this graph (ids: {', '.join(self.ids[:10])}...)")
+
+
+class _Broken(Evaluator):
+    """The end check of a node whose ``end_state`` hook raised: it fails with the error."""
+
+    def __init__(self, source: Evaluator, error: str) -> None:
+        self.name, self.description, self.env_name = source.name, error, None
+        self.bound, self.needs_env, self.moment = {}, False, False
+        self.governs, self.end_state = None, None
+        self.error = error
+
+    def check(self, envs: Mapping[str, Any]) -> Any:
+        raise RuntimeError(self.error)
 
 
 def _superseders(

@@ -13,7 +13,7 @@ from typing import Any
 from reefbench.actions import action
 from reefbench.environment import Environment
 from reefbench.errors import ActionFailed
-from reefbench.evaluators import EvalResult, evaluator
+from reefbench.evaluators import EvalResult, Evaluator, evaluator
 
 
 class MemoryEnvironment(Environment):
@@ -126,8 +126,14 @@ def _path_keys(path: str, **_: Any) -> list[str]:
     return [f"file:{path}"]
 
 
-def _pair_keys(first: str, second: str, **_: Any) -> list[str]:
-    return [f"file:{first}", f"file:{second}"]
+def _copy_keys(second: str, **_: Any) -> list[str]:
+    return [f"file:{second}"]  # the copy; the source is only read
+
+
+def _copy_end_state(first: str, second: str, env: MemoryEnvironment) -> Evaluator:
+    """At the end the copy must still hold what the source held when it was copied (an
+    independent step may change the source afterwards)."""
+    return file_equals(second, env.files.get(first, ""))
 
 
 def _clipboard_keys(**_: Any) -> list[str]:
@@ -171,7 +177,7 @@ def file_equals(path: str, content: str, env: MemoryEnvironment) -> bool:
     return env.files.get(path) == content
 
 
-@evaluator(governs=_pair_keys)
+@evaluator(governs=_copy_keys, end_state=_copy_end_state)
 def files_equal(first: str, second: str, env: MemoryEnvironment) -> bool:
     """Both files exist and have the same content.
 
