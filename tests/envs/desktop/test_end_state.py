@@ -54,6 +54,17 @@ def touch(path: str, env: DesktopDevice) -> str:
     return f"touched {path}"
 
 
+@action
+def remove(path: str, env: DesktopDevice) -> str:
+    """Delete a file inside the desktop.
+
+    Args:
+        path: Path as the agent sees it.
+    """
+    env.session.host_path(path).unlink()
+    return f"removed {path}"
+
+
 @pytest.fixture(scope="module")
 def desk() -> Iterator[DesktopEnvironment]:
     env = DesktopEnvironment()
@@ -125,3 +136,37 @@ def test_settling_returns_quickly_when_nothing_is_written(desk: DesktopEnvironme
     desk.reset()
     assert desk.settle_state(10.0, quick=True)
     assert desk.settle_state(10.0)
+
+
+def _file_task() -> Task:
+    steps = [ActionStep(env="desktop", action=a) for a in (set_theme, touch, remove)]
+    return Task(
+        id="make-done",
+        instruction="Create ~/done.txt.",
+        nodes={"done": ev.file_exists("~/done.txt").on("desktop")},
+        setup=[ActionStep(env="desktop", action=touch(path="~/Documents/keep.txt"))],
+        extra_actions=steps,
+    )
+
+
+def test_collateral_changes_on_the_desktop_are_side_effects(desk: DesktopEnvironment) -> None:
+    clean = Episode(
+        _file_task(), ScriptedAgent([[_call("touch", path="~/done.txt")]]), {"desktop": desk}
+    )
+    assert clean.run().side_effects == []
+    careless = ScriptedAgent(
+        [
+            [
+                _call("remove", path="~/Documents/keep.txt"),
+                _call("set_theme", theme="HighContrast"),
+            ],
+            [_call("touch", path="~/done.txt")],
+        ]
+    )
+    result = Episode(_file_task(), careless, {"desktop": desk}).run()
+    assert result.completed_nodes == ["done"] and result.termination == "side_effects"
+    assert result.side_effects == [
+        "desktop: deleted file ~/Documents/keep.txt",
+        "desktop: setting org.gnome.desktop.interface/gtk-theme changed 'Adwaita' -> "
+        "'HighContrast'",
+    ]
