@@ -115,6 +115,8 @@ def _row_key(table: str, row: Row, tables: Mapping[str, Mapping[Any, Row]]) -> s
         return _key("notes", title, row["text"])
     if table == "tasks":
         return _key("tasks", row["title"])
+    if table == "world_clocks":  # "Lima, Peru" is the clock of "Lima"
+        return _key("world_clocks", row["city"].split(",")[0])
     if table == "files":
         return _key("files", *_file_path(row, tables))
     named_by = {
@@ -124,7 +126,6 @@ def _row_key(table: str, row: Row, tables: Mapping[str, Mapping[Any, Row]]) -> s
         "messages": "peer",
         "places": "name",
         "alarms": "time",
-        "world_clocks": "city",
         "settings": "key",
     }
     column = named_by.get(table)

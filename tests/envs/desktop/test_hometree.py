@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reefbench.envs.desktop.hometree import digest, is_noise, scan
+from reefbench.envs.desktop.hometree import changes, digest, is_noise, scan, snapshot
 
 
 def test_scan_lists_files_folders_and_links_with_their_metadata(tmp_path: Path) -> None:
@@ -43,3 +43,26 @@ def test_digest_is_the_content_hash(tmp_path: Path) -> None:
     (tmp_path / "c").write_text("other")
     assert digest(tmp_path / "a") == digest(tmp_path / "b") != digest(tmp_path / "c")
     assert digest(tmp_path / "missing") == ""
+
+
+def test_folders_on_the_way_to_noise_are_not_changes(tmp_path: Path) -> None:
+    before = snapshot(tmp_path)
+    (tmp_path / ".local" / "share").mkdir(parents=True)
+    (tmp_path / ".local" / "share" / "recently-used.xbel").write_text("x")
+    (tmp_path / "Reports").mkdir()
+    assert changes(tmp_path, before) == [("Reports", "created folder ~/Reports")]
+
+
+def test_changes_name_deleted_overwritten_and_re_moded_files(tmp_path: Path) -> None:
+    for name in ("gone.txt", "same.txt", "edited.txt", "script.sh"):
+        (tmp_path / name).write_text(name)
+    before = snapshot(tmp_path)
+    (tmp_path / "gone.txt").unlink()
+    (tmp_path / "same.txt").write_text("same.txt")  # rewritten with the same bytes
+    (tmp_path / "edited.txt").write_text("other")
+    (tmp_path / "script.sh").chmod(0o755)
+    assert changes(tmp_path, before) == [
+        ("gone.txt", "deleted file ~/gone.txt"),
+        ("edited.txt", "changed the content of ~/edited.txt"),
+        ("script.sh", "changed the permissions of ~/script.sh to 755"),
+    ]

@@ -227,9 +227,9 @@ class DesktopDevice(Environment):
         return result, self.settle(before)
 
     # ---------------------------------------------------------- side effects
-    # GSettings schemas apps write on their own (window geometry saved on exit), not the
-    # agent's doing.
-    SETTINGS_NOISE: tuple[str, ...] = ("org.xfce.mousepad.state",)
+    # GSettings schemas apps write on their own, not the agent's doing: window geometry
+    # mousepad saves on exit, and the size, position and sidebar of GTK's file dialog.
+    SETTINGS_NOISE: tuple[str, ...] = ("org.xfce.mousepad.state", "org.gtk.Settings.FileChooser")
 
     def on_state_snapshot(self) -> tuple[hometree.HomeState, dict[str, str]]:
         return hometree.snapshot(self.session.home), self.gsettings()

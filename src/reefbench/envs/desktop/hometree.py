@@ -24,6 +24,7 @@ NOISE: dict[str, str] = {
     ".cache/": "caches (fontconfig, thumbnails, mesa) are rebuilt by every app",
     ".local/share/recently-used.xbel": "GTK records every file opened or saved",
     ".local/share/xorg/": "the X server's log",
+    ".local/share/Mousepad/": "mousepad's session data (open documents, search history)",
     ".local/state/": "apps' session state (window sizes, histories)",
     ".config/pulse/": "sound server cookie written at start",
     ".config/chromium/": "the browser profile (history, cookies, caches)",
@@ -56,6 +57,12 @@ class Entry:
 
 
 Tree = dict[str, Entry]
+
+
+def holds_noise(rel: str) -> bool:
+    """A folder on the way to a noise path (``.local`` for ``.local/share/...``): apps
+    create it as a side effect of their noise."""
+    return any(p.startswith(rel + "/") for p in NOISE)
 
 
 def is_noise(rel: str) -> bool:
@@ -139,7 +146,8 @@ def changes(root: Path, before: HomeState) -> list[tuple[str, str]]:
     for rel in sorted(before.tree.keys() - now.keys()):
         found.append((rel, f"deleted {_kind(before.tree[rel])} ~/{rel}"))
     for rel in sorted(now.keys() - before.tree.keys()):
-        found.append((rel, f"created {_kind(now[rel])} ~/{rel}"))
+        if not (now[rel].kind == "dir" and holds_noise(rel)):
+            found.append((rel, f"created {_kind(now[rel])} ~/{rel}"))
     for rel in sorted(now.keys() & before.tree.keys()):
         old, new = before.tree[rel], now[rel]
         if old.kind != new.kind:
