@@ -189,6 +189,11 @@ class Environment:
         """Check a bound evaluator against this environment's state (remote: server-side)."""
         return evaluator.evaluate(self)
 
+    def fix_end_state(self, evaluator: Evaluator) -> Evaluator:
+        """The end check a completed node's ``end_state`` hook fixes from this
+        environment's state (a remote environment asks its server)."""
+        return evaluator.fixed_end_state(self)
+
     def state_snapshot(self) -> Any:
         """The state side effects are judged on, taken right after a task's setup
         (``None``: this environment keeps no state worth diffing)."""
