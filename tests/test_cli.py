@@ -79,6 +79,21 @@ def test_an_unknown_action_set_is_one_line_and_exit_2(tmp_path: Path) -> None:
     assert not (tmp_path / "x").exists()
 
 
+def test_side_effects_option_is_recorded_and_checked(tmp_path: Path) -> None:
+    out = tmp_path / "report-only"
+    done = reef(
+        "run", "--suite", "memory", "--task", "mem-branches", "--side-effects", "report",
+        "--no-report", "--out", str(out),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "SE%" in done.stdout
+    manifest = json.loads((out / "run.json").read_text())
+    assert manifest["config"]["side_effects"] == "report"
+    wrong = reef("run", "--suite", "memory", "--side-effects", "sometimes", "--out", str(out))
+    assert wrong.returncode == 2 and "Traceback" not in wrong.stderr
+    assert "side_effects: Input should be 'fail', 'report' or 'off'" in wrong.stderr + wrong.stdout
+
+
 def test_null_agent_run(tmp_path: Path) -> None:
     done = reef("run", "--suite", "memory", "--agent", "null", "--out", str(tmp_path / "null"))
     assert done.returncode == 0

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from reefbench import ConfigError, EvalResult, Evaluator, evaluator
+from reefbench.evaluators import keys_overlap
 
 
 @evaluator
@@ -90,15 +91,49 @@ def test_combined_parts_keep_their_own_environments() -> None:
     assert routed.check(envs).success
 
 
-def test_persistence_propagates_through_combinators() -> None:
-    @evaluator(persistent=True)
-    def kept() -> bool:
-        """Persistent."""
-        return True
+def _box_keys(box: str, **_: Any) -> list[str]:
+    return [f"box:{box}"]
 
-    assert kept.persistent
-    assert (kept() & holds(True)).persistent
-    assert not (holds(True) & holds(True)).persistent
+
+@evaluator(governs=_box_keys)
+def box_full(box: str, env: Any) -> bool:
+    """A state checkpoint that names the state it reads."""
+    return True
+
+
+@evaluator(moment=True)
+def seen() -> bool:
+    """A moment."""
+    return True
+
+
+def test_state_is_the_default_and_moments_are_declared() -> None:
+    assert holds.persistent and not holds.moment and holds(True).end_check() is not None
+    assert seen.moment and not seen.persistent and seen().end_check() is None
+    with pytest.raises(ConfigError, match="a moment governs no state"):
+        evaluator(moment=True, governs=_box_keys)(holds.func)
+
+
+def test_state_keys_come_from_the_arguments_scoped_by_environment() -> None:
+    assert box_full("a").state_keys() == {"box:a"}
+    assert box_full("a").on("shed").state_keys() == {"shed|box:a"}
+    assert holds(True).state_keys() == frozenset() and seen().state_keys() == frozenset()
+
+
+def test_a_combined_end_check_keeps_only_its_state_parts() -> None:
+    both = box_full("a") & seen()
+    assert not both.moment and both.state_keys() == {"box:a"}
+    assert both.end_check() is not None and both.end_check().label == box_full("a").label
+    assert (seen() & seen()).end_check() is None
+    assert (seen() | box_full("a")).end_check() is None, "an 'or' with a moment is a moment"
+    assert (~seen()).moment
+
+
+def test_keys_overlap_on_equal_keys_and_folder_prefixes() -> None:
+    assert keys_overlap("file:/a/b", "file:/a/b")
+    assert keys_overlap("file:/a", "file:/a/b") and keys_overlap("file:/a/b", "file:/a")
+    assert not keys_overlap("file:/a", "file:/ab")
+    assert not keys_overlap("file:/a/b", "file:/a/c")
 
 
 def test_combined_evaluators_take_no_arguments() -> None:

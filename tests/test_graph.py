@@ -15,16 +15,16 @@ from reefbench import EvalResult, GraphError, GraphEvaluator, evaluator
 CALLS: list[str] = []
 
 
-@evaluator
+@evaluator(moment=True)
 def flag(name: str, env: Any) -> bool:
-    """True while the world's flag is set."""
+    """True while the world's flag is set (a moment: not re-checked at the end)."""
     CALLS.append(name)
     return bool(env.get(name, False))
 
 
-@evaluator(persistent=True)
+@evaluator
 def kept(name: str, env: Any) -> bool:
-    """Persistent flag."""
+    """A state flag (re-checked at the end)."""
     return bool(env.get(name, False))
 
 
@@ -204,3 +204,96 @@ def test_invariants(case: tuple[int, list[tuple[int, int]], list[set[int]]]) -> 
         before = (g.states(), g.completed_order)
         assert g.step(env).completed == []
         assert (g.states(), g.completed_order) == before
+
+
+# ------------------------------------------------------------------ end state
+def _slot_keys(slot: str, **_: Any) -> list[str]:
+    return [f"slot:{slot}"]
+
+
+@evaluator(governs=_slot_keys)
+def slot_is(slot: str, value: str, env: Any) -> EvalResult:
+    """A state checkpoint: the world's slot holds the value."""
+    current = env.get(slot)
+    return EvalResult(success=current == value, message=f"{slot} is {current!r}")
+
+
+def test_a_state_set_and_then_set_back_regresses_at_the_end() -> None:
+    g = GraphEvaluator({"theme": slot_is("theme", "dark"), "seen": flag("seen")})
+    g.step({"w": {"theme": "dark", "seen": True}})
+    assert g.is_complete
+    assert g.final_check({"w": {"theme": "light", "seen": False}}) == ["theme"]
+    assert not g.is_complete and g.completion_ratio == 0.5
+    verdicts = {c.node: (c.verdict, c.message) for c in g.end_checks}
+    assert verdicts == {"theme": ("regressed", "theme is 'light'"), "seen": ("moment", "")}
+
+
+def test_a_completed_descendant_on_the_same_state_supersedes_its_ancestor() -> None:
+    g = GraphEvaluator(
+        {"first": slot_is("theme", "dark"), "then": slot_is("theme", "contrast")},
+        [("first", "then")],
+    )
+    assert g.supersession("first") == [("then", "slot theme")]
+    assert g.supersession("then") == []
+    g.step({"w": {"theme": "dark"}})
+    g.step({"w": {"theme": "contrast"}})
+    assert g.final_check({"w": {"theme": "contrast"}}) == [] and g.is_complete
+    first = g.end_checks[0]
+    assert first.verdict == "superseded" and "by then" in first.message
+    assert g.end_checks[1].verdict == "held"
+
+
+def test_an_uncompleted_descendant_supersedes_nothing() -> None:
+    g = GraphEvaluator(
+        {"first": slot_is("theme", "dark"), "then": slot_is("theme", "contrast")},
+        [("first", "then")],
+    )
+    g.step({"w": {"theme": "dark"}})
+    assert g.final_check({"w": {"theme": "light"}}) == ["first"]
+
+
+def test_independent_nodes_on_the_same_state_are_both_checked() -> None:
+    g = GraphEvaluator({"a": slot_is("theme", "dark"), "b": slot_is("theme", "contrast")})
+    assert g.supersession("a") == [] and g.supersession("b") == []
+    g.step({"w": {"theme": "dark"}})
+    g.step({"w": {"theme": "contrast"}})
+    assert g.is_complete, "both were true at some moment"
+    assert g.final_check({"w": {"theme": "contrast"}}) == ["a"]
+    assert not g.is_complete
+
+
+def test_a_descendant_on_other_state_supersedes_nothing() -> None:
+    g = GraphEvaluator({"a": slot_is("theme", "dark"), "b": slot_is("font", "big")}, [("a", "b")])
+    g.step({"w": {"theme": "dark", "font": "big"}})
+    assert g.final_check({"w": {"theme": "light", "font": "big"}}) == ["a"]
+
+
+def test_an_evaluator_raising_at_the_end_is_a_regression_with_its_error() -> None:
+    g = GraphEvaluator({"a": slot_is("theme", "dark")})
+    g.step({"w": {"theme": "dark"}})
+    assert g.final_check({"w": 5}) == ["a"]
+    assert (g.end_checks[0].error or "").startswith("AttributeError")
+
+
+def _copy_end(source: str, target: str, env: Any) -> Any:
+    return slot_is(target, env.get(source))
+
+
+def _target_keys(target: str, **_: Any) -> list[str]:
+    return [f"slot:{target}"]
+
+
+@evaluator(governs=_target_keys, end_state=_copy_end)
+def copied(source: str, target: str, env: Any) -> bool:
+    """The target slot holds what the source slot holds."""
+    return env.get(target) is not None and env.get(target) == env.get(source)
+
+
+def test_an_end_state_fixed_at_completion_ignores_a_later_change_of_the_source() -> None:
+    g = GraphEvaluator({"copy": copied("list", "backup").on("w")})
+    g.step({"w": {"list": "eggs", "backup": "eggs"}})
+    assert g.final_check({"w": {"list": "eggs, bread", "backup": "eggs"}}) == []
+    g.reset()
+    g.step({"w": {"list": "eggs", "backup": "eggs"}})
+    assert g.final_check({"w": {"list": "eggs", "backup": "spam"}}) == ["copy"]
+    assert "'spam'" in g.end_checks[0].message

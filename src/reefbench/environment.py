@@ -27,6 +27,7 @@ from reefbench.errors import ActionFailed, ConfigError, InvalidAction
 
 if TYPE_CHECKING:
     from reefbench.evaluators import EvalResult, Evaluator
+    from reefbench.sideeffects import Change
 
 
 @dataclass(slots=True)
@@ -228,6 +229,39 @@ class Environment:
         """Check a bound evaluator against this environment's state (remote: server-side)."""
         return evaluator.evaluate(self)
 
+    def fix_end_state(self, evaluator: Evaluator) -> Evaluator:
+        """The end check a completed node's ``end_state`` hook fixes from this
+        environment's state (a remote environment asks its server)."""
+        return evaluator.fixed_end_state(self)
+
+    def state_snapshot(self) -> Any:
+        """The state side effects are judged on, taken right after a task's setup
+        (``None``: this environment keeps no state worth diffing)."""
+        return self.on_state_snapshot() if self.started else None
+
+    def state_changes(self, before: Any) -> list[Change]:
+        """What differs from ``before`` (a :meth:`state_snapshot`), as state-key changes;
+        changes every session makes whatever the agent does are left out."""
+        if before is None or not self.started:
+            return []
+        return self.on_state_changes(before)
+
+    def settle_state(self, timeout: float, *, quick: bool = False) -> bool:
+        """Wait until work the last action started has landed (a file being saved), so
+        checkpoints do not read a state in the middle of a change.
+
+        Args:
+            timeout: Give up after this many seconds (the checks then read what is there).
+            quick: A cheap settle before a per-step check (the final check uses the full
+                one): environments may wait for a shorter quiet time.
+
+        Returns:
+            Whether the state settled within ``timeout``.
+        """
+        if not self.started:
+            return True
+        return self.on_settle_state(timeout, quick)
+
     # ---------------------------------------------------------------- hooks
     def on_start(self) -> None:
         """Start processes; override in subclasses."""
@@ -240,6 +274,19 @@ class Environment:
 
     def on_health(self) -> bool:
         """Probe liveness; override in subclasses."""
+        return True
+
+    def on_state_snapshot(self) -> Any:
+        """Snapshot the state to diff (see :meth:`state_snapshot`); none by default."""
+        return None
+
+    def on_state_changes(self, before: Any) -> list[Change]:
+        """Diff against a snapshot (see :meth:`state_changes`); nothing by default."""
+        return []
+
+    def on_settle_state(self, timeout: float, quick: bool) -> bool:
+        """Wait for pending writes to land (see :meth:`settle_state`); nothing to wait for
+        by default."""
         return True
 
     def _log(

@@ -11,6 +11,7 @@ browser or a provider outage never counts as an agent failure.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -23,7 +24,7 @@ from reefbench.action_sets import DEFAULT_ACTION_SET, get_action_set
 from reefbench.actions import ActionCall
 from reefbench.environment import Environment, loggable
 from reefbench.errors import ActionFailed, ConfigError, InvalidAction
-from reefbench.graph import GraphEvaluator, NodeCheck
+from reefbench.graph import EndCheck, GraphEvaluator, NodeCheck
 from reefbench.protocol import (
     NO_ACTION,
     NO_USAGE,
@@ -36,6 +37,7 @@ from reefbench.protocol import (
     Usage,
 )
 from reefbench.root import ROOT, Judge, RootEnvironment
+from reefbench.sideeffects import Change, SideEffectPolicy, allowed_keys, side_effects
 from reefbench.system_packages import describe_missing, missing_for_apps
 from reefbench.task import Task
 
@@ -48,6 +50,7 @@ Termination = Literal[
     "env_error",
     "evaluator_error",
     "aborted",
+    "side_effects",
 ]
 INFRASTRUCTURE: frozenset[str] = frozenset(
     {"agent_error", "env_error", "evaluator_error", "aborted"}
@@ -97,6 +100,8 @@ class EpisodeResult(BaseModel):
     total_nodes: int
     completed_at: dict[str, int] = Field(default_factory=dict)
     regressed: list[str] = Field(default_factory=list)
+    end_checks: list[EndCheck] = Field(default_factory=list)
+    side_effects: list[str] = Field(default_factory=list)
     steps: int = 0
     actions: int = 0
     invalid_actions: int = 0
@@ -110,7 +115,7 @@ class EpisodeResult(BaseModel):
 
     @property
     def credited_nodes(self) -> list[str]:
-        """Completed nodes that count: regressed persistent nodes do not."""
+        """Completed nodes that count: nodes whose state regressed by the end do not."""
         regressed = set(self.regressed)
         return [n for n in self.completed_nodes if n not in regressed]
 
@@ -118,6 +123,11 @@ class EpisodeResult(BaseModel):
     def infrastructure_failure(self) -> bool:
         return self.termination in INFRASTRUCTURE
 
+
+# How long environments may take to settle (a save landing) before checks; the final check
+# waits longer, since nothing comes after it to catch a late write.
+STEP_SETTLE_SECONDS = 2.0
+FINAL_SETTLE_SECONDS = 10.0
 
 ObservationSink = Callable[[int, str, str, Any], Any]
 
@@ -155,6 +165,9 @@ class Episode:
             on the task.
         judge: Grades free-text answers for ``answer_judged`` checkpoints (an LLM judge,
             opt-in); without one they are scored by their rubric.
+        side_effects: ``"fail"``: changes beyond what the task may change (see
+            :mod:`reefbench.sideeffects`) turn success into ``side_effects``;
+            ``"report"``: they are only recorded; ``"off"``: the world is not diffed.
     """
 
     def __init__(
@@ -170,6 +183,7 @@ class Episode:
         user: Callable[[str], str | None] | None = None,
         action_set: str = DEFAULT_ACTION_SET,
         judge: Judge | None = None,
+        side_effects: SideEffectPolicy = "fail",
     ) -> None:
         self.action_set = get_action_set(action_set).name
         if ROOT in envs:
@@ -187,6 +201,9 @@ class Episode:
         self.step_limit = step_limit or task.step_limit
         self.start_at = start_at
         self.observation_sink = observation_sink
+        self.side_effect_policy: SideEffectPolicy = side_effects
+        self._before: dict[str, Any] = {}
+        self._side_effects: list[str] = []
         self.graph: GraphEvaluator = task.graph_evaluator()
         self._abort = threading.Event()
         self._invalid = 0
@@ -210,9 +227,15 @@ class Episode:
         except _Stop as stop:
             reason, error = stop.reason, stop.error
         if reason not in INFRASTRUCTURE:
-            self._final_check()
-            if reason == "success" and not self.graph.is_complete:
+            fault = self._final_check()
+            if fault is not None:
+                reason, error = "evaluator_error", fault
+            elif reason == "success" and not self.graph.is_complete:
                 reason = "false_completion"
+            else:
+                self._side_effects = self._find_side_effects()
+                if reason == "success" and self._side_effects and self.side_effect_policy == "fail":
+                    reason = "side_effects"
         self._teardown()
         for env in self.envs.values():
             env.end_episode()
@@ -226,6 +249,8 @@ class Episode:
             total_nodes=len(self.graph.ids),
             completed_at=self.graph.completed_at,
             regressed=self.graph.regressed,
+            end_checks=self.graph.end_checks,
+            side_effects=self._side_effects,
             steps=len(self._trajectory),
             actions=self._actions,
             invalid_actions=self._invalid,
@@ -264,6 +289,14 @@ class Episode:
                 raise _Stop(
                     "env_error", f"setup {step.action.label} failed: {_describe(exc)}"
                 ) from exc
+        if self.side_effect_policy != "off":
+            for name, env in self.envs.items():
+                try:
+                    self._before[name] = env.state_snapshot()
+                except Exception as exc:
+                    raise _Stop(
+                        "env_error", f"snapshot of '{name}' failed: {_describe(exc)}"
+                    ) from exc
         if self.start_at:
             self._play_prefix()
         if isinstance(self.agent, PrivilegedAgent):
@@ -400,11 +433,14 @@ class Episode:
         )
         if status != "invalid":
             self._actions += 1
-            record.checks, record.completed = self._evaluate()
+            record.checks, record.completed = self._evaluate(env)
         record.seconds = time.perf_counter() - t0
         return CallResult(call=call, status=status, result=record.result, error=error), record
 
-    def _evaluate(self) -> tuple[list[NodeCheck], list[str]]:
+    def _evaluate(self, env: Environment | None = None) -> tuple[list[NodeCheck], list[str]]:
+        if env is not None:  # cheap: a save the action started lands before the checks
+            with contextlib.suppress(Exception):
+                env.settle_state(STEP_SETTLE_SECONDS, quick=True)
         report = self.graph.step(self.envs)
         errors = report.errors
         if errors:
@@ -412,8 +448,30 @@ class Episode:
             raise _Stop("evaluator_error", f"evaluator '{first.node}' raised {first.error}")
         return report.checks, report.completed
 
-    def _final_check(self) -> None:
+    def _final_check(self) -> str | None:
+        """Check the end state; return an evaluator fault, if one raised."""
+        # An app may still be writing what the last action asked for (an editor's save
+        # landing): let every environment the episode touched settle first. A failure to
+        # settle is not fatal: the checks then read what is there.
+        for env in self.envs.values():
+            if env.action_log:
+                with contextlib.suppress(Exception):
+                    env.settle_state(FINAL_SETTLE_SECONDS)
         self.graph.final_check(self.envs)
+        fault = next((c for c in self.graph.end_checks if c.error is not None), None)
+        return None if fault is None else f"evaluator '{fault.node}' raised {fault.error}"
+
+    def _find_side_effects(self) -> list[str]:
+        """What changed since setup that the task may not change (one line each)."""
+        if self.side_effect_policy == "off":
+            return []
+        changes = []
+        for name, before in self._before.items():
+            try:
+                changes += [(name, c) for c in self.envs[name].state_changes(before)]
+            except Exception as exc:  # a diff that fails says so rather than hide changes
+                changes.append((name, _unreadable(exc)))
+        return side_effects(changes, allowed_keys(self.task))
 
     def _teardown(self) -> None:
         for step in self.task.teardown:
@@ -427,6 +485,10 @@ def _unparsable(error: str) -> tuple[CallResult, CallRecord]:
     call = ActionCall(env=ROOT, name=UNPARSABLE)
     record = CallRecord(env=ROOT, name=UNPARSABLE, arguments={}, status="invalid", error=error)
     return CallResult(call=call, status="invalid", error=error), record
+
+
+def _unreadable(exc: Exception) -> Change:
+    return Change("state:", f"the state could not be compared: {_describe(exc)}")
 
 
 def _describe(exc: BaseException) -> str:

@@ -3,11 +3,24 @@
 An evaluator returns ``bool`` or an :class:`EvalResult` (OmniBench's evaluation functions
 report partial progress and a message; CRAB's return a bare bool). Evaluators combine with
 ``&``, ``|`` and ``~`` into new evaluators whose labels stay readable in reports.
+
+Every evaluator is one of two kinds, declared where it is defined, never guessed:
+
+* a **state** checkpoint (the default) reads something that stays true once made true: a
+  file, a setting, an account row. The graph evaluator checks it again when the episode
+  ends, so a state made right and then undone does not count. It names the pieces of world
+  state it reads as *state keys* computed from its arguments (``governs``, e.g.
+  ``file:/home/user/notes.txt``): a later step of the task that governs an overlapping key
+  may change that state legitimately (a rename after a write), and then that step's own
+  end check covers it instead.
+* a **moment** (``moment=True``) observes something that is only true for a while (what
+  the screen shows, which window is focused, which process runs) or what the agent did
+  (the trajectory). It is credited when it passes and not checked again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, overload
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -56,12 +69,36 @@ def as_result(value: Any, source: Action) -> EvalResult:
     )
 
 
+EndState = Callable[..., "Evaluator"]
+"""Called once when a node completes, with the evaluator's arguments and ``env``: returns
+the check of the state to hold at the end, when it is not the evaluator itself (a copy is
+compared with the source as it was then, e.g. ``file_equals(copy, <source's content>)``,
+since an independent step may legitimately change the source afterwards)."""
+
+StateKeys = Callable[..., Iterable[str]]
+"""Computes the state keys an evaluator reads from its arguments (all of them, defaults
+included, as keywords; ``env`` is not passed). A named function in the module that defines
+the evaluator, e.g. ``def _file_keys(path: str, **_: Any) -> list[str]``."""
+
+
+def keys_overlap(first: str, second: str) -> bool:
+    """Two state keys name overlapping state: equal, or one is a ``/``-prefix of the other
+    (a folder and a file inside it, a table and one of its rows)."""
+    if first == second:
+        return True
+    short, long = sorted((first, second), key=len)
+    return long.startswith(short) and (short.endswith("/") or long[len(short)] == "/")
+
+
 class Evaluator(Action):
     """An action that checks state and returns ``bool`` or :class:`EvalResult`.
 
     Attributes:
-        persistent: The checked state must still hold when the episode ends; the graph
-            evaluator's final check re-runs the node and reports a regression otherwise.
+        moment: An observation or trajectory check (true at a moment); it is not checked
+            again at the end. Everything else is a state checkpoint, re-checked at the end.
+        governs: Computes the state keys the checkpoint reads from its arguments (a state
+            checkpoint without it governs no named state: it is always re-checked and
+            never superseded).
     """
 
     def __init__(
@@ -71,10 +108,68 @@ class Evaluator(Action):
         name: str | None = None,
         description: str | None = None,
         env_name: str | None = None,
-        persistent: bool = False,
+        moment: bool = False,
+        governs: StateKeys | None = None,
+        end_state: EndState | None = None,
     ) -> None:
         super().__init__(func, name=name, description=description, env_name=env_name)
-        self.persistent = persistent
+        if moment and (governs is not None or end_state is not None):
+            raise ConfigError(
+                f"evaluator {self.name}: a moment governs no state; drop governs and end_state"
+            )
+        self.moment = moment
+        self.governs = governs
+        self.end_state = end_state
+
+    @property
+    def persistent(self) -> bool:
+        """The checked state must still hold when the episode ends (every state checkpoint)."""
+        return not self.moment
+
+    def state_keys(self) -> frozenset[str]:
+        """The state this checkpoint reads, as keys scoped by its environment
+        (``desktop|file:/home/user/a.txt``) unless a key names its own scope
+        (``account|contacts:ada``); empty for moments and undeclared state."""
+        if self.governs is None:
+            return frozenset()
+        values = self.validate({})
+        arguments = {k: v for k, v in values.items() if k != "env"}
+        scope = f"{self.env_name}|" if self.env_name else ""
+        # A key naming its own scope ("account|contacts:ada") is state shared by several
+        # environments (the phone and the browser reach one account).
+        return frozenset(key if "|" in key else scope + key for key in self.governs(**arguments))
+
+    def end_check(self) -> Evaluator | None:
+        """What to check when the episode ends: the evaluator itself for state, ``None``
+        for a moment."""
+        return None if self.moment else self
+
+    @property
+    def fixes_end_state(self) -> bool:
+        """Its end check is fixed when the node completes (see :data:`EndState`)."""
+        return self.end_state is not None
+
+    def completed_end_check(self, envs: Mapping[str, Any]) -> Evaluator | None:
+        """The end check fixed when the node completes: ``end_state``'s evaluator (routed
+        like this one), else :meth:`end_check`."""
+        if self.end_state is None:
+            return self.end_check()
+        env = self.pick_env(envs)
+        fix = getattr(env, "fix_end_state", None)
+        # An Environment fixes it where its state lives (a remote one on its server).
+        check = fix(self) if fix is not None and hasattr(env, "action_space") else None
+        if check is None:
+            check = self.fixed_end_state(env)
+        if self.env_name is not None and check.env_name is None:
+            check = check.on(self.env_name)
+        return check
+
+    def fixed_end_state(self, env: Any) -> Evaluator:
+        """Run the ``end_state`` hook against ``env`` (see :data:`EndState`)."""
+        if self.end_state is None:
+            return self
+        values = {k: v for k, v in self.validate({}).items() if k != "env"}
+        return self.end_state(env=env, **values)
 
     def evaluate(self, env: Any = None, **kwargs: Any) -> EvalResult:
         """Run the check in ``env`` and normalise its result."""
@@ -136,7 +231,37 @@ class _Combined(Evaluator):
         self.env_name = None
         self.bound = {}
         self.needs_env = any(p.needs_env for p in parts)
-        self.persistent = any(p.persistent for p in parts)
+        # "a and b" is a moment only when both are; its end check keeps the state parts.
+        # "a or b" and "not a" with a moment inside cannot be re-judged from state alone.
+        if op == "and":
+            self.moment = all(p.moment for p in parts)
+        else:
+            self.moment = any(p.moment for p in parts)
+        self.governs = None
+        self.end_state = None
+
+    def state_keys(self) -> frozenset[str]:
+        return frozenset().union(*(p.state_keys() for p in self.parts))
+
+    @property
+    def fixes_end_state(self) -> bool:
+        return any(p.fixes_end_state for p in self.parts)
+
+    def completed_end_check(self, envs: Mapping[str, Any]) -> Evaluator | None:
+        if self.moment:
+            return None
+        if self.op != "and":
+            return self
+        kept = [c for c in (p.completed_end_check(envs) for p in self.parts) if c is not None]
+        return kept[0] if len(kept) == 1 else _Combined("and", tuple(kept))
+
+    def end_check(self) -> Evaluator | None:
+        if self.moment:
+            return None
+        if self.op != "and":
+            return self
+        kept = [c for c in (p.end_check() for p in self.parts) if c is not None]
+        return kept[0] if len(kept) == 1 else _Combined("and", tuple(kept))
 
     @property
     def label(self) -> str:
@@ -185,7 +310,9 @@ def evaluator(
     name: str | None = None,
     env: str | None = None,
     description: str | None = None,
-    persistent: bool = False,
+    moment: bool = False,
+    governs: StateKeys | None = None,
+    end_state: EndState | None = None,
 ) -> Callable[[FuncT], Evaluator]: ...
 
 
@@ -196,7 +323,9 @@ def evaluator(
     name: str | None = None,
     env: str | None = None,
     description: str | None = None,
-    persistent: bool = False,
+    moment: bool = False,
+    governs: StateKeys | None = None,
+    end_state: EndState | None = None,
 ) -> Evaluator | Callable[[FuncT], Evaluator]:
     """Turn a function returning ``bool``/:class:`EvalResult` into an :class:`Evaluator`.
 
@@ -205,10 +334,21 @@ def evaluator(
         name: Name in reports; defaults to the function's name.
         env: Name of the environment the evaluator always reads.
         description: Overrides the docstring.
-        persistent: The state must still hold at the end of the episode.
+        moment: An observation or trajectory check, not re-checked at the end.
+        governs: Computes the state keys a state checkpoint reads from its arguments.
+        end_state: Fixes, when the node completes, what must hold at the end (see
+            :data:`EndState`); default: the evaluator itself.
     """
 
     def wrap(f: FuncT) -> Evaluator:
-        return Evaluator(f, name=name, description=description, env_name=env, persistent=persistent)
+        return Evaluator(
+            f,
+            name=name,
+            description=description,
+            env_name=env,
+            moment=moment,
+            governs=governs,
+            end_state=end_state,
+        )
 
     return wrap(func) if func is not None else wrap

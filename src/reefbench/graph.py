@@ -6,6 +6,13 @@ action :meth:`GraphEvaluator.step` checks only the active nodes; a node that pas
 nothing changes. networkx is used once, to validate and index the graph; the per-step loop
 works on integer indices and touches only active nodes, so its cost does not grow with the
 size of the graph.
+
+When the episode ends, :meth:`GraphEvaluator.final_check` re-checks every completed *state*
+checkpoint (see :mod:`reefbench.evaluators`): success needs the final state, not a state
+that held once. A completed node is *superseded*, not re-checked, when a completed
+descendant governs an overlapping state key: the task itself asked for a later change of
+that state (a rename after a write), and the descendant's end check covers it. Moments
+(what the screen showed) are never re-checked.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ from typing import Any, Literal
 import networkx as nx
 
 from reefbench.errors import GraphError
-from reefbench.evaluators import Evaluator
+from reefbench.evaluators import Evaluator, keys_overlap
 
 NodeState = Literal["waiting", "active", "completed"]
 _WAITING, _ACTIVE, _COMPLETED = 0, 1, 2
@@ -33,6 +40,24 @@ class NodeCheck:
     message: str = ""
     progress: float | None = None
     error: str | None = None  # the evaluator raised: an evaluator fault, not the agent's
+
+
+EndVerdict = Literal["held", "regressed", "superseded", "moment"]
+
+
+@dataclass(slots=True)
+class EndCheck:
+    """What the final check made of one completed node.
+
+    ``held``/``regressed``: its state was checked again (``message`` says what was found);
+    ``superseded``: a completed descendant governs the same state (``message`` says which);
+    ``moment``: an observation, credited when it passed.
+    """
+
+    node: str
+    verdict: EndVerdict
+    message: str = ""
+    error: str | None = None
 
 
 @dataclass(slots=True)
@@ -77,6 +102,8 @@ class GraphEvaluator:
         if isinstance(graph, nx.DiGraph):
             self._objects = {node: i for i, node in enumerate(graph.nodes)}
         self.dag = nx.relabel_nodes(dag, dict(enumerate(keys)))
+        self._end_checks = [ev.end_check() for ev in evaluators]
+        self._superseders = _superseders(keys, evaluators, dag)
         self.reset()
 
     # ------------------------------------------------------------------ state
@@ -88,6 +115,8 @@ class GraphEvaluator:
         self._completed_order: list[int] = []
         self._completed_at: dict[int, int] = {}
         self._regressed: list[int] = []
+        self._end: list[EndCheck] = []
+        self._fixed_end: dict[int, Evaluator | None] = {}
         self._step = 0
 
     def state(self, node: Hashable) -> NodeState:
@@ -112,12 +141,22 @@ class GraphEvaluator:
 
     @property
     def regressed(self) -> list[str]:
-        """Persistent nodes that no longer held at the final check."""
+        """Completed state nodes that no longer held at the final check."""
         return [self.ids[i] for i in self._regressed]
 
     @property
+    def end_checks(self) -> list[EndCheck]:
+        """The final check's verdict on each completed node, in completion order."""
+        return list(self._end)
+
+    def supersession(self, node: Hashable) -> list[tuple[str, str]]:
+        """The descendants that may replace a node's state at the end, with the key they
+        share with it: ``[(descendant id, key), ...]`` (empty: it is always re-checked)."""
+        return [(self.ids[j], key) for j, key in self._superseders[self._lookup(node)]]
+
+    @property
     def completion_ratio(self) -> float:
-        """CRAB's CR = C / N, with regressed persistent nodes not counted."""
+        """CRAB's CR = C / N, with regressed state nodes not counted."""
         return (len(self._completed_order) - len(self._regressed)) / len(self.ids)
 
     @property
@@ -147,30 +186,59 @@ class GraphEvaluator:
                 checks.append(check)
                 if check.success:
                     completed.append(self.ids[i])
-                    activated.extend(self._complete(i))
+                    activated.extend(self._complete(i, envs))
             frontier = activated
         return StepReport(self._step, checks, completed)
 
     def final_check(self, envs: Mapping[str, Any]) -> list[str]:
-        """Re-check completed persistent nodes; return (and remember) those that regressed."""
+        """Check the end state: re-check every completed state node that no completed
+        descendant supersedes; return (and remember) those that regressed.
+
+        Call it once, after the last action (a second call only reports new regressions).
+        """
         regressed = []
+        done = set(self._completed_order)
+        self._end = []
         for i in self._completed_order:
-            ev = self._evaluators[i]
-            if ev.persistent and i not in self._regressed and not self._check(i, envs).success:
-                regressed.append(i)
+            end = self._fixed_end.get(i, self._end_checks[i])
+            node = self.ids[i]
+            if end is None:
+                self._end.append(EndCheck(node, "moment"))
+                continue
+            by = next(((j, key) for j, key in self._superseders[i] if j in done), None)
+            if by is not None:
+                reason = f"superseded by {self.ids[by[0]]}, which governs the same {by[1]}"
+                self._end.append(EndCheck(node, "superseded", reason))
+                continue
+            check = self._run(i, end, envs)
+            if check.success:
+                self._end.append(EndCheck(node, "held", check.message))
+            else:
+                self._end.append(EndCheck(node, "regressed", check.message, check.error))
+                if i not in self._regressed:
+                    regressed.append(i)
         self._regressed.extend(regressed)
         return [self.ids[i] for i in regressed]
 
     # ------------------------------------------------------------- internals
     def _check(self, i: int, envs: Mapping[str, Any]) -> NodeCheck:
+        return self._run(i, self._evaluators[i], envs)
+
+    def _run(self, i: int, ev: Evaluator, envs: Mapping[str, Any]) -> NodeCheck:
         node = self.ids[i]
         try:
-            result = self._evaluators[i].check(envs)
+            result = ev.check(envs)
         except Exception as exc:  # evaluator bugs are recorded, never raised into the episode
             return NodeCheck(node, False, error=f"{type(exc).__name__}: {exc}")
         return NodeCheck(node, result.success, result.message, result.progress)
 
-    def _complete(self, i: int) -> list[int]:
+    def _complete(self, i: int, envs: Mapping[str, Any]) -> list[int]:
+        ev = self._evaluators[i]
+        if ev.fixes_end_state:
+            try:
+                self._fixed_end[i] = ev.completed_end_check(envs)
+            except Exception as exc:  # reported as this node's regression at the end
+                self._fixed_end[i] = _Broken(ev, f"{type(exc).__name__}: {exc}")
         del self._active[i]
         self._state[i] = _COMPLETED
         self._completed_order.append(i)
@@ -190,6 +258,48 @@ class GraphEvaluator:
         if node in self._objects:
             return self._objects[node]
         raise KeyError(f"no node {node!r} in this graph (ids: {', '.join(self.ids[:10])}...)")
+
+
+class _Broken(Evaluator):
+    """The end check of a node whose ``end_state`` hook raised: it fails with the error."""
+
+    def __init__(self, source: Evaluator, error: str) -> None:
+        self.name, self.description, self.env_name = source.name, error, None
+        self.bound, self.needs_env, self.moment = {}, False, False
+        self.governs, self.end_state = None, None
+        self.error = error
+
+    def check(self, envs: Mapping[str, Any]) -> Any:
+        raise RuntimeError(self.error)
+
+
+def _superseders(
+    ids: list[str], evaluators: list[Evaluator], dag: nx.DiGraph[Any]
+) -> list[tuple[tuple[int, str], ...]]:
+    """For each node, its descendants governing a state key that overlaps one of its own,
+    with a readable name of the shared state (computed once per graph, not per step)."""
+    try:
+        keys = [ev.state_keys() for ev in evaluators]
+    except Exception as exc:
+        raise GraphError(f"a checkpoint's state keys could not be computed: {exc}") from exc
+    result: list[tuple[tuple[int, str], ...]] = []
+    for i in range(len(ids)):
+        found: list[tuple[int, str]] = []
+        if keys[i]:
+            for j in sorted(nx.descendants(dag, i)):
+                shared = next(
+                    (a for a in sorted(keys[i]) for b in keys[j] if keys_overlap(a, b)), None
+                )
+                if shared is not None:
+                    found.append((j, _state_name(shared)))
+        result.append(tuple(found))
+    return result
+
+
+def _state_name(key: str) -> str:
+    """``desktop|file:/home/user/a.txt`` -> ``file /home/user/a.txt``."""
+    kind, _, what = key.rpartition("|")[2].partition(":")
+    return f"{kind} {what}".strip()
 
 
 def _normalise(

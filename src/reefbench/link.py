@@ -65,6 +65,7 @@ def compose_task(
     setup: list[ActionStep] = []
     solution: list[ActionCall] = []
     alternative: list[ActionCall] = []
+    may_change: list[str] = []
     infos: dict[int, SubtaskInfo] = {}
     near_misses: list[NearMissCase] = []
     for index in order:
@@ -73,6 +74,7 @@ def compose_task(
         nodes.update({prefix + key: ev for key, ev in fragment.nodes.items()})
         edges.extend((prefix + u, prefix + v) for u, v in fragment.edges)
         setup.extend(fragment.setup)
+        may_change.extend(k for k in fragment.may_change if k not in may_change)
         start = len(solution)
         solution.extend(fragment.solution)
         alternative.extend(fragment.alternatives[0] if fragment.alternatives else fragment.solution)
@@ -113,6 +115,7 @@ def compose_task(
         alternative_solutions=[alternative] if any_alternative else [],
         near_misses=near_misses,
         user_data=dict(user_data or {}),
+        may_change=may_change,
         metadata=meta,
     )
 

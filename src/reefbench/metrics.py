@@ -239,6 +239,7 @@ class Summary(BaseModel):
     ae: float | None
     terminations: dict[str, float]
     infrastructure: int
+    side_effects: float = 0.0  # share of episodes that changed something beyond the task
 
 
 def summarize(results: Sequence[EpisodeResult], tasks: Mapping[str, Task]) -> Summary:
@@ -272,6 +273,7 @@ def summarize(results: Sequence[EpisodeResult], tasks: Mapping[str, Task]) -> Su
         ae=action_efficiency(results),
         terminations=termination_shares(results),
         infrastructure=sum(1 for r in results if r.infrastructure_failure),
+        side_effects=_mean([1.0 if r.side_effects else 0.0 for r in results]),
     )
 
 

@@ -7,7 +7,7 @@ Every episode has one, so it is part of the core, not of :mod:`reefbench.envs`.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from reefbench.actions import action
 from reefbench.answers import answers_match, score_rubric
@@ -99,7 +99,11 @@ def call_user(kind: str, env: RootEnvironment) -> str:
     return value
 
 
-@evaluator(env=ROOT)
+def _answer_keys(**_: Any) -> list[str]:
+    return ["answer:"]
+
+
+@evaluator(env=ROOT, governs=_answer_keys)
 def answer_equals(expected: str, env: RootEnvironment, units: Sequence[str] = ()) -> EvalResult:
     """The submitted answer says the expected one (:func:`reefbench.answers.answers_match`:
     case, spacing, quotes and final punctuation ignored; numbers compared as numbers,
@@ -117,7 +121,7 @@ def answer_equals(expected: str, env: RootEnvironment, units: Sequence[str] = ()
     return EvalResult(success=False, message=f"answer {answer!r} is not {expected!r}")
 
 
-@evaluator(env=ROOT)
+@evaluator(env=ROOT, governs=_answer_keys)
 def answer_covers(facts: Sequence[str], env: RootEnvironment) -> EvalResult:
     """The submitted free-text answer states every required fact (a rubric; ``a|b`` accepts
     either spelling). Progress is the share of facts stated.
@@ -137,7 +141,7 @@ def answer_covers(facts: Sequence[str], env: RootEnvironment) -> EvalResult:
     )
 
 
-@evaluator(env=ROOT)
+@evaluator(env=ROOT, governs=_answer_keys)
 def answer_judged(question: str, facts: Sequence[str], env: RootEnvironment) -> EvalResult:
     """A free-text answer graded by the run's judge model when one is configured
     (``reef run --judge MODEL``), else by the rubric exactly as :func:`answer_covers`.
@@ -159,7 +163,7 @@ def answer_judged(question: str, facts: Sequence[str], env: RootEnvironment) -> 
     return EvalResult(success=correct, message=f"judge: {reason}")
 
 
-@evaluator(env=ROOT)
+@evaluator(env=ROOT, moment=True)
 def user_was_asked(kind: str, env: RootEnvironment) -> bool:
     """The agent asked the user (CALL_USER) for this kind of information.
 

@@ -92,6 +92,7 @@ class Fragment(BaseModel):
     solution: list[ActionCall]
     alternatives: list[list[ActionCall]]
     output: Any = None
+    may_change: list[str] = Field(default_factory=list)
 
 
 class SubTask(BaseModel):
@@ -117,6 +118,9 @@ class SubTask(BaseModel):
         output_generator: attributes -> the output value passed to linked subtasks.
         near_misses: plausible wrong ways to do it (:class:`NearMiss`); the validation
             gates check that none of them completes the subtask's checkpoints.
+        allowances: attributes -> state keys the subtask may change beyond those its
+            checkpoints govern (scoped by ``env`` unless a key names its own scope), e.g.
+            a log file an app writes as part of the job; anything else is a side effect.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -139,6 +143,7 @@ class SubTask(BaseModel):
     setup_generator: SetupGenerator | None = None
     output_generator: Callable[..., Any] | None = None
     near_misses: list[NearMiss] = Field(default_factory=list)
+    allowances: Callable[..., list[str]] | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> SubTask:
@@ -233,6 +238,10 @@ class SubTask(BaseModel):
             solution=self.solution_generator(**values) if self.solution_generator else [],
             alternatives=[g(**values) for g in self.alternative_generators],
             output=self.output_generator(**values) if self.output_generator else None,
+            may_change=[
+                key if "|" in key else f"{self.env}|{key}"
+                for key in (self.allowances(**values) if self.allowances else [])
+            ],
         )
 
     def _routed(self, ev: Evaluator) -> Evaluator:

@@ -104,6 +104,8 @@ class Task(BaseModel):
         alternative_solutions: Other, different solutions that must also pass.
         near_misses: Plausible wrong ways to do a subtask, which must not complete it.
         user_data: What the simulated user answers to ``call_user(kind)``.
+        may_change: State keys the task may change beyond those its checkpoints govern
+            (see :mod:`reefbench.sideeffects`); any other change is a side effect.
         metadata: Labels (environments, level, complexity, capabilities, ...).
     """
 
@@ -120,6 +122,7 @@ class Task(BaseModel):
     alternative_solutions: list[list[ActionCall]] = Field(default_factory=list)
     near_misses: list[NearMissCase] = Field(default_factory=list)
     user_data: dict[str, str] = Field(default_factory=dict)
+    may_change: list[str] = Field(default_factory=list)
     metadata: TaskMetadata = Field(default_factory=TaskMetadata)
 
     @field_validator("nodes")

@@ -69,6 +69,7 @@ class ExplicitTaskFile(_Strict):
     alternative_solutions: list[list[ActionCall]] = Field(default_factory=list)
     near_misses: list[NearMissCase] = Field(default_factory=list)
     user_data: dict[str, str] = Field(default_factory=dict)
+    may_change: list[str] = Field(default_factory=list)
     metadata: TaskMetadata = Field(default_factory=TaskMetadata)
 
 
@@ -174,6 +175,7 @@ def _from_explicit(spec: ExplicitTaskFile, label: str) -> Task:
             alternative_solutions=spec.alternative_solutions,
             near_misses=spec.near_misses,
             user_data=spec.user_data,
+            may_change=spec.may_change,
             metadata=spec.metadata,
         )
     except pydantic.ValidationError as exc:
@@ -261,6 +263,7 @@ def _bind(target: ActionT, args: dict[str, Any], where: str) -> ActionT:
 # ------------------------------------------------------------------ saving
 def task_to_dict(task: Task) -> dict[str, Any]:
     """The explicit JSON form of a task (composed tasks are saved expanded)."""
+    extra = {"may_change": list(task.may_change)} if task.may_change else {}
     return {
         "schema_version": SCHEMA_VERSION,
         "id": task.id,
@@ -274,6 +277,7 @@ def task_to_dict(task: Task) -> dict[str, Any]:
         "alternative_solutions": [[c.model_dump() for c in s] for s in task.alternative_solutions],
         "near_misses": [n.model_dump() for n in task.near_misses],
         "user_data": task.user_data,
+        **extra,
         "metadata": task.metadata.model_dump(mode="json"),
     }
 

@@ -18,11 +18,14 @@ from collections.abc import Iterable
 from typing import Any
 
 from reefbench.actions import Action
+from reefbench.apps import changes
 from reefbench.apps.attribution import DESKTOP
+from reefbench.apps.changes import Tables
 from reefbench.apps.login import DEFAULT_PASSWORD, DEFAULT_USERNAME
 from reefbench.apps.server import ServicesServer
 from reefbench.environment import Environment
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure, WrongEnvironment
+from reefbench.sideeffects import Change
 
 DESCRIPTION = (
     "The user's cloud account (mail, calendar, contacts, tasks, notes, files, messages, "
@@ -192,6 +195,12 @@ class ServicesEnvironment(Environment):
 
     def on_reset(self) -> None:
         self.client.reset()
+
+    def on_state_snapshot(self) -> Tables:
+        return changes.snapshot(self.rows)
+
+    def on_state_changes(self, before: Tables) -> list[Change]:
+        return changes.changes(before, changes.snapshot(self.rows))
 
     def on_stop(self) -> None:
         if self.server is not None:

@@ -128,7 +128,67 @@ def _judge(what: str, rows: Sequence[Row], criteria: Sequence[Criterion]) -> Eva
     )
 
 
-@evaluator
+# ---------------------------------------------------------------- state keys
+# The account is one store reached from the phone and the browser, so its keys name their
+# own scope ("account|"): a contact added on the phone and edited in the browser is one
+# piece of state. Rows are keyed by what the task names them by (a title, a name).
+def _key(table: str, *parts: Any) -> str:
+    return f"account|{table}:" + "/".join(_norm(p) for p in parts)
+
+
+def _mail_keys(to: str, subject: str = "", **_: Any) -> list[str]:
+    return [_key("mail", "sent", to, subject)]
+
+
+def _event_keys(title: str, **_: Any) -> list[str]:
+    return [_key("events", title)]
+
+
+def _contact_keys(name: str, **_: Any) -> list[str]:
+    return [_key("contacts", name)]
+
+
+def _task_keys(title: str, **_: Any) -> list[str]:
+    return [_key("tasks", title)]
+
+
+def _note_keys(text: str, title: str = "", **_: Any) -> list[str]:
+    return [_key("notes", title or text)]
+
+
+def _file_keys(name: str, folder: str = "", **_: Any) -> list[str]:
+    return [_key("files", *[p for p in folder.split("/") if p], name)]
+
+
+def _path_keys(path: str, **_: Any) -> list[str]:
+    return [_key("files", *[p for p in path.split("/") if p])]
+
+
+def _message_keys(to: str, **_: Any) -> list[str]:
+    return [_key("messages", to)]
+
+
+def _alarm_keys(time: str, **_: Any) -> list[str]:
+    return [_key("alarms", time)]
+
+
+def _timer_keys(**_: Any) -> list[str]:
+    return [_key("timers")]
+
+
+def _clock_keys(city: str, **_: Any) -> list[str]:
+    return [_key("world_clocks", city)]
+
+
+def _setting_keys(key: str, **_: Any) -> list[str]:
+    return [_key("settings", key)]
+
+
+def _directions_keys(**_: Any) -> list[str]:
+    return [_key("map_history")]
+
+
+@evaluator(governs=_mail_keys)
 def mail_sent(
     to: str,
     env: Environment,
@@ -170,7 +230,7 @@ def mail_sent(
     return _judge("sent mail", sent, _attributed(account, "mail", by, criteria))
 
 
-@evaluator
+@evaluator(governs=_event_keys)
 def event_exists(
     title: str, env: Environment, date: str = "", time: str = "", place: str = "", by: Device = ""
 ) -> EvalResult:
@@ -208,7 +268,7 @@ def _hhmm(event: Row, wanted: str) -> bool:
     return bool(event["start_time"] == f"{int(parts[0]):02d}:{int(parts[1]):02d}")
 
 
-@evaluator
+@evaluator(governs=_contact_keys)
 def contact_has(
     name: str, env: Environment, field: str = "", value: str = "", by: Device = ""
 ) -> EvalResult:
@@ -246,7 +306,7 @@ def _task_rows(env: Environment) -> list[Row]:
     return [{**t, "list": names.get(t["list_id"], "")} for t in account.rows("tasks")]
 
 
-@evaluator
+@evaluator(governs=_task_keys)
 def task_exists(
     title: str, env: Environment, list_name: str = "", due: str = "", by: Device = ""
 ) -> EvalResult:
@@ -268,7 +328,7 @@ def task_exists(
     return _judge("task", _task_rows(env), _attributed(account, "tasks", by, criteria))
 
 
-@evaluator
+@evaluator(governs=_task_keys)
 def task_completed(
     title: str, env: Environment, list_name: str = "", completed: bool = True, by: Device = ""
 ) -> EvalResult:
@@ -290,7 +350,7 @@ def task_completed(
     return _judge("task", _task_rows(env), _attributed(account, "tasks", by, criteria))
 
 
-@evaluator
+@evaluator(governs=_note_keys)
 def note_contains(text: str, env: Environment, title: str = "", by: Device = "") -> EvalResult:
     """A note (not archived) contains the text; with a title, the note has exactly that
     title and the text is in its body or checklist items (title and text are fields: a
@@ -345,7 +405,7 @@ def _text(content: Any) -> str:
     return str(content or "")
 
 
-@evaluator
+@evaluator(governs=_file_keys)
 def file_in_folder(
     name: str, env: Environment, folder: str = "", content: str = "", by: Device = ""
 ) -> EvalResult:
@@ -372,7 +432,7 @@ def file_in_folder(
     return _judge("file", _file_rows(env), _attributed(account, "files", by, criteria))
 
 
-@evaluator
+@evaluator(governs=_path_keys)
 def folder_exists(path: str, env: Environment, by: Device = "") -> EvalResult:
     """A folder exists at this path in Files.
 
@@ -388,7 +448,7 @@ def folder_exists(path: str, env: Environment, by: Device = "") -> EvalResult:
     return _judge("folder", _file_rows(env), _attributed(account, "files", by, criteria))
 
 
-@evaluator
+@evaluator(governs=_path_keys)
 def file_shared(path: str, env: Environment, by: Device = "") -> EvalResult:
     """The file at this path has a share link.
 
@@ -405,7 +465,7 @@ def file_shared(path: str, env: Environment, by: Device = "") -> EvalResult:
     return _judge("file", _file_rows(env), _attributed(account, "files", by, criteria))
 
 
-@evaluator
+@evaluator(governs=_message_keys)
 def message_sent(to: str, env: Environment, text: str = "", by: Device = "") -> EvalResult:
     """A text message was sent to a contact (by name) or phone number, containing the text.
 
@@ -433,7 +493,7 @@ def message_sent(to: str, env: Environment, text: str = "", by: Device = "") -> 
     return _judge("sent message", sent, _attributed(account, "messages", by, criteria))
 
 
-@evaluator
+@evaluator(governs=_alarm_keys)
 def alarm_set(
     time: str, env: Environment, label: str = "", enabled: bool = True, by: Device = ""
 ) -> EvalResult:
@@ -456,7 +516,7 @@ def alarm_set(
     return _judge("alarm", account.rows("alarms"), _attributed(account, "alarms", by, criteria))
 
 
-@evaluator
+@evaluator(governs=_timer_keys)
 def timer_set(seconds: int, env: Environment, label: str = "", by: Device = "") -> EvalResult:
     """A timer of this duration exists.
 
@@ -473,7 +533,7 @@ def timer_set(seconds: int, env: Environment, label: str = "", by: Device = "") 
     return _judge("timer", account.rows("timers"), _attributed(account, "timers", by, criteria))
 
 
-@evaluator
+@evaluator(governs=_clock_keys)
 def world_clock_added(city: str, env: Environment, by: Device = "") -> EvalResult:
     """The world clock shows this city.
 
@@ -493,7 +553,7 @@ def world_clock_added(city: str, env: Environment, by: Device = "") -> EvalResul
     )
 
 
-@evaluator
+@evaluator(governs=_setting_keys)
 def setting_equals(key: str, value: str, env: Environment, by: Device = "") -> EvalResult:
     """An account setting has this value.
 
@@ -522,7 +582,7 @@ def setting_equals(key: str, value: str, env: Environment, by: Device = "") -> E
     )
 
 
-@evaluator
+@evaluator(governs=_directions_keys)
 def directions_requested(
     origin: str, destination: str, env: Environment, mode: str = "", by: Device = ""
 ) -> EvalResult:

@@ -82,6 +82,13 @@ def run(
     invalid_tolerance: Annotated[
         int | None, typer.Option(help="Invalid actions forgiven before an episode ends (0).")
     ] = None,
+    side_effects: Annotated[
+        str | None,
+        typer.Option(
+            help="Changes beyond what a task may change: 'fail' the episode (default), "
+            "only 'report' them, or 'off'."
+        ),
+    ] = None,
     step_limit: Annotated[
         int | None, typer.Option(help="Override every task's step limit.")
     ] = None,
@@ -133,6 +140,7 @@ def run(
                 "workers": workers,
                 "ray_address": ray,
                 "invalid_tolerance": invalid_tolerance,
+                "side_effects": side_effects,
                 "step_limit": step_limit,
                 "max_infra_retries": max_infra_retries,
                 "action_set": action_set,

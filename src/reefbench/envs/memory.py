@@ -8,10 +8,12 @@ enough to build cross-environment tasks where information must travel between de
 
 from __future__ import annotations
 
+from typing import Any
+
 from reefbench.actions import action
 from reefbench.environment import Environment
 from reefbench.errors import ActionFailed
-from reefbench.evaluators import EvalResult, evaluator
+from reefbench.evaluators import EvalResult, Evaluator, evaluator
 
 
 class MemoryEnvironment(Environment):
@@ -120,7 +122,25 @@ MEMORY_ACTIONS = [write_file, append_file, read_file, delete_file, copy_file, co
 
 
 # ---------------------------------------------------------------- evaluators
-@evaluator
+def _path_keys(path: str, **_: Any) -> list[str]:
+    return [f"file:{path}"]
+
+
+def _copy_keys(second: str, **_: Any) -> list[str]:
+    return [f"file:{second}"]  # the copy; the source is only read
+
+
+def _copy_end_state(first: str, second: str, env: MemoryEnvironment) -> Evaluator:
+    """At the end the copy must still hold what the source held when it was copied (an
+    independent step may change the source afterwards)."""
+    return file_equals(second, env.files.get(first, ""))
+
+
+def _clipboard_keys(**_: Any) -> list[str]:
+    return ["clipboard:"]
+
+
+@evaluator(governs=_path_keys)
 def file_exists(path: str, env: MemoryEnvironment) -> bool:
     """The file exists.
 
@@ -130,7 +150,7 @@ def file_exists(path: str, env: MemoryEnvironment) -> bool:
     return path in env.files
 
 
-@evaluator
+@evaluator(governs=_path_keys)
 def file_contains(path: str, text: str, env: MemoryEnvironment) -> EvalResult:
     """The file exists and contains the text.
 
@@ -146,9 +166,9 @@ def file_contains(path: str, text: str, env: MemoryEnvironment) -> EvalResult:
     return EvalResult(success=False, message=f"{path} does not contain {text!r}", progress=0.0)
 
 
-@evaluator(persistent=True)
+@evaluator(governs=_path_keys)
 def file_equals(path: str, content: str, env: MemoryEnvironment) -> bool:
-    """The file's whole content equals the given text (must still hold at the end).
+    """The file's whole content equals the given text.
 
     Args:
         path: File path.
@@ -157,7 +177,7 @@ def file_equals(path: str, content: str, env: MemoryEnvironment) -> bool:
     return env.files.get(path) == content
 
 
-@evaluator
+@evaluator(governs=_copy_keys, end_state=_copy_end_state)
 def files_equal(first: str, second: str, env: MemoryEnvironment) -> bool:
     """Both files exist and have the same content.
 
@@ -169,7 +189,7 @@ def files_equal(first: str, second: str, env: MemoryEnvironment) -> bool:
     return first in files and second in files and files[first] == files[second]
 
 
-@evaluator
+@evaluator(governs=_clipboard_keys)
 def clipboard_equals(text: str, env: MemoryEnvironment) -> bool:
     """The clipboard holds exactly the text.
 

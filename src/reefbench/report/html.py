@@ -22,7 +22,9 @@ from reefbench.report import plots
 from reefbench.report.loading import LoadedRun
 from reefbench.task import Task
 
-COLUMNS = ("episodes", "sr", "cr", "ee", "ce", "cr_w", "lc", "ae", "fc", "rsl", "ia", "infra")
+COLUMNS = (
+    "episodes", "sr", "cr", "ee", "ce", "cr_w", "lc", "ae", "fc", "rsl", "ia", "se", "infra",
+)  # fmt: skip
 
 
 def summary_row(s: Summary) -> dict[str, Any]:
@@ -41,6 +43,7 @@ def summary_row(s: Summary) -> dict[str, Any]:
         "fc": t.get("false_completion", 0.0),
         "rsl": t.get("step_limit", 0.0),
         "ia": t.get("invalid_action", 0.0),
+        "se": s.side_effects,
         "infra": s.infrastructure,
     }
 
@@ -133,6 +136,7 @@ def _task_sections(runs: Sequence[LoadedRun]) -> list[dict[str, Any]]:
                         "run": run.label,
                         "termination": r.termination,
                         "cr": r.completion_ratio,
+                        "side_effects": r.side_effects,
                         "svg": plots.task_graph(task.evaluator_graph, states),
                     }
                 )

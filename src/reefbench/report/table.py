@@ -30,6 +30,7 @@ def summary_table(rows: Mapping[str, Summary], title: str = "Results") -> Table:
         "FC%",
         "RSL%",
         "IA%",
+        "SE%",
         "infra",
     ):
         table.add_column(column, justify="left" if column == "setting" else "right")
@@ -49,6 +50,7 @@ def summary_table(rows: Mapping[str, Summary], title: str = "Results") -> Table:
             _pct(t.get("false_completion", 0.0)),
             _pct(t.get("step_limit", 0.0)),
             _pct(t.get("invalid_action", 0.0)),
+            _pct(s.side_effects),
             str(s.infrastructure),
         )
     return table

@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from reefbench.action_sets import ACTION_SETS, DEFAULT_ACTION_SET
 from reefbench.agents.providers.registry import TABLE
 from reefbench.errors import ConfigError
+from reefbench.sideeffects import SideEffectPolicy
 from reefbench.userfiles import TOO_DEEP, first_validation_error, parse_json, read_text
 
 
@@ -61,6 +62,11 @@ class RunConfig(BaseModel):
     seeds: list[int] = Field(default_factory=lambda: [0], min_length=1)
     start_at: list[int] = Field(default_factory=lambda: [0], min_length=1)
     invalid_tolerance: int = Field(default=0, ge=0)
+    side_effects: SideEffectPolicy = Field(
+        default="fail",
+        description="changes beyond what a task may change: 'fail' the episode, only "
+        "'report' them, or 'off' (no diff)",
+    )
     step_limit: int | None = Field(default=None, ge=1)
     max_infra_retries: int = Field(default=2, ge=0)
     action_set: str = Field(
@@ -87,6 +93,8 @@ class RunConfig(BaseModel):
 
     def config_hash(self) -> str:
         relevant = self.model_dump(exclude={"workers", "ray_address", "action_modules"})
+        if relevant["side_effects"] == "fail":  # the default: hashes of earlier runs stand
+            del relevant["side_effects"]
         text = json.dumps(relevant, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 

@@ -126,6 +126,7 @@ class _Worker(threading.Thread):
             agent,
             self.envs,
             invalid_tolerance=runner.config.invalid_tolerance,
+            side_effects=runner.config.side_effects,
             step_limit=runner.config.step_limit,
             start_at=key.start_at,
             observation_sink=FileObservations(runner.store.episode_dir(key.key)),

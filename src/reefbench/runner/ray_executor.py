@@ -50,6 +50,7 @@ class EpisodePlayer:
             agent,
             self.envs,
             invalid_tolerance=self.config.invalid_tolerance,
+            side_effects=self.config.side_effects,
             step_limit=self.config.step_limit,
             start_at=start_at,
             observation_sink=keep,

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import shutil
 import subprocess
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
@@ -25,8 +26,10 @@ from typing import Any, ClassVar, TypeVar
 
 from reefbench.environment import Environment
 from reefbench.envs import procs
+from reefbench.envs.desktop import hometree
 from reefbench.envs.desktop.a11y import A11yReader, UIWindow
 from reefbench.envs.desktop.apps import AppSpec, app
+from reefbench.envs.desktop.hometree import scan
 from reefbench.envs.desktop.input import Input
 from reefbench.envs.desktop.observation import Snapshot, take_snapshot
 from reefbench.envs.desktop.reset import build_baseline, clear_directory, restore_home
@@ -36,6 +39,7 @@ from reefbench.envs.desktop.x11 import X11, XWindow
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure, InvalidAction
 from reefbench.grounding import Candidate
 from reefbench.observe.marks import Mark, require_mark
+from reefbench.sideeffects import Change
 from reefbench.waiting import wait_until
 
 T = TypeVar("T")
@@ -227,6 +231,64 @@ class DesktopDevice(Environment):
         before = self.screen.grab()
         result = do()
         return result, self.settle(before)
+
+    # ---------------------------------------------------------- side effects
+    # GSettings schemas apps write on their own, not the agent's doing: window geometry
+    # mousepad saves on exit, and the size, position and sidebar of GTK's file dialog.
+    SETTINGS_NOISE: tuple[str, ...] = ("org.xfce.mousepad.state", "org.gtk.Settings.FileChooser")
+
+    def on_state_snapshot(self) -> tuple[hometree.HomeState, dict[str, str]]:
+        return hometree.snapshot(self.session.home), self.gsettings()
+
+    def on_state_changes(self, before: tuple[hometree.HomeState, dict[str, str]]) -> list[Change]:
+        home, settings = before
+        found = [
+            Change(f"file:/home/user/{rel}", what)
+            for rel, what in hometree.changes(self.session.home, home)
+        ]
+        now = self.gsettings()
+        for key in sorted(settings.keys() | now.keys()):
+            old, new = settings.get(key), now.get(key)
+            if old != new:
+                found.append(Change(f"gsetting:{key}", f"setting {key} changed {old} -> {new}"))
+        return found
+
+    def gsettings(self) -> dict[str, str]:
+        """Every desktop setting as ``schema/key -> value`` (gsettings' own text)."""
+        result = self.session.run(["gsettings", "list-recursively"], timeout=10)
+        values: dict[str, str] = {}
+        for line in result.stdout.splitlines():
+            schema, _, rest = line.partition(" ")
+            key, _, value = rest.partition(" ")
+            if key and not schema.startswith(self.SETTINGS_NOISE):
+                values[f"{schema}/{key}"] = value
+        return values
+
+    # The home tree must stay unchanged this long, with no save in progress, before
+    # checkpoints read it (quick: before a per-step check; else before the final check).
+    STATE_QUIET_QUICK = 0.1
+    STATE_QUIET_FINAL = 0.4
+
+    def on_settle_state(self, timeout: float, quick: bool) -> bool:
+        """Wait until the home tree has stopped changing and no editor is mid-save.
+
+        The quiet time starts now, not at the last change: a save the last key press
+        started may not have touched the disk yet.
+        """
+        home = self.session.home
+        quiet = self.STATE_QUIET_QUICK if quick else self.STATE_QUIET_FINAL
+        last_tree, since = scan(home), time.monotonic()
+
+        def settled() -> bool:
+            nonlocal last_tree, since
+            pending: list[str] = []
+            tree = scan(home, pending=pending)
+            if pending or tree != last_tree:
+                last_tree, since = tree, time.monotonic()
+                return False
+            return time.monotonic() - since >= quiet
+
+        return wait_until(settled, timeout, interval=0.05) is not None
 
     def settle(self, before: Frame | None = None) -> Settle:
         _, settle = self.screen.wait_stable(

@@ -12,7 +12,7 @@ import fnmatch
 import posixpath
 import re
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from reefbench.envs.desktop.app_records import saved_by
 from reefbench.envs.desktop.device import DesktopDevice
@@ -36,8 +36,53 @@ def _read(env: DesktopDevice, path: str) -> str | None:
     return target.read_text(encoding="utf-8", errors="replace")
 
 
+# ---------------------------------------------------------------- state keys
+# What each checkpoint reads, as keys computed from its arguments (see
+# reefbench.evaluators): files by their path inside the sandbox, settings by schema and key.
+def file_key(path: str) -> str:
+    """``file:/home/user/a.txt`` for "~/a.txt", "/home/user/a.txt" or "a.txt"."""
+    if path.startswith("~"):
+        path = "/home/user" + path[1:]
+    elif not path.startswith("/"):
+        path = "/home/user/" + path
+    return "file:" + posixpath.normpath(path)
+
+
+def _path_keys(path: str, **_: Any) -> list[str]:
+    return [file_key(path)]
+
+
+def _copy_keys(source: str, target: str, **_: Any) -> list[str]:
+    return [file_key(source), file_key(target)]
+
+
+def _image_keys(first: str, second: str, **_: Any) -> list[str]:
+    return [file_key(p) for p in (first, second) if _in_sandbox(p)]
+
+
+def _in_sandbox(path: str) -> bool:
+    return path.startswith(("~", "/home/user", "/tmp")) or not path.startswith("/")
+
+
+def _command_keys(command: list[str], **_: Any) -> list[str]:
+    """A command reads the sandbox files its arguments name (``sh ~/a.sh``)."""
+    return [file_key(a) for a in command[1:] if a.startswith(("~/", "/home/user/", "/tmp/"))]
+
+
+def _setting_keys(schema_id: str, key: str, **_: Any) -> list[str]:
+    return [f"gsetting:{schema_id}/{key}"]
+
+
+def _process_keys(name: str, **_: Any) -> list[str]:
+    return [f"process:{name}"]
+
+
+def _clipboard_keys(**_: Any) -> list[str]:
+    return ["clipboard:"]
+
+
 # --------------------------------------------------------------------- files
-@evaluator
+@evaluator(governs=_path_keys)
 def file_exists(path: str, env: DesktopDevice) -> EvalResult:
     """The file exists.
 
@@ -49,7 +94,7 @@ def file_exists(path: str, env: DesktopDevice) -> EvalResult:
     return EvalResult(success=False, message=f"{path} does not exist")
 
 
-@evaluator(persistent=True)
+@evaluator(governs=_path_keys)
 def file_content_equals(
     path: str, content: str, strip: bool = True, *, env: DesktopDevice
 ) -> EvalResult:
@@ -69,7 +114,7 @@ def file_content_equals(
     return EvalResult(success=False, message=f"{path} holds {text[:80]!r}, not {content[:80]!r}")
 
 
-@evaluator
+@evaluator(governs=_path_keys)
 def file_contains(path: str, text: str, env: DesktopDevice) -> EvalResult:
     """The file exists and contains the text.
 
@@ -85,7 +130,7 @@ def file_contains(path: str, text: str, env: DesktopDevice) -> EvalResult:
     return EvalResult(success=False, message=f"{path} does not contain {text!r}")
 
 
-@evaluator
+@evaluator(governs=_path_keys)
 def file_matches(path: str, pattern: str, env: DesktopDevice) -> EvalResult:
     """The file's content matches a regular expression (searched, multiline).
 
@@ -101,7 +146,7 @@ def file_matches(path: str, pattern: str, env: DesktopDevice) -> EvalResult:
     return EvalResult(success=False, message=f"{path} does not match /{pattern}/")
 
 
-@evaluator
+@evaluator(governs=_path_keys)
 def directory_exists(path: str, env: DesktopDevice) -> EvalResult:
     """The directory exists.
 
@@ -116,7 +161,7 @@ def directory_exists(path: str, env: DesktopDevice) -> EvalResult:
     return EvalResult(success=ok, message=f"{path} {'exists' if ok else 'does not exist'}")
 
 
-@evaluator
+@evaluator(governs=_copy_keys)
 def files_copied(source: str, target: str, pattern: str = "*", *, env: DesktopDevice) -> EvalResult:
     """Every file in the source folder whose name matches the pattern has an identical copy
     in the target folder; progress is the share already copied.
@@ -148,7 +193,7 @@ def files_copied(source: str, target: str, pattern: str = "*", *, env: DesktopDe
     )
 
 
-@evaluator
+@evaluator(governs=_path_keys)
 def saved_with(path: str, app: Literal["mousepad", "vim"], env: DesktopDevice) -> EvalResult:
     """The file as it is now was saved by this application (on the app's own record; see
     :mod:`~reefbench.envs.desktop.app_records`): writing it with another program while
@@ -167,7 +212,7 @@ def saved_with(path: str, app: Literal["mousepad", "vim"], env: DesktopDevice) -
 
 
 # ----------------------------------------------------------------- processes
-@evaluator
+@evaluator(moment=True)
 def process_running(name: str, env: DesktopDevice) -> EvalResult:
     """A process with this name runs inside the desktop (e.g. "vim", "mousepad").
 
@@ -178,7 +223,7 @@ def process_running(name: str, env: DesktopDevice) -> EvalResult:
     return EvalResult(success=running, message=f"{name} is {'' if running else 'not '}running")
 
 
-@evaluator
+@evaluator(governs=_process_keys)
 def process_closed(name: str, env: DesktopDevice) -> EvalResult:
     """No process with this name runs inside the desktop.
 
@@ -191,7 +236,7 @@ def process_closed(name: str, env: DesktopDevice) -> EvalResult:
     )
 
 
-@evaluator
+@evaluator(moment=True)
 def focused_window(title: str = "", process: str = "", *, env: DesktopDevice) -> EvalResult:
     """The focused window's title contains ``title`` and it belongs to process ``process``.
 
@@ -221,7 +266,7 @@ def _screen_text(env: DesktopDevice) -> str:
     return "\n".join(line.text for line in ocr_lines(env.screen.grab()))
 
 
-@evaluator
+@evaluator(moment=True)
 def text_on_screen(text: str, env: DesktopDevice) -> EvalResult:
     """The text is visible on the screen (read with OCR; case and spacing ignored).
 
@@ -237,12 +282,12 @@ def text_on_screen(text: str, env: DesktopDevice) -> EvalResult:
 def _image_path(env: DesktopDevice, path: str) -> str:
     # Sandbox paths (~, /home/user, /tmp) are the agent's files; other absolute paths are
     # task assets on the host.
-    if path.startswith(("~", "/home/user", "/tmp")) or not path.startswith("/"):
+    if _in_sandbox(path):
         return str(env.session.host_path(path))
     return path
 
 
-@evaluator
+@evaluator(moment=True)
 def image_on_screen(template: str, threshold: float = 0.85, *, env: DesktopDevice) -> EvalResult:
     """The picture in the template file appears on screen (OpenCV template match).
 
@@ -259,7 +304,7 @@ def image_on_screen(template: str, threshold: float = 0.85, *, env: DesktopDevic
     return EvalResult(success=ok, message=f"best match {match.score:.2f} at {match.box[:2]}")
 
 
-@evaluator
+@evaluator(governs=_image_keys)
 def images_similar(
     first: str, second: str, threshold: float = 0.9, *, env: DesktopDevice
 ) -> EvalResult:
@@ -280,7 +325,7 @@ def images_similar(
 
 
 # ------------------------------------------------------- clipboard, settings
-@evaluator
+@evaluator(governs=_clipboard_keys)
 def clipboard_contains(text: str, exact: bool = False, *, env: DesktopDevice) -> EvalResult:
     """The clipboard holds the text (exact=True: nothing else).
 
@@ -295,7 +340,7 @@ def clipboard_contains(text: str, exact: bool = False, *, env: DesktopDevice) ->
     return EvalResult(success=ok, message=f"clipboard holds {value[:80]!r}")
 
 
-@evaluator
+@evaluator(governs=_setting_keys)
 def gsetting_equals(schema_id: str, key: str, value: str, env: DesktopDevice) -> EvalResult:
     """A desktop setting in the GSettings store equals the value.
 
@@ -314,7 +359,7 @@ def gsetting_equals(schema_id: str, key: str, value: str, env: DesktopDevice) ->
     return EvalResult(success=current == value, message=f"{schema_id} {key} is {current!r}")
 
 
-@evaluator
+@evaluator(governs=_command_keys)
 def command_output(
     command: list[str], contains: str = "", pattern: str = "", returncode: int | None = 0,
     *,
@@ -340,7 +385,7 @@ def command_output(
 
 
 # ---------------------------------------------------------------- trajectory
-@evaluator
+@evaluator(moment=True)
 def clicked_element(name: str, role: str = "", *, env: DesktopDevice) -> EvalResult:
     """The agent clicked an element with this accessible name (and role, if given).
 
@@ -356,7 +401,7 @@ def clicked_element(name: str, role: str = "", *, env: DesktopDevice) -> EvalRes
     return EvalResult(success=False, message=f"{name!r} was not clicked")
 
 
-@evaluator
+@evaluator(moment=True)
 def typed_text(text: str, env: DesktopDevice) -> EvalResult:
     """The agent typed this text (within one write_text call or across consecutive ones).
 
@@ -368,7 +413,7 @@ def typed_text(text: str, env: DesktopDevice) -> EvalResult:
     return EvalResult(success=ok, message=f"{text!r} {'was' if ok else 'was not'} typed")
 
 
-@evaluator
+@evaluator(moment=True)
 def app_opened(app: str, env: DesktopDevice) -> EvalResult:
     """The agent opened this app with search_app (e.g. "terminal", "editor", "browser").
 

@@ -7,6 +7,8 @@ hold whether or not the Settings app is open. Route them with ``.on("phone")``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from reefbench.actions import action
 from reefbench.envs.phone.environment import PhoneEnvironment
 from reefbench.evaluators import EvalResult, evaluator
@@ -47,7 +49,15 @@ def open_phone_app(package: str, env: PhoneEnvironment) -> str:
     return f"{package} is open"
 
 
-@evaluator
+def _setting_keys(key: str, **_: Any) -> list[str]:
+    return [f"phone-setting:{key}"]
+
+
+def _call_keys(number: str, **_: Any) -> list[str]:
+    return ["calls:" + "".join(ch for ch in number if ch.isdigit())]
+
+
+@evaluator(governs=_setting_keys)
 def phone_setting_is(key: str, value: str, env: PhoneEnvironment) -> EvalResult:
     """A phone setting has a value ("on"/"off" for switches, text compared ignoring case).
 
@@ -68,7 +78,7 @@ def phone_setting_is(key: str, value: str, env: PhoneEnvironment) -> EvalResult:
     return EvalResult(success=ok, message=f"{key} is {shown!r}")
 
 
-@evaluator
+@evaluator(governs=_call_keys)
 def call_made(number: str, env: PhoneEnvironment) -> EvalResult:
     """The phone called this number (digits compared; "+1 555-0100" matches "15550100").
 

@@ -35,6 +35,7 @@ from reefbench.envs.phone.xmldump import dump_page
 from reefbench.envs.ui.actions import ACTION_SET_ACTIONS, TOUCH_ACTIONS, touch_observations
 from reefbench.envs.ui.device import TouchEnvironment
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure
+from reefbench.sideeffects import Change
 
 if TYPE_CHECKING:
     from playwright.sync_api import BrowserContext, CDPSession, Page, Route
@@ -227,6 +228,26 @@ class PhoneEnvironment(TouchEnvironment):
             if value:
                 return parse_now(value)
         return DEFAULT_NOW
+
+    # ---------------------------------------------------------- side effects
+    def on_state_snapshot(self) -> tuple[dict[str, bool | str], list[dict[str, str]]]:
+        """The phone's own state: its settings and call log (the account's rows are the
+        services environment's)."""
+        return dict(self.state.settings), list(self.state.calls)
+
+    def on_state_changes(
+        self, before: tuple[dict[str, bool | str], list[dict[str, str]]]
+    ) -> list[Change]:
+        settings, calls = before
+        found = [
+            Change(f"phone-setting:{key}", f"setting {key} changed {old!r} -> {new!r}")
+            for key in sorted(settings.keys() | self.state.settings.keys())
+            if (old := settings.get(key)) != (new := self.state.settings.get(key))
+        ]
+        for call in self.state.calls[len(calls) :]:
+            digits = "".join(ch for ch in call["number"] if ch.isdigit())
+            found.append(Change(f"calls:{digits}", f"{call['kind']} call to {call['number']}"))
+        return found
 
     def set_setting(self, key: str, value: Any) -> None:
         """Change a system setting (setup steps); the screen follows at once."""

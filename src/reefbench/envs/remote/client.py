@@ -22,6 +22,7 @@ from reefbench.envs.remote.protocol import (
     EnvironmentInfo,
     EvaluateReply,
     ObserveReply,
+    RefRequest,
     StepReply,
     decode_observation,
 )
@@ -162,6 +163,17 @@ class RemoteEnvironment(Environment):
         body = {"ref": evaluator.ref, "arguments": evaluator.json_arguments()}
         reply = EvaluateReply.model_validate(self._call("POST", "/evaluate", body))
         return EvalResult(success=reply.success, message=reply.message, progress=reply.progress)
+
+    def fix_end_state(self, evaluator: Evaluator) -> Evaluator:
+        """The server runs the hook on its state and names the resulting check."""
+        from reefbench.refs import resolve_ref
+
+        body = {"ref": evaluator.ref, "arguments": evaluator.json_arguments()}
+        reply = RefRequest.model_validate(self._call("POST", "/end_state", body))
+        check = resolve_ref(reply.ref)(**reply.arguments)
+        if not isinstance(check, Evaluator):
+            raise EnvironmentFailure(f"{self.url}/end_state named {reply.ref}, not an evaluator")
+        return check
 
     def _call(self, method: str, path: str, body: Any = None) -> dict[str, Any]:
         import httpx

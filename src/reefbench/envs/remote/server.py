@@ -243,4 +243,13 @@ def create_app(
             success=result.success, message=result.message, progress=result.progress
         )
 
+    @api.post("/end_state", dependencies=guard)
+    def end_state(body: RefRequest) -> RefRequest:
+        evaluator = bind(body)
+        if not isinstance(evaluator, Evaluator):
+            raise HTTPException(422, f"'{body.ref}' is not an evaluator")
+        with lock, refused_as_422(body.ref):
+            check = env.fix_end_state(evaluator)
+        return RefRequest(ref=check.ref, arguments=check.json_arguments())
+
     return RequestGuard(api, max_body)

@@ -37,7 +37,7 @@ def _compare(actual: int, expected: int, compare: Compare) -> bool:
     return actual == expected
 
 
-@evaluator
+@evaluator(moment=True)
 def current_app(package: str, env: UISource) -> EvalResult:
     """The app in front of the screen is ``package`` (e.g. ``com.reef.mail``).
 
@@ -50,7 +50,7 @@ def current_app(package: str, env: UISource) -> EvalResult:
     return EvalResult(success=False, message=f"{current or 'no app'} is in front, not {package}")
 
 
-@evaluator
+@evaluator(moment=True)
 def text_on_screen(text: str, env: UISource, exact: bool = False) -> EvalResult:
     """Some element shows ``text`` (as its text or its content description).
 
@@ -64,7 +64,7 @@ def text_on_screen(text: str, env: UISource, exact: bool = False) -> EvalResult:
     return EvalResult(success=False, message=f"{text!r} is not on screen")
 
 
-@evaluator
+@evaluator(moment=True)
 def element_text(resource_id: str, text: str, env: UISource, exact: bool = True) -> EvalResult:
     """The element with this resource id shows this text.
 
@@ -124,7 +124,7 @@ def _flag_is(
     return EvalResult(success=False, message=f"element with {what} is {flag}={states[0]}")
 
 
-@evaluator
+@evaluator(moment=True)
 def element_checked(
     env: UISource,
     resource_id: str = "",
@@ -146,7 +146,7 @@ def element_checked(
     return _flag_is(env, "checked", checked, resource_id, text, content_desc)
 
 
-@evaluator
+@evaluator(moment=True)
 def element_selected(
     env: UISource,
     resource_id: str = "",
@@ -165,7 +165,7 @@ def element_selected(
     return _flag_is(env, "selected", selected, resource_id, text, content_desc)
 
 
-@evaluator
+@evaluator(moment=True)
 def list_item_count(
     resource_id: str, count: int, env: UISource, compare: Compare = "eq"
 ) -> EvalResult:
@@ -189,7 +189,7 @@ def list_item_count(
     )
 
 
-@evaluator
+@evaluator(moment=True)
 def element_count(
     count: int,
     env: UISource,

@@ -2,7 +2,10 @@
 
 For each task, on real environments:
 
-1. its reference solution reaches success (the oracle agent);
+1. its reference solution reaches success (the oracle agent): every checkpoint completes,
+   every state checkpoint still holds at the end (or a later step of the task that
+   governs the same state supersedes it), and nothing else changed (no side effects:
+   the desktop's home tree and settings, the account's rows, the phone's settings);
 2. after that episode, evaluating every checkpoint twice on the same final state gives the
    same results (no flaky checkpoint);
 3. every alternative solution also reaches success;
@@ -105,6 +108,11 @@ def _failure(label: str, result: EpisodeResult) -> str:
     if failed and not result.error:
         first = failed[0]
         detail += f"; first failed action: {first.env}.{first.name}: {first.error}"
+    regressed = [c for c in result.end_checks if c.verdict == "regressed"]
+    if regressed:
+        detail += "; at the end " + "; ".join(f"{c.node}: {c.message}" for c in regressed)
+    if result.side_effects:
+        detail += "; side effects: " + "; ".join(result.side_effects)
     return f"{label} ended with {result.termination} ({detail})"
 
 

@@ -18,10 +18,12 @@ import hashlib
 import shutil
 import tarfile
 from pathlib import Path
+from typing import Any
 
 from reefbench.actions import action
 from reefbench.envs.browser.device import BrowserDevice
 from reefbench.envs.desktop.device import DesktopDevice
+from reefbench.envs.desktop.evaluators import file_key
 from reefbench.errors import ActionFailed
 from reefbench.evaluators import EvalResult, evaluator
 from reefbench.grounding import normalise
@@ -70,7 +72,19 @@ def draw_picture(path: str, width: int, height: int, color: str, env: DesktopDev
     return f"drew {path}"
 
 
-@evaluator
+def _path_keys(path: str, **_: Any) -> list[str]:
+    return [file_key(path)]
+
+
+def _archive_keys(archive: str, folder: str, **_: Any) -> list[str]:
+    return [file_key(archive), file_key(folder)]
+
+
+def _session_keys(**_: Any) -> list[str]:
+    return ["session:"]
+
+
+@evaluator(governs=_path_keys)
 def file_absent(path: str, env: DesktopDevice) -> EvalResult:
     """No file exists at this path any more (it was moved, renamed or deleted).
 
@@ -85,7 +99,7 @@ def file_absent(path: str, env: DesktopDevice) -> EvalResult:
     return EvalResult(success=gone, message=f"{path} {'is gone' if gone else 'still exists'}")
 
 
-@evaluator
+@evaluator(governs=_archive_keys)
 def archive_holds_folder(archive: str, folder: str, env: DesktopDevice) -> EvalResult:
     """The tar archive holds the folder (by its own name) with exactly its files, each with
     the same content: an archive of the folder without its files, or of another folder of
@@ -137,12 +151,12 @@ def archive_holds_folder(archive: str, folder: str, env: DesktopDevice) -> EvalR
     return EvalResult(success=True, message=f"{archive} holds {folder} ({len(packed)} files)")
 
 
-@evaluator
+@evaluator(governs=_path_keys)
 def file_holds(path: str, content: str, env: DesktopDevice) -> EvalResult:
     """The file's content equals the text (surrounding whitespace ignored).
 
-    Unlike the desktop's persistent ``file_content_equals``, it is not re-checked at the
-    end: a later subtask may legitimately append to, move or rename the file.
+    Like every file checkpoint it is re-checked at the end unless a later subtask that
+    governs the same file (an append, a move, a rename) supersedes it.
 
     Args:
         path: Path as the agent sees it.
@@ -154,7 +168,7 @@ def file_holds(path: str, content: str, env: DesktopDevice) -> EvalResult:
     return result
 
 
-@evaluator
+@evaluator(governs=_path_keys)
 def same_bytes_as(path: str, source: str, env: DesktopDevice) -> EvalResult:
     """The file at ``path`` holds exactly the bytes ``source`` held before it moved away.
 
@@ -188,7 +202,7 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-@evaluator
+@evaluator(governs=_path_keys)
 def image_like_source(
     path: str, source: str, env: DesktopDevice, width: int = 0, fmt: str = ""
 ) -> EvalResult:
@@ -228,7 +242,7 @@ def image_like_source(
     return EvalResult(success=True, message=f"{path} is {source}, edited as asked")
 
 
-@evaluator
+@evaluator(governs=_path_keys)
 def file_lacks(path: str, text: str, env: DesktopDevice) -> EvalResult:
     """The file exists and no longer contains the text.
 
@@ -249,7 +263,7 @@ def file_lacks(path: str, text: str, env: DesktopDevice) -> EvalResult:
     )
 
 
-@evaluator
+@evaluator(moment=True)
 def window_shows(text: str, env: DesktopDevice) -> EvalResult:
     """Some desktop window shows the text (read from the accessibility tree: terminal
     output, editor contents, labels).
@@ -275,7 +289,7 @@ def sign_out_browser(env: BrowserDevice) -> str:
     return "signed out"
 
 
-@evaluator
+@evaluator(governs=_session_keys)
 def browser_signed_in(env: BrowserDevice) -> EvalResult:
     """The browser holds a signed-in session of the account (not on the sign-in page)."""
     cookies = env.context.cookies() if env.context is not None else []

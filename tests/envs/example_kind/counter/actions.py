@@ -6,7 +6,7 @@ runs, so routing ``press`` to another kind of environment fails with one clear e
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import Field
 
@@ -42,7 +42,12 @@ def display(env: CounterDevice) -> str:
     return str(env.count)
 
 
-@evaluator(persistent=True)
+def _count_keys(**_: Any) -> list[str]:
+    """The one piece of state a counter has."""
+    return ["count:"]
+
+
+@evaluator(governs=_count_keys)
 def count_is(value: int, env: CounterDevice) -> EvalResult:
     """The display shows ``value``.
 

@@ -190,10 +190,12 @@ TEMPLATES: list[SubTask] = [
         app_category="system",
         intents=[FILES_INTENT, WRITE_INTENT, CODE_INTENT],
         value_pools={"path": DESKTOP_FILES, "line": TEXTS},
-        # The line is last, and a non-blank line stands before it: an overwrite that
-        # leaves only the new line is not an append.
+        # The line is a whole line with a non-blank line before it: an overwrite that
+        # leaves only the new line is not an append. Later lines may follow it: the check
+        # is repeated at the end of the episode, and another append to the same file in an
+        # independent step of the task may have come after this one.
         evaluator_generator=lambda path, line: ev.file_matches(
-            path=path, pattern=r"\S.*\n" + re.escape(line) + r"\n?\Z"
+            path=path, pattern=r"\S.*\n" + re.escape(line) + r"$"
         ),
         # A file saved by the text editor may not end in a newline: `sed '$a\'` adds the
         # missing one first, or the new line would be glued to the last (the old check,
