@@ -1,4 +1,5 @@
-"""The validation gates on real environments, for every task of reef-v0.
+"""The validation gates on real environments, for every task of reef-v1 (the frozen
+reef-v0 templates and handmade tasks; the gates live with them in ``suites/v0``).
 
 One module-scoped run plays the whole suite with two workers (oracle, alternatives, null
 agent, double evaluation of the final state); each task is then its own test, so a failing
@@ -32,7 +33,7 @@ pytestmark = [
     ),
 ]
 
-SUITE = get_suite("v0")
+SUITE = get_suite("v1")
 TASK_IDS = [t.id for t in SUITE.load()]
 
 
@@ -44,7 +45,7 @@ def verdicts(report_gates: Callable[[str], None]) -> dict[str, Verdict]:
     episodes = sum(v.episodes for v in found)
     failed = sum(not v.ok for v in found)
     report_gates(
-        f"reef-v0 gates: {len(found)} tasks, {episodes} episodes, {failed} failing, "
+        f"reef-v1 gates: {len(found)} tasks, {episodes} episodes, {failed} failing, "
         f"{seconds:.0f} s with 2 workers"
     )
     return {v.task_id: v for v in found}
