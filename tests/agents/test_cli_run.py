@@ -183,10 +183,10 @@ def test_builtin_agents_by_name(tmp_path: Path) -> None:
     assert "mem-write-note" in done.stdout and "action> " in done.stdout
 
 
-def test_reef_run_defaults_to_reef_v0_and_drives_real_apps_with_a_model(
+def test_reef_run_defaults_to_reef_v1_and_drives_real_apps_with_a_model(
     openai_server: FakeServer, tmp_path: Path
 ) -> None:
-    """No --suite: reef-v0 on real environments, once with the oracle, once with a model."""
+    """No --suite: reef-v1 on real environments, once with the oracle, once with a model."""
     import json
 
     import pytest
@@ -198,7 +198,7 @@ def test_reef_run_defaults_to_reef_v0_and_drives_real_apps_with_a_model(
         pytest.skip("needs Chromium")
     phone_tasks = [
         t
-        for t in get_suite("v0").load()
+        for t in get_suite("v1").load()
         if t.metadata.platform == "phone" and all(c.env == "phone" for c in t.reference_solution)
     ]
     task = min(phone_tasks, key=lambda t: (len(t.reference_solution), t.id))
@@ -216,7 +216,7 @@ def test_reef_run_defaults_to_reef_v0_and_drives_real_apps_with_a_model(
 
     oracle = run("--out", str(tmp_path / "oracle"))
     assert oracle.returncode == 0, oracle.stderr
-    assert "oracle on v0" in oracle.stdout
+    assert "oracle on v1" in oracle.stdout
     (row,) = _rows(tmp_path / "oracle")
     assert row["termination"] == "success" and row["task_id"] == task.id
 
