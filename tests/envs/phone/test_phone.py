@@ -25,6 +25,7 @@ from reefbench.envs.ui.evaluators import (
     text_on_screen,
 )
 from reefbench.errors import ActionFailed, InvalidAction
+from reefbench.waiting import wait_until
 
 pytest.importorskip("playwright")
 pytest.importorskip("fastapi")
@@ -64,13 +65,22 @@ def phone(
     return phone
 
 
-def mark_of(phone: PhoneEnvironment, label: str) -> int:
-    """The number of the element named ``label`` (or with resource id ``label``)."""
-    snapshot = phone.observe_now()
-    for mark, node in zip(snapshot.marks.marks.marks, snapshot.marks.nodes, strict=True):
-        if mark.name == label or node.id_name == label:
-            return mark.id
-    raise AssertionError(f"no element {label!r} on screen:\n{snapshot.marks.marks.text()}")
+def mark_of(phone: PhoneEnvironment, label: str, within: float = 10.0) -> int:
+    """The number of the element named ``label`` (or with resource id ``label``), waiting
+    up to ``within`` seconds for it (an app's page may still be loading on a busy machine)."""
+
+    def find() -> tuple[int] | None:
+        snapshot = phone.observe_now()
+        for mark, node in zip(snapshot.marks.marks.marks, snapshot.marks.nodes, strict=True):
+            if mark.name == label or node.id_name == label:
+                return (mark.id,)
+        return None
+
+    found = wait_until(find, within, interval=0.1)
+    if found is None:
+        shown = phone.observe_now().marks.marks.text()
+        raise AssertionError(f"no element {label!r} on screen:\n{shown}")
+    return found[0]
 
 
 def test_show_all_drawer_then_tap_opens_mail(phone: PhoneEnvironment):
