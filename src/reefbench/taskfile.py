@@ -263,7 +263,6 @@ def _bind(target: ActionT, args: dict[str, Any], where: str) -> ActionT:
 # ------------------------------------------------------------------ saving
 def task_to_dict(task: Task) -> dict[str, Any]:
     """The explicit JSON form of a task (composed tasks are saved expanded)."""
-    extra = {"may_change": list(task.may_change)} if task.may_change else {}
     return {
         "schema_version": SCHEMA_VERSION,
         "id": task.id,
@@ -277,7 +276,7 @@ def task_to_dict(task: Task) -> dict[str, Any]:
         "alternative_solutions": [[c.model_dump() for c in s] for s in task.alternative_solutions],
         "near_misses": [n.model_dump() for n in task.near_misses],
         "user_data": task.user_data,
-        **extra,
+        "may_change": list(task.may_change),
         "metadata": task.metadata.model_dump(mode="json"),
     }
 
