@@ -347,7 +347,7 @@ def sign_in_setup() -> list[ActionStep]:
     return [ActionStep(env=B, action=hp.sign_out_browser())]
 
 
-def sign_in_checkpoint() -> list[Evaluator]:
+def sign_in_checkpoints() -> list[Evaluator]:
     return [
         user_was_asked(kind="password"),
         hp.browser_signed_in(),
@@ -364,7 +364,7 @@ def sign_in_solution() -> list[ActionCall]:
     ]
 
 
-def sign_in_near_miss() -> list[ActionCall]:
+def sign_in_without_asking() -> list[ActionCall]:
     return [
         *browser_fill(("Username", DEFAULT_USERNAME)),
         call(B, "click_on", name="Password", role="textbox"),
@@ -384,12 +384,12 @@ SIGN_IN = SubTask(
     app_category="system",
     intents=[SIGN_IN_INTENT],
     setup_generator=sign_in_setup,
-    evaluator_generator=sign_in_checkpoint,
+    evaluator_generator=sign_in_checkpoints,
     solution_generator=sign_in_solution,
     near_misses=[
         NearMiss(
             "signs in without asking the user for the password",
-            solution=sign_in_near_miss,
+            solution=sign_in_without_asking,
         ),
     ],
 )

@@ -104,7 +104,7 @@ def sms_code_to_file_setup(sender: str, code: str, path: str) -> list[ActionStep
     return [_account(sd.add_message(contact=sender, text=f"Your pickup code is {code}"))]
 
 
-def sms_code_to_file_checkpoint(sender: str, code: str, path: str) -> list[Evaluator]:
+def sms_code_to_file_checkpoints(sender: str, code: str, path: str) -> list[Evaluator]:
     return [
         read_on_phone(f"Conversation with {sender}", code),
         _on_desktop(hp.file_holds(path=path, content=code)),
@@ -136,7 +136,7 @@ SMS_CODE_TO_FILE = SubTask(
     intents=[CODE_INTENT],
     value_pools={"sender": SENDERS, "code": CODES, "path": DESKTOP_FILES},
     setup_generator=sms_code_to_file_setup,
-    evaluator_generator=sms_code_to_file_checkpoint,
+    evaluator_generator=sms_code_to_file_checkpoints,
     solution_generator=sms_code_to_file_solution,
     output_generator=sms_code_to_file_output,
     near_misses=[
@@ -153,7 +153,7 @@ def mail_room_to_file_setup(subject: str, memo: str, path: str) -> list[ActionSt
     ]
 
 
-def mail_room_to_file_checkpoint(subject: str, memo: str, path: str) -> list[Evaluator]:
+def mail_room_to_file_checkpoints(subject: str, memo: str, path: str) -> list[Evaluator]:
     return [
         read_on_phone("Message from office@example.com", memo),
         _on_desktop(hp.file_holds(path=path, content=memo)),
@@ -188,7 +188,7 @@ MAIL_ROOM_TO_FILE = SubTask(
     intents=[CODE_INTENT],
     value_pools={"subject": SUBJECTS, "memo": MEMOS, "path": DESKTOP_FILES},
     setup_generator=mail_room_to_file_setup,
-    evaluator_generator=mail_room_to_file_checkpoint,
+    evaluator_generator=mail_room_to_file_checkpoints,
     solution_generator=mail_room_to_file_solution,
     output_generator=mail_room_to_file_output,
     near_misses=[
@@ -201,7 +201,7 @@ def event_place_to_file_setup(title: str, place: str, path: str) -> list[ActionS
     return [_account(sd.add_event(title=title, date=TODAY, start="11:00", place=place))]
 
 
-def event_place_to_file_checkpoint(title: str, place: str, path: str) -> list[Evaluator]:
+def event_place_to_file_checkpoints(title: str, place: str, path: str) -> list[Evaluator]:
     return [
         _on_phone(uev.text_on_screen(text=place)),
         _on_desktop(hp.file_holds(path=path, content=place)),
@@ -233,7 +233,7 @@ EVENT_PLACE_TO_FILE = SubTask(
     intents=[CODE_INTENT],
     value_pools={"title": TITLES, "place": PLACES, "path": DESKTOP_FILES},
     setup_generator=event_place_to_file_setup,
-    evaluator_generator=event_place_to_file_checkpoint,
+    evaluator_generator=event_place_to_file_checkpoints,
     solution_generator=event_place_to_file_solution,
     output_generator=event_place_to_file_output,
     near_misses=[
@@ -246,7 +246,7 @@ def file_to_note_setup(path: str, memo: str, title: str) -> list[ActionStep]:
     return [_desk(st.create_file(path=path, content=memo + "\n"))]
 
 
-def file_to_note_checkpoint(path: str, memo: str, title: str) -> list[Evaluator]:
+def file_to_note_checkpoints(path: str, memo: str, title: str) -> list[Evaluator]:
     return [
         _on_desktop(hp.window_shows(text=memo)),
         _on_phone(aev.note_contains(by=PHONE, text=memo, title=title)),
@@ -275,7 +275,7 @@ FILE_TO_NOTE = SubTask(
     intents=[MEMO_INTENT],
     value_pools={"path": DESKTOP_FILES, "memo": MEMOS, "title": TITLES},
     setup_generator=file_to_note_setup,
-    evaluator_generator=file_to_note_checkpoint,
+    evaluator_generator=file_to_note_checkpoints,
     solution_generator=file_to_note_solution,
     near_misses=[
         NearMiss(WRONG_DEVICE, solution=_note_in_browser),
@@ -288,7 +288,7 @@ def file_to_mail_setup(path: str, memo: str, to: str, subject: str) -> list[Acti
     return [_desk(st.create_file(path=path, content=memo + "\n"))]
 
 
-def file_to_mail_checkpoint(path: str, memo: str, to: str, subject: str) -> list[Evaluator]:
+def file_to_mail_checkpoints(path: str, memo: str, to: str, subject: str) -> list[Evaluator]:
     return [
         _on_desktop(hp.window_shows(text=memo)),
         _on_phone(aev.mail_sent(by=PHONE, to=to, subject=subject, body=memo)),
@@ -317,7 +317,7 @@ FILE_TO_MAIL = SubTask(
     intents=[MEMO_INTENT],
     value_pools={"path": DESKTOP_FILES, "memo": MEMOS, "to": EMAILS, "subject": SUBJECTS},
     setup_generator=file_to_mail_setup,
-    evaluator_generator=file_to_mail_checkpoint,
+    evaluator_generator=file_to_mail_checkpoints,
     solution_generator=file_to_mail_solution,
     near_misses=[
         NearMiss(WRONG_DEVICE, solution=_mail_in_browser),
@@ -376,7 +376,7 @@ def file_code_to_sms_setup(path: str, code: str, number: str) -> list[ActionStep
     return [_desk(st.create_file(path=path, content=f"pickup code: {code}\n"))]
 
 
-def file_code_to_sms_checkpoint(path: str, code: str, number: str) -> list[Evaluator]:
+def file_code_to_sms_checkpoints(path: str, code: str, number: str) -> list[Evaluator]:
     return [
         _on_desktop(hp.window_shows(text=code)),
         _on_phone(aev.message_sent(by=PHONE, to=number, text=code)),
@@ -405,7 +405,7 @@ FILE_CODE_TO_SMS = SubTask(
     intents=[MEMO_INTENT],
     value_pools={"path": DESKTOP_FILES, "code": CODES, "number": NUMBERS},
     setup_generator=file_code_to_sms_setup,
-    evaluator_generator=file_code_to_sms_checkpoint,
+    evaluator_generator=file_code_to_sms_checkpoints,
     solution_generator=file_code_to_sms_solution,
     near_misses=[
         NearMiss(WRONG_DEVICE, solution=_sms_in_browser),

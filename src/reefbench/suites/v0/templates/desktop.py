@@ -117,7 +117,7 @@ def create_file_solution(path: str, content: str) -> list[ActionCall]:
     return terminal(_printf(content, path))
 
 
-def create_file_alternative(path: str, content: str) -> list[ActionCall]:
+def create_file_in_editor(path: str, content: str) -> list[ActionCall]:
     return mousepad_new(content, path)
 
 
@@ -138,7 +138,7 @@ CREATE_FILE = SubTask(
     value_pools={"path": DESKTOP_FILES, "content": TEXTS},
     evaluator_generator=create_file_checkpoint,
     solution_generator=create_file_solution,
-    alternative_generators=[create_file_alternative],
+    alternative_generators=[create_file_in_editor],
     output_generator=create_file_output,
     near_misses=[
         NearMiss("saves it in the home folder", changes={"path": nm.in_home_folder}),
@@ -146,7 +146,7 @@ CREATE_FILE = SubTask(
 )
 
 
-def editor_write_checkpoint(path: str, content: str) -> list[Evaluator]:
+def editor_write_checkpoints(path: str, content: str) -> list[Evaluator]:
     return [
         hp.file_holds(path=path, content=content),
         ev.saved_with(path=path, app="mousepad"),
@@ -172,7 +172,7 @@ EDITOR_WRITE = SubTask(
     app_category="text editing",
     intents=[WRITE_INTENT],
     value_pools={"path": DESKTOP_FILES, "content": TEXTS},
-    evaluator_generator=editor_write_checkpoint,
+    evaluator_generator=editor_write_checkpoints,
     solution_generator=editor_write_solution,
     output_generator=editor_write_output,
     near_misses=[
@@ -185,7 +185,7 @@ EDITOR_WRITE = SubTask(
 )
 
 
-def vim_write_checkpoint(path: str, content: str) -> list[Evaluator]:
+def vim_write_checkpoints(path: str, content: str) -> list[Evaluator]:
     return [
         hp.file_holds(path=path, content=content),
         ev.saved_with(path=path, app="vim"),
@@ -211,7 +211,7 @@ VIM_WRITE = SubTask(
     app_category="text editing",
     intents=[WRITE_INTENT],
     value_pools={"path": DESKTOP_FILES, "content": TEXTS},
-    evaluator_generator=vim_write_checkpoint,
+    evaluator_generator=vim_write_checkpoints,
     solution_generator=vim_write_solution,
     output_generator=vim_write_output,
     near_misses=[
@@ -232,7 +232,7 @@ def append_line_solution(path: str, line: str) -> list[ActionCall]:
     return terminal(f"sed -i -e '$a\\' {q(path)}", _printf(line, path, ">>"))
 
 
-def append_line_alternative(path: str, line: str) -> list[ActionCall]:
+def append_line_in_vim(path: str, line: str) -> list[ActionCall]:
     return [
         call(D, "search_app", name="vim"),
         call(D, "write_text", text=f":e {expand(path)}\n"),
@@ -246,7 +246,7 @@ def append_line_output(path: str, line: str) -> str:
     return path
 
 
-def append_line_near_miss(path: str, line: str) -> list[ActionCall]:
+def append_line_overwrites(path: str, line: str) -> list[ActionCall]:
     return terminal(_printf(line, path, ">"))
 
 
@@ -271,18 +271,18 @@ APPEND_LINE = SubTask(
     # missing one first, or the new line would be glued to the last (the old check,
     # "the file ends with the line", accepted "...fourpick up the dry cleaning").
     solution_generator=append_line_solution,
-    alternative_generators=[append_line_alternative],
+    alternative_generators=[append_line_in_vim],
     output_generator=append_line_output,
     near_misses=[
         NearMiss(
             "overwrites the file instead of appending",
-            solution=append_line_near_miss,
+            solution=append_line_overwrites,
         ),
     ],
 )
 
 
-def copy_file_checkpoint(source: str, target: str) -> list[Evaluator]:
+def copy_file_checkpoints(source: str, target: str) -> list[Evaluator]:
     return [
         ev.file_exists(path=target),
         ev.command_output(command=["cmp", expand(source), expand(target)]),
@@ -293,7 +293,7 @@ def copy_file_solution(source: str, target: str) -> list[ActionCall]:
     return terminal(f"cp {q(source)} {q(target)}")
 
 
-def copy_file_alternative(source: str, target: str) -> list[ActionCall]:
+def copy_file_with_cat(source: str, target: str) -> list[ActionCall]:
     return terminal(f"cat {q(source)} > {q(target)}")
 
 
@@ -301,7 +301,7 @@ def copy_file_output(source: str, target: str) -> str:
     return target
 
 
-def copy_file_near_miss(source: str, target: str) -> list[ActionCall]:
+def copy_file_moves(source: str, target: str) -> list[ActionCall]:
     return terminal(f"mv {q(source)} {q(target)}")
 
 
@@ -317,20 +317,20 @@ COPY_FILE = SubTask(
     app_category="system",
     intents=[FILES_INTENT, CODE_INTENT],
     value_pools={"source": DESKTOP_FILES, "target": COPY_TARGETS},
-    evaluator_generator=copy_file_checkpoint,
+    evaluator_generator=copy_file_checkpoints,
     solution_generator=copy_file_solution,
-    alternative_generators=[copy_file_alternative],
+    alternative_generators=[copy_file_with_cat],
     output_generator=copy_file_output,
     near_misses=[
         NearMiss(
             "moves the file instead of copying it",
-            solution=copy_file_near_miss,
+            solution=copy_file_moves,
         ),
     ],
 )
 
 
-def rename_file_checkpoint(path: str, new_name: str) -> list[Evaluator]:
+def rename_file_checkpoints(path: str, new_name: str) -> list[Evaluator]:
     return [
         hp.same_bytes_as(path=f"{dirname(path)}/{new_name}", source=path),
         hp.file_absent(path=path),
@@ -341,7 +341,7 @@ def rename_file_solution(path: str, new_name: str) -> list[ActionCall]:
     return terminal(f"mv {q(path)} {q(dirname(path) + '/' + new_name)}")
 
 
-def rename_file_alternative(path: str, new_name: str) -> list[ActionCall]:
+def rename_file_by_copy(path: str, new_name: str) -> list[ActionCall]:
     return terminal(f"cp {q(path)} {q(dirname(path) + '/' + new_name)} && rm {q(path)}")
 
 
@@ -349,11 +349,11 @@ def rename_file_output(path: str, new_name: str) -> str:
     return f"{dirname(path)}/{new_name}"
 
 
-def rename_file_near_miss_1(path: str, new_name: str) -> list[ActionCall]:
+def rename_file_copies(path: str, new_name: str) -> list[ActionCall]:
     return terminal(f"cp {q(path)} {q(dirname(path) + '/' + new_name)}")
 
 
-def rename_file_near_miss_2(path: str, new_name: str) -> list[ActionCall]:
+def rename_file_empties(path: str, new_name: str) -> list[ActionCall]:
     return terminal(f"touch {q(dirname(path) + '/' + new_name)} && rm {q(path)}")
 
 
@@ -369,18 +369,18 @@ RENAME_FILE = SubTask(
     app_category="system",
     intents=[FILES_INTENT, CODE_INTENT],
     value_pools={"path": DESKTOP_FILES, "new_name": NEW_NAMES},
-    evaluator_generator=rename_file_checkpoint,
+    evaluator_generator=rename_file_checkpoints,
     solution_generator=rename_file_solution,
-    alternative_generators=[rename_file_alternative],
+    alternative_generators=[rename_file_by_copy],
     output_generator=rename_file_output,
     near_misses=[
         NearMiss(
             "copies the file instead of renaming it",
-            solution=rename_file_near_miss_1,
+            solution=rename_file_copies,
         ),
         NearMiss(
             "makes an empty file of the new name and deletes the old one",
-            solution=rename_file_near_miss_2,
+            solution=rename_file_empties,
         ),
     ],
 )
@@ -394,7 +394,7 @@ def make_folder_solution(folder: str) -> list[ActionCall]:
     return terminal(f"mkdir -p {q(folder)}")
 
 
-def make_folder_alternative(folder: str) -> list[ActionCall]:
+def make_folder_from_parent(folder: str) -> list[ActionCall]:
     return terminal(f"cd {q(dirname(folder))} && mkdir {q(basename(folder))}")
 
 
@@ -402,7 +402,7 @@ def make_folder_output(folder: str) -> str:
     return folder
 
 
-def make_folder_near_miss(folder: str) -> list[ActionCall]:
+def make_folder_as_file(folder: str) -> list[ActionCall]:
     return terminal(f"touch {q(folder)}")
 
 
@@ -419,18 +419,18 @@ MAKE_FOLDER = SubTask(
     value_pools={"folder": FOLDERS},
     evaluator_generator=make_folder_checkpoint,
     solution_generator=make_folder_solution,
-    alternative_generators=[make_folder_alternative],
+    alternative_generators=[make_folder_from_parent],
     output_generator=make_folder_output,
     near_misses=[
         NearMiss(
             "creates an empty file of that name",
-            solution=make_folder_near_miss,
+            solution=make_folder_as_file,
         ),
     ],
 )
 
 
-def move_into_folder_checkpoint(path: str, folder: str) -> list[Evaluator]:
+def move_into_folder_checkpoints(path: str, folder: str) -> list[Evaluator]:
     return [
         hp.same_bytes_as(path=f"{folder}/{basename(path)}", source=path),
         hp.file_absent(path=path),
@@ -445,11 +445,11 @@ def move_into_folder_output(path: str, folder: str) -> str:
     return f"{folder}/{basename(path)}"
 
 
-def move_into_folder_near_miss_1(path: str, folder: str) -> list[ActionCall]:
+def move_into_folder_copies(path: str, folder: str) -> list[ActionCall]:
     return terminal(f"cp {q(path)} {q(folder)}/")
 
 
-def move_into_folder_near_miss_2(path: str, folder: str) -> list[ActionCall]:
+def move_into_folder_empties(path: str, folder: str) -> list[ActionCall]:
     return terminal(f"touch {q(folder + '/' + basename(path))} && rm {q(path)}")
 
 
@@ -465,23 +465,23 @@ MOVE_INTO_FOLDER = SubTask(
     app_category="system",
     intents=[FILES_INTENT],
     value_pools={"path": DESKTOP_FILES, "folder": FOLDERS},
-    evaluator_generator=move_into_folder_checkpoint,
+    evaluator_generator=move_into_folder_checkpoints,
     solution_generator=move_into_folder_solution,
     output_generator=move_into_folder_output,
     near_misses=[
         NearMiss(
             "copies the file into the folder instead of moving it",
-            solution=move_into_folder_near_miss_1,
+            solution=move_into_folder_copies,
         ),
         NearMiss(
             "puts an empty file of that name in the folder and deletes the original",
-            solution=move_into_folder_near_miss_2,
+            solution=move_into_folder_empties,
         ),
     ],
 )
 
 
-def archive_folder_checkpoint(folder: str, archive: str) -> list[Evaluator]:
+def archive_folder_checkpoints(folder: str, archive: str) -> list[Evaluator]:
     return [
         ev.file_exists(path=archive),
         hp.archive_holds_folder(archive=archive, folder=folder),
@@ -492,7 +492,7 @@ def archive_folder_solution(folder: str, archive: str) -> list[ActionCall]:
     return terminal(f"tar -czf {q(archive)} -C {q(dirname(folder))} {q(basename(folder))}")
 
 
-def archive_folder_near_miss(folder: str, archive: str) -> list[ActionCall]:
+def archive_folder_full_path(folder: str, archive: str) -> list[ActionCall]:
     return terminal(f"tar -czf {q(archive)} -C / {q(expand(folder).lstrip('/'))}")
 
 
@@ -507,12 +507,12 @@ ARCHIVE_FOLDER = SubTask(
     app_category="system",
     intents=[FILES_INTENT],
     value_pools={"folder": FOLDERS, "archive": ARCHIVES},
-    evaluator_generator=archive_folder_checkpoint,
+    evaluator_generator=archive_folder_checkpoints,
     solution_generator=archive_folder_solution,
     near_misses=[
         NearMiss(
             "archives the folder under its full path",
-            solution=archive_folder_near_miss,
+            solution=archive_folder_full_path,
         ),
     ],
 )
@@ -657,7 +657,7 @@ def replace_word_setup(path: str, old: str, new: str) -> list[ActionStep]:
     return [_step(st.create_file(path=path, content=_sentence(old)))]
 
 
-def replace_word_checkpoint(path: str, old: str, new: str) -> list[Evaluator]:
+def replace_word_checkpoints(path: str, old: str, new: str) -> list[Evaluator]:
     return [
         # the rest of the file stays as it was: only the word changes
         hp.file_holds(path=path, content=_sentence(new)),
@@ -669,7 +669,7 @@ def replace_word_solution(path: str, old: str, new: str) -> list[ActionCall]:
     return terminal(f"sed -i 's/{old}/{new}/g' {q(path)}")
 
 
-def replace_word_alternative(path: str, old: str, new: str) -> list[ActionCall]:
+def replace_word_in_vim(path: str, old: str, new: str) -> list[ActionCall]:
     return [
         call(D, "search_app", name="vim"),
         call(D, "write_text", text=f":e {expand(path)}\n"),
@@ -682,11 +682,11 @@ def replace_word_output(path: str, old: str, new: str) -> str:
     return path
 
 
-def replace_word_near_miss_1(path: str, old: str, new: str) -> list[ActionCall]:
+def replace_word_to_new_file(path: str, old: str, new: str) -> list[ActionCall]:
     return terminal(f"sed 's/{old}/{new}/g' {q(path)} > {q(path + '.new')}")
 
 
-def replace_word_near_miss_2(path: str, old: str, new: str) -> list[ActionCall]:
+def replace_word_drops_line(path: str, old: str, new: str) -> list[ActionCall]:
     return terminal(_printf(f"the {new} report is ready", path))
 
 
@@ -702,18 +702,18 @@ REPLACE_WORD = SubTask(
     intents=[WRITE_INTENT, FILES_INTENT],
     value_pools={"path": DESKTOP_FILES, "old": WORDS[:12], "new": WORDS[12:]},
     setup_generator=replace_word_setup,
-    evaluator_generator=replace_word_checkpoint,
+    evaluator_generator=replace_word_checkpoints,
     solution_generator=replace_word_solution,
-    alternative_generators=[replace_word_alternative],
+    alternative_generators=[replace_word_in_vim],
     output_generator=replace_word_output,
     near_misses=[
         NearMiss(
             "writes the result to a new file, leaving the original",
-            solution=replace_word_near_miss_1,
+            solution=replace_word_to_new_file,
         ),
         NearMiss(
             "replaces the word in the first line only, dropping the second",
-            solution=replace_word_near_miss_2,
+            solution=replace_word_drops_line,
         ),
     ],
 )
@@ -739,7 +739,7 @@ def sort_lines_output(source: str, target: str) -> str:
     return target
 
 
-def sort_lines_near_miss(source: str, target: str) -> list[ActionCall]:
+def sort_lines_reversed(source: str, target: str) -> list[ActionCall]:
     return terminal(f"sort -r {q(source)} > {q(target)}")
 
 
@@ -761,7 +761,7 @@ SORT_LINES = SubTask(
     near_misses=[
         NearMiss(
             "sorts in reverse",
-            solution=sort_lines_near_miss,
+            solution=sort_lines_reversed,
         ),
     ],
 )
@@ -805,11 +805,11 @@ def stop_program_solution(program: str) -> list[ActionCall]:
     return terminal(f"pkill -x {q(program)}")
 
 
-def stop_program_alternative(program: str) -> list[ActionCall]:
+def stop_program_with_kill(program: str) -> list[ActionCall]:
     return terminal(f"kill $(pidof {q(program)})")
 
 
-def stop_program_near_miss(program: str) -> list[ActionCall]:
+def stop_program_suspends(program: str) -> list[ActionCall]:
     return terminal(f"pkill -STOP -x {q(program)}")
 
 
@@ -826,17 +826,17 @@ STOP_PROGRAM = SubTask(
     setup_generator=stop_program_setup,
     evaluator_generator=stop_program_checkpoint,
     solution_generator=stop_program_solution,
-    alternative_generators=[stop_program_alternative],
+    alternative_generators=[stop_program_with_kill],
     near_misses=[
         NearMiss(
             "suspends the program instead of stopping it",
-            solution=stop_program_near_miss,
+            solution=stop_program_suspends,
         ),
     ],
 )
 
 
-def write_script_checkpoint(script: str, message: str) -> list[Evaluator]:
+def write_script_checkpoints(script: str, message: str) -> list[Evaluator]:
     return [
         ev.file_exists(path=script),
         ev.command_output(command=["sh", expand(script)], contains=message),
@@ -847,7 +847,7 @@ def write_script_solution(script: str, message: str) -> list[ActionCall]:
     return terminal(_printf(f"echo {q(message)}", script))
 
 
-def write_script_alternative(script: str, message: str) -> list[ActionCall]:
+def write_script_in_vim(script: str, message: str) -> list[ActionCall]:
     return vim_new(f"echo '{message}'", script)
 
 
@@ -866,9 +866,9 @@ WRITE_SCRIPT = SubTask(
     app_category="system",
     intents=[SETUP_INTENT, WRITE_INTENT],
     value_pools={"script": SCRIPTS, "message": TEXTS},
-    evaluator_generator=write_script_checkpoint,
+    evaluator_generator=write_script_checkpoints,
     solution_generator=write_script_solution,
-    alternative_generators=[write_script_alternative],
+    alternative_generators=[write_script_in_vim],
     output_generator=write_script_output,
     near_misses=[
         NearMiss("a typo in the message", changes={"message": nm.typo}),
@@ -884,7 +884,7 @@ def make_executable_solution(path: str) -> list[ActionCall]:
     return terminal(f"chmod +x {q(path)}")
 
 
-def make_executable_alternative(path: str) -> list[ActionCall]:
+def make_executable_755(path: str) -> list[ActionCall]:
     return terminal(f"chmod 755 {q(path)}")
 
 
@@ -892,7 +892,7 @@ def make_executable_output(path: str) -> str:
     return path
 
 
-def make_executable_near_miss(path: str) -> list[ActionCall]:
+def make_executable_readable(path: str) -> list[ActionCall]:
     return terminal(f"chmod +r {q(path)}")
 
 
@@ -910,12 +910,12 @@ MAKE_EXECUTABLE = SubTask(
     value_pools={"path": DESKTOP_FILES},
     evaluator_generator=make_executable_checkpoint,
     solution_generator=make_executable_solution,
-    alternative_generators=[make_executable_alternative],
+    alternative_generators=[make_executable_755],
     output_generator=make_executable_output,
     near_misses=[
         NearMiss(
             "makes it readable instead of executable",
-            solution=make_executable_near_miss,
+            solution=make_executable_readable,
         ),
     ],
 )
@@ -925,7 +925,7 @@ def resize_image_setup(image: str, width: int, target: str) -> list[ActionStep]:
     return [_step(hp.draw_picture(path=image, width=400, height=300, color="teal"))]
 
 
-def resize_image_checkpoint(image: str, width: int, target: str) -> list[Evaluator]:
+def resize_image_checkpoints(image: str, width: int, target: str) -> list[Evaluator]:
     return [
         ev.file_exists(path=target),
         # the source is 400x300: keeping the proportions makes it 3/4 as high as wide
@@ -945,11 +945,11 @@ def resize_image_output(image: str, width: int, target: str) -> str:
     return target
 
 
-def resize_image_near_miss_1(image: str, width: int, target: str) -> list[ActionCall]:
+def resize_image_square(image: str, width: int, target: str) -> list[ActionCall]:
     return terminal(f"convert {q(image)} -resize {width}x{width}! {q(target)}")
 
 
-def resize_image_near_miss_2(image: str, width: int, target: str) -> list[ActionCall]:
+def resize_image_redrawn(image: str, width: int, target: str) -> list[ActionCall]:
     return terminal(f"convert -size {width}x{width * 3 // 4} xc:teal {q(target)}")
 
 
@@ -970,23 +970,23 @@ RESIZE_IMAGE = SubTask(
         "target": SMALL_IMAGES,
     },
     setup_generator=resize_image_setup,
-    evaluator_generator=resize_image_checkpoint,
+    evaluator_generator=resize_image_checkpoints,
     solution_generator=resize_image_solution,
     output_generator=resize_image_output,
     near_misses=[
         NearMiss(
             "stretches it to a square instead of keeping its proportions",
-            solution=resize_image_near_miss_1,
+            solution=resize_image_square,
         ),
         NearMiss(
             "draws a new picture of the right size in the same colour",
-            solution=resize_image_near_miss_2,
+            solution=resize_image_redrawn,
         ),
     ],
 )
 
 
-def convert_image_checkpoint(image: str, target: str) -> list[Evaluator]:
+def convert_image_checkpoints(image: str, target: str) -> list[Evaluator]:
     return [
         ev.file_exists(path=target),
         ev.command_output(command=["identify", "-format", "%m", expand(target)], contains="JPEG"),
@@ -1002,11 +1002,11 @@ def convert_image_output(image: str, target: str) -> str:
     return target
 
 
-def convert_image_near_miss_1(image: str, target: str) -> list[ActionCall]:
+def convert_image_renamed(image: str, target: str) -> list[ActionCall]:
     return terminal(f"cp {q(image)} {q(target)}")
 
 
-def convert_image_near_miss_2(image: str, target: str) -> list[ActionCall]:
+def convert_image_negated(image: str, target: str) -> list[ActionCall]:
     return terminal(f"convert {q(image)} -negate {q(target)}")
 
 
@@ -1022,17 +1022,17 @@ CONVERT_IMAGE = SubTask(
     app_category="graphics",
     intents=[IMAGE_INTENT],
     value_pools={"image": IMAGES, "target": JPEGS},
-    evaluator_generator=convert_image_checkpoint,
+    evaluator_generator=convert_image_checkpoints,
     solution_generator=convert_image_solution,
     output_generator=convert_image_output,
     near_misses=[
         NearMiss(
             "renames a copy of the PNG to .jpg",
-            solution=convert_image_near_miss_1,
+            solution=convert_image_renamed,
         ),
         NearMiss(
             "saves the picture with its colours inverted",
-            solution=convert_image_near_miss_2,
+            solution=convert_image_negated,
         ),
     ],
 )
@@ -1087,7 +1087,7 @@ def save_code_solution(code: str, path: str) -> list[ActionCall]:
     return terminal(_printf(code, path))
 
 
-def save_code_alternative(code: str, path: str) -> list[ActionCall]:
+def save_code_in_editor(code: str, path: str) -> list[ActionCall]:
     return mousepad_new(code, path)
 
 
@@ -1095,7 +1095,7 @@ def save_code_output(code: str, path: str) -> str:
     return path
 
 
-def save_code_near_miss(code: str, path: str) -> list[ActionCall]:
+def save_code_labelled(code: str, path: str) -> list[ActionCall]:
     return terminal(_printf(f"code: {code}", path))
 
 
@@ -1113,12 +1113,12 @@ SAVE_CODE = SubTask(
     value_pools={"code": CODES, "path": DESKTOP_FILES},
     evaluator_generator=save_code_checkpoint,
     solution_generator=save_code_solution,
-    alternative_generators=[save_code_alternative],
+    alternative_generators=[save_code_in_editor],
     output_generator=save_code_output,
     near_misses=[
         NearMiss(
             "saves the code with a label",
-            solution=save_code_near_miss,
+            solution=save_code_labelled,
         ),
     ],
 )
@@ -1132,7 +1132,7 @@ def save_message_solution(memo: str, path: str) -> list[ActionCall]:
     return mousepad_new(memo, path)
 
 
-def save_message_alternative(memo: str, path: str) -> list[ActionCall]:
+def save_message_in_terminal(memo: str, path: str) -> list[ActionCall]:
     return terminal(_printf(memo, path))
 
 
@@ -1154,7 +1154,7 @@ SAVE_MESSAGE = SubTask(
     value_pools={"memo": MEMOS, "path": DESKTOP_FILES},
     evaluator_generator=save_message_checkpoint,
     solution_generator=save_message_solution,
-    alternative_generators=[save_message_alternative],
+    alternative_generators=[save_message_in_terminal],
     output_generator=save_message_output,
     near_misses=[
         NearMiss("a typo in the message", changes={"memo": nm.typo}),
@@ -1162,7 +1162,7 @@ SAVE_MESSAGE = SubTask(
 )
 
 
-def files_new_folder_checkpoint(folder: str) -> list[Evaluator]:
+def files_new_folder_checkpoints(folder: str) -> list[Evaluator]:
     return [
         ev.process_running(name="thunar"),
         ev.directory_exists(path=folder),
@@ -1173,7 +1173,7 @@ def files_new_folder_output(folder: str) -> str:
     return folder
 
 
-def files_new_folder_near_miss(folder: str) -> list[ActionCall]:
+def files_new_folder_in_terminal(folder: str) -> list[ActionCall]:
     return terminal(f"mkdir -p {q(folder)}")
 
 
@@ -1188,14 +1188,14 @@ FILES_NEW_FOLDER = SubTask(
     app_category="file management",
     intents=[FILE_MANAGER_INTENT],
     value_pools={"folder": GUI_FOLDERS},
-    evaluator_generator=files_new_folder_checkpoint,
+    evaluator_generator=files_new_folder_checkpoints,
     solution_generator=thunar_new_folder,
     alternative_generators=[thunar_new_folder_by_menu],
     output_generator=files_new_folder_output,
     near_misses=[
         NearMiss(
             "creates the folder in the terminal, not in the file manager",
-            solution=files_new_folder_near_miss,
+            solution=files_new_folder_in_terminal,
         ),
     ],
 )

@@ -362,7 +362,7 @@ def add_note_checkpoint(title: str, body: str) -> Evaluator:
     return aev.note_contains(by=PHONE, text=body, title=title)
 
 
-def add_note_near_miss(title: str, body: str) -> list[ActionCall]:
+def add_note_swapped(title: str, body: str) -> list[ActionCall]:
     return _note_phone(body, title)
 
 
@@ -382,7 +382,7 @@ ADD_NOTE = SubTask(
         NearMiss(WRONG_DEVICE, solution=_note_browser),
         NearMiss(
             "swaps the title and the text",
-            solution=add_note_near_miss,
+            solution=add_note_swapped,
         ),
     ],
 )
@@ -434,7 +434,7 @@ def complete_task_solution(title: str) -> list[ActionCall]:
     ]
 
 
-def complete_task_near_miss(title: str) -> list[ActionCall]:
+def complete_task_adds_again(title: str) -> list[ActionCall]:
     return [
         *phone_app("drawer_tasks"),
         *phone_fill(("task-title", title)),
@@ -459,7 +459,7 @@ COMPLETE_TASK = SubTask(
         NearMiss(WRONG_DEVICE, solution=_complete_browser),
         NearMiss(
             "adds the to-do again instead of completing it",
-            solution=complete_task_near_miss,
+            solution=complete_task_adds_again,
         ),
     ],
 )
@@ -738,7 +738,7 @@ def read_code_output(sender: str, code: str) -> str:
     return code
 
 
-def read_code_near_miss(sender: str, code: str) -> list[ActionCall]:
+def read_code_list_only(sender: str, code: str) -> list[ActionCall]:
     return phone_app("drawer_messages")
 
 
@@ -760,7 +760,7 @@ READ_CODE = SubTask(
     near_misses=[
         NearMiss(
             "opens the list of conversations, not the message",
-            solution=read_code_near_miss,
+            solution=read_code_list_only,
         ),
     ],
 )
@@ -850,7 +850,7 @@ def note_message_solution(memo: str, title: str) -> list[ActionCall]:
     return _note_phone(title, memo)
 
 
-def note_message_near_miss(memo: str, title: str) -> list[ActionCall]:
+def note_message_swapped(memo: str, title: str) -> list[ActionCall]:
     return _note_phone(memo, title)
 
 
@@ -871,7 +871,7 @@ NOTE_MESSAGE = SubTask(
         NearMiss(WRONG_DEVICE, solution=_memo_note_browser),
         NearMiss(
             "swaps the title and the text",
-            solution=note_message_near_miss,
+            solution=note_message_swapped,
         ),
     ],
 )
@@ -885,7 +885,7 @@ def mail_message_solution(memo: str, to: str, subject: str) -> list[ActionCall]:
     return _mail_phone(to, subject, memo)
 
 
-def mail_message_alternative(memo: str, to: str, subject: str) -> list[ActionCall]:
+def mail_message_from_home(memo: str, to: str, subject: str) -> list[ActionCall]:
     return _mail_from_home(to, subject, memo)
 
 
@@ -902,7 +902,7 @@ MAIL_MESSAGE = SubTask(
     value_pools={"memo": MEMOS, "to": EMAILS, "subject": SUBJECTS},
     evaluator_generator=mail_message_checkpoint,
     solution_generator=mail_message_solution,
-    alternative_generators=[mail_message_alternative],
+    alternative_generators=[mail_message_from_home],
     near_misses=[
         NearMiss(WRONG_DEVICE, solution=_memo_mail_browser),
         NearMiss("sends it to a look-alike address", changes={"to": nm.lookalike_address}),
