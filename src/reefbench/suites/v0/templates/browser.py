@@ -21,14 +21,31 @@ from reefbench.root import user_was_asked
 from reefbench.subtask import NearMiss, SubTask
 from reefbench.suites.v0 import helpers as hp
 from reefbench.suites.v0.templates import near as nm
+from reefbench.suites.v0.templates.account import (
+    MAIL_ATTRIBUTES,
+    MAIL_TO_LOOKALIKE,
+    MAIL_VALUES,
+    TEXT_FILE_ATTRIBUTES,
+    TEXT_FILE_TYPO,
+    WORLD_CLOCK_ATTRIBUTES,
+    WORLD_CLOCK_NEXT_CITY,
+    WORLD_CLOCK_VALUES,
+    mail_in_browser,
+    mail_on_phone,
+    mail_sent_from,
+    text_file_created_from,
+    text_file_in_browser,
+    text_file_on_phone,
+    text_file_values,
+    world_clock_added_from,
+    world_clock_in_browser,
+    world_clock_on_phone,
+)
 from reefbench.suites.v0.templates.common import (
-    CITIES,
     EMAILS,
     NAME_EMAIL,
     NAMES,
-    SUBJECTS,
     TASK_TITLES,
-    TEXTS,
     TITLES,
     WORDS,
     browser_app,
@@ -66,15 +83,6 @@ def typed_time(hhmm: str) -> str:
 WRONG_DEVICE = "does it on the phone, not in the browser"
 
 
-def _mail_on_phone(to: str, subject: str, body: str) -> list[ActionCall]:
-    return [
-        *phone_app("drawer_mail"),
-        call("phone", "tap_on", name="Compose"),
-        *phone_fill(("to", to), ("subject", subject), ("body", body)),
-        call("phone", "tap_on", name="Send"),
-    ]
-
-
 # The phone's date and time fields take no typed text, so templates with a date or a
 # time are done from the computer's terminal instead (the desktop, another wrong device).
 WRONG_DEVICE_CURL = "does it with curl from the computer's terminal, not in the browser"
@@ -101,53 +109,19 @@ def _alarm_by_curl(time: str, label: str) -> list[ActionCall]:
     return curl_form("/clock/alarms/new", time=time, label=label)
 
 
-def _text_file_on_phone(name: str, content: str) -> list[ActionCall]:
-    return [
-        *phone_app("drawer_files"),
-        call("phone", "tap_on", name="New text file"),
-        *phone_fill(("name", name), ("content", content)),
-        call("phone", "tap_on", name="Create file"),
-    ]
-
-
-def _world_clock_on_phone(city: str) -> list[ActionCall]:
-    return [
-        *phone_app("drawer_clock"),
-        call("phone", "tap_on", name="World clock"),
-        *phone_fill(("city", city)),
-        call("phone", "tap_on", name="Add city", role="Button"),
-    ]
-
-
-def send_mail_checkpoint(to: str, subject: str, body: str) -> Evaluator:
-    return aev.mail_sent(by=BROWSER, to=to, subject=subject, body=body)
-
-
-def send_mail_solution(to: str, subject: str, body: str) -> list[ActionCall]:
-    return [
-        *browser_app("Mail"),
-        call(B, "click_on", name="Compose"),
-        *browser_fill(("To", to), ("Subject", subject), ("Message", body)),
-        call(B, "click_on", name="Send", role="button"),
-    ]
-
-
 SEND_MAIL = SubTask(
     id="browser.send_mail",
     description='In the browser, email {to} with the subject "{subject}" and the text "{body}".',
-    attributes={"to": "email", "subject": "str", "body": "text"},
+    attributes=MAIL_ATTRIBUTES,
     outputs=["mail"],
     env=B,
     app="mail",
     app_category="communication",
     intents=[WORK_INTENT],
-    value_pools={"to": EMAILS, "subject": SUBJECTS, "body": TEXTS},
-    evaluator_generator=send_mail_checkpoint,
-    solution_generator=send_mail_solution,
-    near_misses=[
-        NearMiss(WRONG_DEVICE, solution=_mail_on_phone),
-        NearMiss("sends it to a look-alike address", changes={"to": nm.lookalike_address}),
-    ],
+    value_pools=MAIL_VALUES,
+    evaluator_generator=mail_sent_from(BROWSER),
+    solution_generator=mail_in_browser,
+    near_misses=[NearMiss(WRONG_DEVICE, solution=mail_on_phone), MAIL_TO_LOOKALIKE],
 )
 
 
@@ -279,67 +253,35 @@ SET_ALARM = SubTask(
 )
 
 
-def new_text_file_checkpoint(name: str, content: str) -> Evaluator:
-    return aev.file_in_folder(by=BROWSER, name=name, content=content)
-
-
-def new_text_file_solution(name: str, content: str) -> list[ActionCall]:
-    return [
-        *browser_app("Files"),
-        call(B, "click_on", name="New text file"),
-        *browser_fill(("File name", name), ("Content", content)),
-        call(B, "click_on", name="Create file", role="button"),
-    ]
-
-
 NEW_TEXT_FILE = SubTask(
     id="browser.new_text_file",
     description='In the browser\'s Files, create the text file "{name}" containing "{content}".',
-    attributes={"name": "str", "content": "text"},
+    attributes=TEXT_FILE_ATTRIBUTES,
     outputs=["cloud_file"],
     env=B,
     app="files",
     app_category="file management",
     intents=[WORK_INTENT],
-    value_pools={"name": REPORT_NAMES, "content": TEXTS},
-    evaluator_generator=new_text_file_checkpoint,
-    solution_generator=new_text_file_solution,
-    near_misses=[
-        NearMiss(WRONG_DEVICE, solution=_text_file_on_phone),
-        NearMiss("a typo in the text", changes={"content": nm.typo}),
-    ],
+    value_pools=text_file_values(REPORT_NAMES),
+    evaluator_generator=text_file_created_from(BROWSER),
+    solution_generator=text_file_in_browser,
+    near_misses=[NearMiss(WRONG_DEVICE, solution=text_file_on_phone), TEXT_FILE_TYPO],
 )
-
-
-def world_clock_checkpoint(city: str) -> Evaluator:
-    return aev.world_clock_added(by=BROWSER, city=city)
-
-
-def world_clock_solution(city: str) -> list[ActionCall]:
-    return [
-        *browser_app("Clock"),
-        call(B, "click_on", name="World clock"),
-        *browser_fill(("Add city", city)),
-        call(B, "click_on", name="Add city", role="button"),
-    ]
 
 
 WORLD_CLOCK = SubTask(
     id="browser.world_clock",
     description="In the browser's Clock, add {city} to the world clock.",
-    attributes={"city": "city"},
+    attributes=WORLD_CLOCK_ATTRIBUTES,
     outputs=["clock"],
     env=B,
     app="clock",
     app_category="utilities",
     intents=[WORK_INTENT],
-    value_pools={"city": CITIES},
-    evaluator_generator=world_clock_checkpoint,
-    solution_generator=world_clock_solution,
-    near_misses=[
-        NearMiss(WRONG_DEVICE, solution=_world_clock_on_phone),
-        NearMiss("adds the city next to it", changes={"city": nm.neighbour_in(CITIES)}),
-    ],
+    value_pools=WORLD_CLOCK_VALUES,
+    evaluator_generator=world_clock_added_from(BROWSER),
+    solution_generator=world_clock_in_browser,
+    near_misses=[NearMiss(WRONG_DEVICE, solution=world_clock_on_phone), WORLD_CLOCK_NEXT_CITY],
 )
 
 

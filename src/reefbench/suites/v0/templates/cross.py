@@ -19,6 +19,12 @@ from reefbench.evaluators import Evaluator
 from reefbench.subtask import NearMiss, SubTask
 from reefbench.suites.v0 import helpers as hp
 from reefbench.suites.v0.templates import near as nm
+from reefbench.suites.v0.templates.account import (
+    contact_in_browser,
+    mail_in_browser,
+    note_in_browser,
+    sms_in_browser,
+)
 from reefbench.suites.v0.templates.common import (
     CODES,
     DESKTOP_FILES,
@@ -37,14 +43,7 @@ from reefbench.suites.v0.templates.common import (
     read_on_phone,
     terminal,
 )
-from reefbench.suites.v0.templates.phone import (
-    SENDERS,
-    TODAY,
-    _contact_browser,
-    _mail_browser,
-    _note_browser,
-    _sms_browser,
-)
+from reefbench.suites.v0.templates.phone import SENDERS, TODAY
 from reefbench.task import ActionStep
 
 CODE_INTENT = "bring a code from the phone to the computer"
@@ -60,11 +59,11 @@ def _account(action: object) -> ActionStep:
     return ActionStep(env="services", action=action)  # type: ignore[arg-type]
 
 
-def _save(text: str, path: str) -> list:  # type: ignore[type-arg]
+def _save(text: str, path: str) -> list[ActionCall]:
     return terminal(f"printf '%s\\n' {q(text)} > {q(path)}")
 
 
-def _show(path: str) -> list:  # type: ignore[type-arg]
+def _show(path: str) -> list[ActionCall]:
     return [
         call("desktop", "search_app", name="terminal"),
         call("desktop", "write_text", text=f"cat {q(path)}\n"),
@@ -84,20 +83,20 @@ def _on_desktop(ev_: Evaluator) -> Evaluator:
 WRONG_DEVICE = "does the phone's part in the desktop browser"
 
 
-def _note_in_browser(path: str, memo: str, title: str) -> list:  # type: ignore[type-arg]
-    return [*_show(path), *_note_browser(title, memo)]
+def _file_then_note_in_browser(path: str, memo: str, title: str) -> list[ActionCall]:
+    return [*_show(path), *note_in_browser(title, memo)]
 
 
-def _mail_in_browser(path: str, memo: str, to: str, subject: str) -> list:  # type: ignore[type-arg]
-    return [*_show(path), *_mail_browser(to, subject, memo)]
+def _file_then_mail_in_browser(path: str, memo: str, to: str, subject: str) -> list[ActionCall]:
+    return [*_show(path), *mail_in_browser(to, subject, memo)]
 
 
-def _contact_in_browser(path: str, name: str, number: str) -> list:  # type: ignore[type-arg]
-    return [*_show(path), *_contact_browser(name, number)]
+def _file_then_contact_in_browser(path: str, name: str, number: str) -> list[ActionCall]:
+    return [*_show(path), *contact_in_browser(name, number)]
 
 
-def _sms_in_browser(path: str, code: str, number: str) -> list:  # type: ignore[type-arg]
-    return [*_show(path), *_sms_browser(number, code)]
+def _file_then_sms_in_browser(path: str, code: str, number: str) -> list[ActionCall]:
+    return [*_show(path), *sms_in_browser(number, code)]
 
 
 def sms_code_to_file_setup(sender: str, code: str, path: str) -> list[ActionStep]:
@@ -278,7 +277,7 @@ FILE_TO_NOTE = SubTask(
     evaluator_generator=file_to_note_checkpoints,
     solution_generator=file_to_note_solution,
     near_misses=[
-        NearMiss(WRONG_DEVICE, solution=_note_in_browser),
+        NearMiss(WRONG_DEVICE, solution=_file_then_note_in_browser),
         NearMiss("a typo in the message", changes={"memo": nm.typo}),
     ],
 )
@@ -320,7 +319,7 @@ FILE_TO_MAIL = SubTask(
     evaluator_generator=file_to_mail_checkpoints,
     solution_generator=file_to_mail_solution,
     near_misses=[
-        NearMiss(WRONG_DEVICE, solution=_mail_in_browser),
+        NearMiss(WRONG_DEVICE, solution=_file_then_mail_in_browser),
         NearMiss("sends it to a look-alike address", changes={"to": nm.lookalike_address}),
     ],
 )
@@ -366,7 +365,7 @@ CARD_TO_CONTACT = SubTask(
     solution_generator=card_to_contact_solution,
     output_generator=card_to_contact_output,
     near_misses=[
-        NearMiss(WRONG_DEVICE, solution=_contact_in_browser),
+        NearMiss(WRONG_DEVICE, solution=_file_then_contact_in_browser),
         NearMiss("swaps two digits of the number", changes={"number": nm.digits_swapped}),
     ],
 )
@@ -408,7 +407,7 @@ FILE_CODE_TO_SMS = SubTask(
     evaluator_generator=file_code_to_sms_checkpoints,
     solution_generator=file_code_to_sms_solution,
     near_misses=[
-        NearMiss(WRONG_DEVICE, solution=_sms_in_browser),
+        NearMiss(WRONG_DEVICE, solution=_file_then_sms_in_browser),
         NearMiss("texts the code with two digits swapped", changes={"code": nm.digits_swapped}),
     ],
 )

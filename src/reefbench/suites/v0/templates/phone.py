@@ -20,8 +20,31 @@ from reefbench.evaluators import Evaluator
 from reefbench.root import answer_equals
 from reefbench.subtask import NearMiss, SubTask
 from reefbench.suites.v0.templates import near as nm
+from reefbench.suites.v0.templates.account import (
+    MAIL_ATTRIBUTES,
+    MAIL_TO_LOOKALIKE,
+    MAIL_VALUES,
+    TEXT_FILE_ATTRIBUTES,
+    TEXT_FILE_TYPO,
+    WORLD_CLOCK_ATTRIBUTES,
+    WORLD_CLOCK_NEXT_CITY,
+    WORLD_CLOCK_VALUES,
+    browser_form,
+    contact_in_browser,
+    mail_in_browser,
+    mail_on_phone,
+    mail_sent_from,
+    note_in_browser,
+    sms_in_browser,
+    text_file_created_from,
+    text_file_in_browser,
+    text_file_on_phone,
+    text_file_values,
+    world_clock_added_from,
+    world_clock_in_browser,
+    world_clock_on_phone,
+)
 from reefbench.suites.v0.templates.common import (
-    CITIES,
     CODES,
     EMAILS,
     MEMOS,
@@ -84,45 +107,17 @@ def _services(action: object) -> ActionStep:
     return ActionStep(env="services", action=action)  # type: ignore[arg-type]
 
 
-def _from_home(label: str) -> list:  # type: ignore[type-arg]
+def _from_home(label: str) -> list[ActionCall]:
     """Open an app by its icon on the home screen (Mail, Messages, Maps are there): the
     other way to the same app, so a checkpoint is proven independent of how it was opened."""
     return [call(P, "press", key="home"), call(P, "tap_on", name=label)]
 
 
-def _mail_phone(to: str, subject: str, body: str) -> list:  # type: ignore[type-arg]
-    return [
-        *phone_app("drawer_mail"),
-        call(P, "tap_on", name="Compose"),
-        *phone_fill(("to", to), ("subject", subject), ("body", body)),
-        call(P, "tap_on", name="Send"),
-    ]
+def _mail_from_home(to: str, subject: str, body: str) -> list[ActionCall]:
+    return [*_from_home("Mail"), *mail_on_phone(to, subject, body)[2:]]
 
 
-def _mail_from_home(to: str, subject: str, body: str) -> list:  # type: ignore[type-arg]
-    return [*_from_home("Mail"), *_mail_phone(to, subject, body)[2:]]
-
-
-def _browser_form(
-    app: str, opener: str | None, fields: list[tuple[str, str]], submit: str
-) -> list[ActionCall]:
-    """The same change made in the desktop browser (a "wrong device" near miss): open the
-    app's page, perhaps its form, fill the fields, press the submit button."""
-    return [
-        *browser_app(app),
-        *([call("browser", "click_on", name=opener)] if opener else []),
-        *browser_fill(*fields),
-        call("browser", "click_on", name=submit, role="button"),
-    ]
-
-
-def _mail_browser(to: str, subject: str, body: str) -> list:  # type: ignore[type-arg]
-    return _browser_form(
-        "Mail", "Compose", [("To", to), ("Subject", subject), ("Message", body)], "Send"
-    )
-
-
-def _route_browser(origin: str, destination: str, mode: str) -> list:  # type: ignore[type-arg]
+def _route_browser(origin: str, destination: str, mode: str) -> list[ActionCall]:
     return [
         *browser_app("Maps"),
         call("browser", "click_on", name="Directions"),
@@ -132,7 +127,7 @@ def _route_browser(origin: str, destination: str, mode: str) -> list:  # type: i
     ]
 
 
-def _note_phone(title: str, body: str) -> list:  # type: ignore[type-arg]
+def _note_phone(title: str, body: str) -> list[ActionCall]:
     return [
         *phone_app("drawer_notes"),
         call(P, "tap_on", name="New note"),
@@ -141,7 +136,7 @@ def _note_phone(title: str, body: str) -> list:  # type: ignore[type-arg]
     ]
 
 
-def _route_phone(origin: str, destination: str, mode: str) -> list:  # type: ignore[type-arg]
+def _route_phone(origin: str, destination: str, mode: str) -> list[ActionCall]:
     return [
         *phone_app("drawer_maps"),
         call(P, "tap_on", name="Directions"),
@@ -151,11 +146,11 @@ def _route_phone(origin: str, destination: str, mode: str) -> list:  # type: ign
     ]
 
 
-def _route_from_home(origin: str, destination: str, mode: str) -> list:  # type: ignore[type-arg]
+def _route_from_home(origin: str, destination: str, mode: str) -> list[ActionCall]:
     return [*_from_home("Maps"), *_route_phone(origin, destination, mode)[2:]]
 
 
-def _sms_phone(to: str, text: str) -> list:  # type: ignore[type-arg]
+def _sms_phone(to: str, text: str) -> list[ActionCall]:
     return [
         *phone_app("drawer_messages"),
         call(P, "tap_on", name="Start chat"),
@@ -170,40 +165,22 @@ def _sms_phone(to: str, text: str) -> list:  # type: ignore[type-arg]
 WRONG_DEVICE = "does it in the desktop browser, not on the phone"
 
 
-def _contact_browser(name: str, number: str) -> list:  # type: ignore[type-arg]
-    return _browser_form("Contacts", "New contact", [("Name", name), ("Phone", number)], "Save")
+def _task_browser(title: str) -> list[ActionCall]:
+    return browser_form("Tasks", None, [("New task", title)], "Add task")
 
 
-def _sms_browser(to: str, text: str) -> list:  # type: ignore[type-arg]
-    return _browser_form(
-        "Messages", "Start chat", [("To (name or phone number)", to), ("Message", text)], "Send"
-    )
-
-
-def _note_browser(title: str, body: str) -> list:  # type: ignore[type-arg]
-    return _browser_form("Notes", "New note", [("Title", title), ("Note", body)], "Save")
-
-
-def _task_browser(title: str) -> list:  # type: ignore[type-arg]
-    return _browser_form("Tasks", None, [("New task", title)], "Add task")
-
-
-def _complete_browser(title: str) -> list:  # type: ignore[type-arg]
+def _complete_browser(title: str) -> list[ActionCall]:
     return [
         *browser_app("Tasks"),
         call("browser", "click_on", name=f"Mark \u201c{title}\u201d complete", role="button"),
     ]
 
 
-def _event_today_browser(title: str, place: str) -> list:  # type: ignore[type-arg]
-    return _browser_form("Calendar", "New event", [("Title", title), ("Place", place)], "Save")
+def _event_today_browser(title: str, place: str) -> list[ActionCall]:
+    return browser_form("Calendar", "New event", [("Title", title), ("Place", place)], "Save")
 
 
-def _world_clock_browser(city: str) -> list:  # type: ignore[type-arg]
-    return _browser_form("Clock", "World clock", [("Add city", city)], "Add city")
-
-
-def _timer_browser(minutes: int) -> list:  # type: ignore[type-arg]
+def _timer_browser(minutes: int) -> list[ActionCall]:
     return [
         *browser_app("Clock"),
         call("browser", "click_on", name="Timers", role="link"),
@@ -212,53 +189,40 @@ def _timer_browser(minutes: int) -> list:  # type: ignore[type-arg]
     ]
 
 
-def _folder_browser(folder: str) -> list:  # type: ignore[type-arg]
-    return _browser_form("Files", None, [("New folder name", folder)], "Create folder")
+def _folder_browser(folder: str) -> list[ActionCall]:
+    return browser_form("Files", None, [("New folder name", folder)], "Create folder")
 
 
-def _text_file_browser(name: str, content: str) -> list:  # type: ignore[type-arg]
-    return _browser_form(
-        "Files", "New text file", [("File name", name), ("Content", content)], "Create file"
-    )
+def _code_sms_browser(code: str, number: str) -> list[ActionCall]:
+    return sms_in_browser(number, code)
 
 
-def _code_sms_browser(code: str, number: str) -> list:  # type: ignore[type-arg]
-    return _sms_browser(number, code)
+def _memo_note_browser(memo: str, title: str) -> list[ActionCall]:
+    return note_in_browser(title, memo)
 
 
-def _memo_note_browser(memo: str, title: str) -> list:  # type: ignore[type-arg]
-    return _note_browser(title, memo)
+def _memo_mail_browser(memo: str, to: str, subject: str) -> list[ActionCall]:
+    return mail_in_browser(to, subject, memo)
 
 
-def _memo_mail_browser(memo: str, to: str, subject: str) -> list:  # type: ignore[type-arg]
-    return _mail_browser(to, subject, memo)
-
-
-def _number_sms_browser(number: str, text: str) -> list:  # type: ignore[type-arg]
-    return _sms_browser(number, text)
-
-
-def send_mail_checkpoint(to: str, subject: str, body: str) -> Evaluator:
-    return aev.mail_sent(by=PHONE, to=to, subject=subject, body=body)
+def _number_sms_browser(number: str, text: str) -> list[ActionCall]:
+    return sms_in_browser(number, text)
 
 
 SEND_MAIL = SubTask(
     id="phone.send_mail",
     description='On the phone, email {to} with the subject "{subject}" and the text "{body}".',
-    attributes={"to": "email", "subject": "str", "body": "text"},
+    attributes=MAIL_ATTRIBUTES,
     outputs=["mail"],
     env=P,
     app="mail",
     app_category="communication",
     intents=[CONTACT_INTENT],
-    value_pools={"to": EMAILS, "subject": SUBJECTS, "body": TEXTS},
-    evaluator_generator=send_mail_checkpoint,
-    solution_generator=_mail_phone,
+    value_pools=MAIL_VALUES,
+    evaluator_generator=mail_sent_from(PHONE),
+    solution_generator=mail_on_phone,
     alternative_generators=[_mail_from_home],
-    near_misses=[
-        NearMiss(WRONG_DEVICE, solution=_mail_browser),
-        NearMiss("sends it to a look-alike address", changes={"to": nm.lookalike_address}),
-    ],
+    near_misses=[NearMiss(WRONG_DEVICE, solution=mail_in_browser), MAIL_TO_LOOKALIKE],
 )
 
 
@@ -295,7 +259,7 @@ ADD_CONTACT = SubTask(
     solution_generator=add_contact_solution,
     output_generator=add_contact_output,
     near_misses=[
-        NearMiss(WRONG_DEVICE, solution=_contact_browser),
+        NearMiss(WRONG_DEVICE, solution=contact_in_browser),
         NearMiss("swaps two digits of the number", changes={"number": nm.digits_swapped}),
     ],
 )
@@ -379,7 +343,7 @@ ADD_NOTE = SubTask(
     evaluator_generator=add_note_checkpoint,
     solution_generator=_note_phone,
     near_misses=[
-        NearMiss(WRONG_DEVICE, solution=_note_browser),
+        NearMiss(WRONG_DEVICE, solution=note_in_browser),
         NearMiss(
             "swaps the title and the text",
             solution=add_note_swapped,
@@ -497,35 +461,19 @@ ADD_EVENT_TODAY = SubTask(
 )
 
 
-def world_clock_checkpoint(city: str) -> Evaluator:
-    return aev.world_clock_added(by=PHONE, city=city)
-
-
-def world_clock_solution(city: str) -> list[ActionCall]:
-    return [
-        *phone_app("drawer_clock"),
-        call(P, "tap_on", name="World clock"),
-        *phone_fill(("city", city)),
-        call(P, "tap_on", name="Add city", role="Button"),
-    ]
-
-
 WORLD_CLOCK = SubTask(
     id="phone.world_clock",
     description="Add {city} to the phone's world clock.",
-    attributes={"city": "city"},
+    attributes=WORLD_CLOCK_ATTRIBUTES,
     outputs=["clock"],
     env=P,
     app="clock",
     app_category="utilities",
     intents=[PLAN_INTENT],
-    value_pools={"city": CITIES},
-    evaluator_generator=world_clock_checkpoint,
-    solution_generator=world_clock_solution,
-    near_misses=[
-        NearMiss(WRONG_DEVICE, solution=_world_clock_browser),
-        NearMiss("adds the city next to it", changes={"city": nm.neighbour_in(CITIES)}),
-    ],
+    value_pools=WORLD_CLOCK_VALUES,
+    evaluator_generator=world_clock_added_from(PHONE),
+    solution_generator=world_clock_on_phone,
+    near_misses=[NearMiss(WRONG_DEVICE, solution=world_clock_in_browser), WORLD_CLOCK_NEXT_CITY],
 )
 
 
@@ -687,35 +635,19 @@ NEW_FOLDER = SubTask(
 )
 
 
-def new_text_file_checkpoint(name: str, content: str) -> Evaluator:
-    return aev.file_in_folder(by=PHONE, name=name, content=content)
-
-
-def new_text_file_solution(name: str, content: str) -> list[ActionCall]:
-    return [
-        *phone_app("drawer_files"),
-        call(P, "tap_on", name="New text file"),
-        *phone_fill(("name", name), ("content", content)),
-        call(P, "tap_on", name="Create file"),
-    ]
-
-
 NEW_TEXT_FILE = SubTask(
     id="phone.new_text_file",
     description='In the phone\'s Files app, create the text file "{name}" containing "{content}".',
-    attributes={"name": "str", "content": "text"},
+    attributes=TEXT_FILE_ATTRIBUTES,
     outputs=["cloud_file"],
     env=P,
     app="files",
     app_category="file management",
     intents=[FILES_INTENT],
-    value_pools={"name": FILE_NAMES, "content": TEXTS},
-    evaluator_generator=new_text_file_checkpoint,
-    solution_generator=new_text_file_solution,
-    near_misses=[
-        NearMiss(WRONG_DEVICE, solution=_text_file_browser),
-        NearMiss("a typo in the text", changes={"content": nm.typo}),
-    ],
+    value_pools=text_file_values(FILE_NAMES),
+    evaluator_generator=text_file_created_from(PHONE),
+    solution_generator=text_file_on_phone,
+    near_misses=[NearMiss(WRONG_DEVICE, solution=text_file_in_browser), TEXT_FILE_TYPO],
 )
 
 
@@ -882,7 +814,7 @@ def mail_message_checkpoint(memo: str, to: str, subject: str) -> Evaluator:
 
 
 def mail_message_solution(memo: str, to: str, subject: str) -> list[ActionCall]:
-    return _mail_phone(to, subject, memo)
+    return mail_on_phone(to, subject, memo)
 
 
 def mail_message_from_home(memo: str, to: str, subject: str) -> list[ActionCall]:
