@@ -16,18 +16,36 @@ from reefbench.actions import ActionCall
 from reefbench.apps import evaluators as aev
 from reefbench.apps.attribution import BROWSER
 from reefbench.apps.login import DEFAULT_PASSWORD, DEFAULT_USERNAME
+from reefbench.evaluators import Evaluator
 from reefbench.root import user_was_asked
 from reefbench.subtask import NearMiss, SubTask
 from reefbench.suites.v0 import helpers as hp
 from reefbench.suites.v0.templates import near as nm
+from reefbench.suites.v0.templates.account import (
+    MAIL_ATTRIBUTES,
+    MAIL_TO_LOOKALIKE,
+    MAIL_VALUES,
+    TEXT_FILE_ATTRIBUTES,
+    TEXT_FILE_TYPO,
+    WORLD_CLOCK_ATTRIBUTES,
+    WORLD_CLOCK_NEXT_CITY,
+    WORLD_CLOCK_VALUES,
+    mail_in_browser,
+    mail_on_phone,
+    mail_sent_from,
+    text_file_created_from,
+    text_file_in_browser,
+    text_file_on_phone,
+    text_file_values,
+    world_clock_added_from,
+    world_clock_in_browser,
+    world_clock_on_phone,
+)
 from reefbench.suites.v0.templates.common import (
-    CITIES,
     EMAILS,
     NAME_EMAIL,
     NAMES,
-    SUBJECTS,
     TASK_TITLES,
-    TEXTS,
     TITLES,
     WORDS,
     browser_app,
@@ -65,15 +83,6 @@ def typed_time(hhmm: str) -> str:
 WRONG_DEVICE = "does it on the phone, not in the browser"
 
 
-def _mail_on_phone(to: str, subject: str, body: str) -> list[ActionCall]:
-    return [
-        *phone_app("drawer_mail"),
-        call("phone", "tap_on", name="Compose"),
-        *phone_fill(("to", to), ("subject", subject), ("body", body)),
-        call("phone", "tap_on", name="Send"),
-    ]
-
-
 # The phone's date and time fields take no typed text, so templates with a date or a
 # time are done from the computer's terminal instead (the desktop, another wrong device).
 WRONG_DEVICE_CURL = "does it with curl from the computer's terminal, not in the browser"
@@ -100,223 +109,241 @@ def _alarm_by_curl(time: str, label: str) -> list[ActionCall]:
     return curl_form("/clock/alarms/new", time=time, label=label)
 
 
-def _text_file_on_phone(name: str, content: str) -> list[ActionCall]:
+SEND_MAIL = SubTask(
+    id="browser.send_mail",
+    description='In the browser, email {to} with the subject "{subject}" and the text "{body}".',
+    attributes=MAIL_ATTRIBUTES,
+    outputs=["mail"],
+    env=B,
+    app="mail",
+    app_category="communication",
+    intents=[WORK_INTENT],
+    value_pools=MAIL_VALUES,
+    evaluator_generator=mail_sent_from(BROWSER),
+    solution_generator=mail_in_browser,
+    near_misses=[NearMiss(WRONG_DEVICE, solution=mail_on_phone), MAIL_TO_LOOKALIKE],
+)
+
+
+def add_event_checkpoint(title: str, date: str, time: str) -> Evaluator:
+    return aev.event_exists(by=BROWSER, title=title, date=date, time=time)
+
+
+def add_event_solution(title: str, date: str, time: str) -> list[ActionCall]:
     return [
-        *phone_app("drawer_files"),
-        call("phone", "tap_on", name="New text file"),
-        *phone_fill(("name", name), ("content", content)),
-        call("phone", "tap_on", name="Create file"),
+        *browser_app("Calendar"),
+        call(B, "click_on", name="New event"),
+        *browser_fill(("Title", title), ("Date", typed_date(date))),
+        *browser_fill(("Start time", typed_time(time))),
+        call(B, "click_on", name="Save", role="button"),
     ]
 
 
-def _world_clock_on_phone(city: str) -> list[ActionCall]:
+ADD_EVENT = SubTask(
+    id="browser.add_event",
+    description='In the browser calendar, add the event "{title}" on {date} at {time}.',
+    attributes={"title": "str", "date": "date", "time": "time"},
+    outputs=["event"],
+    env=B,
+    app="calendar",
+    app_category="productivity",
+    intents=[WORK_INTENT],
+    value_pools={"title": TITLES, "date": DATES, "time": TIMES},
+    evaluator_generator=add_event_checkpoint,
+    solution_generator=add_event_solution,
+    near_misses=[
+        NearMiss(WRONG_DEVICE_CURL, solution=_event_by_curl),
+        NearMiss("puts it on the next date in the list", changes={"date": nm.neighbour_in(DATES)}),
+    ],
+)
+
+
+def add_contact_checkpoint(name: str, email: str) -> Evaluator:
+    return aev.contact_has(by=BROWSER, name=name, field="email", value=email)
+
+
+def add_contact_solution(name: str, email: str) -> list[ActionCall]:
     return [
-        *phone_app("drawer_clock"),
-        call("phone", "tap_on", name="World clock"),
-        *phone_fill(("city", city)),
-        call("phone", "tap_on", name="Add city", role="Button"),
+        *browser_app("Contacts"),
+        call(B, "click_on", name="New contact"),
+        *browser_fill(("Name", name), ("Email", email)),
+        call(B, "click_on", name="Save", role="button"),
     ]
+
+
+ADD_CONTACT = SubTask(
+    id="browser.add_contact",
+    description="In the browser, add the contact {name} with the email address {email}.",
+    attributes={"name": "name", "email": "email"},
+    outputs=["contact"],
+    env=B,
+    app="contacts",
+    app_category="communication",
+    intents=[WORK_INTENT],
+    value_pools={"name": NAMES, "email": EMAILS},
+    value_records=NAME_EMAIL,
+    evaluator_generator=add_contact_checkpoint,
+    solution_generator=add_contact_solution,
+    near_misses=[
+        NearMiss(WRONG_DEVICE, solution=_contact_on_phone),
+        NearMiss("saves a look-alike address", changes={"email": nm.lookalike_address}),
+    ],
+)
+
+
+def task_due_checkpoint(title: str, due: str) -> Evaluator:
+    return aev.task_exists(by=BROWSER, title=title, due=due)
+
+
+def task_due_solution(title: str, due: str) -> list[ActionCall]:
+    return [
+        *browser_app("Tasks"),
+        *browser_fill(("New task", title), ("Due date", typed_date(due))),
+        call(B, "click_on", name="Add task", role="button"),
+    ]
+
+
+TASK_DUE = SubTask(
+    id="browser.task_due",
+    description='In the browser, add the to-do "{title}" due on {due}.',
+    attributes={"title": "text", "due": "date"},
+    outputs=["task"],
+    env=B,
+    app="tasks",
+    app_category="productivity",
+    intents=[WORK_INTENT],
+    value_pools={"title": TASK_TITLES, "due": DATES},
+    evaluator_generator=task_due_checkpoint,
+    solution_generator=task_due_solution,
+    near_misses=[
+        NearMiss(WRONG_DEVICE_CURL, solution=_task_by_curl),
+        NearMiss("sets the next date in the list", changes={"due": nm.neighbour_in(DATES)}),
+    ],
+)
+
+
+def set_alarm_checkpoint(time: str, label: str) -> Evaluator:
+    return aev.alarm_set(by=BROWSER, time=time, label=label)
+
+
+def set_alarm_solution(time: str, label: str) -> list[ActionCall]:
+    return [
+        *browser_app("Clock"),
+        *browser_fill(("Alarm time", typed_time(time)), ("Label", label)),
+        call(B, "click_on", name="Set alarm", role="button"),
+    ]
+
+
+SET_ALARM = SubTask(
+    id="browser.set_alarm",
+    description='In the browser\'s Clock, set an alarm at {time} labelled "{label}".',
+    attributes={"time": "time", "label": "str"},
+    outputs=["alarm"],
+    env=B,
+    app="clock",
+    app_category="utilities",
+    intents=[WORK_INTENT],
+    value_pools={"time": TIMES, "label": TITLES},
+    evaluator_generator=set_alarm_checkpoint,
+    solution_generator=set_alarm_solution,
+    near_misses=[
+        NearMiss(WRONG_DEVICE_CURL, solution=_alarm_by_curl),
+        NearMiss("sets the alarm at another time", changes={"time": nm.neighbour_in(TIMES)}),
+    ],
+)
+
+
+NEW_TEXT_FILE = SubTask(
+    id="browser.new_text_file",
+    description='In the browser\'s Files, create the text file "{name}" containing "{content}".',
+    attributes=TEXT_FILE_ATTRIBUTES,
+    outputs=["cloud_file"],
+    env=B,
+    app="files",
+    app_category="file management",
+    intents=[WORK_INTENT],
+    value_pools=text_file_values(REPORT_NAMES),
+    evaluator_generator=text_file_created_from(BROWSER),
+    solution_generator=text_file_in_browser,
+    near_misses=[NearMiss(WRONG_DEVICE, solution=text_file_on_phone), TEXT_FILE_TYPO],
+)
+
+
+WORLD_CLOCK = SubTask(
+    id="browser.world_clock",
+    description="In the browser's Clock, add {city} to the world clock.",
+    attributes=WORLD_CLOCK_ATTRIBUTES,
+    outputs=["clock"],
+    env=B,
+    app="clock",
+    app_category="utilities",
+    intents=[WORK_INTENT],
+    value_pools=WORLD_CLOCK_VALUES,
+    evaluator_generator=world_clock_added_from(BROWSER),
+    solution_generator=world_clock_in_browser,
+    near_misses=[NearMiss(WRONG_DEVICE, solution=world_clock_on_phone), WORLD_CLOCK_NEXT_CITY],
+)
+
+
+def sign_in_setup() -> list[ActionStep]:
+    return [ActionStep(env=B, action=hp.sign_out_browser())]
+
+
+def sign_in_checkpoints() -> list[Evaluator]:
+    return [
+        user_was_asked(kind="password"),
+        hp.browser_signed_in(),
+    ]
+
+
+def sign_in_solution() -> list[ActionCall]:
+    return [
+        call("root", "call_user", kind="password"),
+        *browser_fill(("Username", DEFAULT_USERNAME)),
+        call(B, "click_on", name="Password", role="textbox"),
+        call(B, "write_text", text=DEFAULT_PASSWORD),
+        call(B, "click_on", name="Sign in", role="button"),
+    ]
+
+
+def sign_in_without_asking() -> list[ActionCall]:
+    return [
+        *browser_fill(("Username", DEFAULT_USERNAME)),
+        call(B, "click_on", name="Password", role="textbox"),
+        call(B, "write_text", text=DEFAULT_PASSWORD),
+        call(B, "click_on", name="Sign in", role="button"),
+    ]
+
+
+SIGN_IN = SubTask(
+    id="browser.sign_in",
+    description=f"The browser is signed out of the cloud account. Sign in again as "
+    f'"{DEFAULT_USERNAME}"; ask the user for the password.',
+    attributes={},
+    outputs=["session"],
+    env=B,
+    app="account",
+    app_category="system",
+    intents=[SIGN_IN_INTENT],
+    setup_generator=sign_in_setup,
+    evaluator_generator=sign_in_checkpoints,
+    solution_generator=sign_in_solution,
+    near_misses=[
+        NearMiss(
+            "signs in without asking the user for the password",
+            solution=sign_in_without_asking,
+        ),
+    ],
+)
 
 
 TEMPLATES: list[SubTask] = [
-    SubTask(
-        id="browser.send_mail",
-        description="In the browser, email {to} with the subject "
-        '"{subject}" and the text "{body}".',
-        attributes={"to": "email", "subject": "str", "body": "text"},
-        outputs=["mail"],
-        env=B,
-        app="mail",
-        app_category="communication",
-        intents=[WORK_INTENT],
-        value_pools={"to": EMAILS, "subject": SUBJECTS, "body": TEXTS},
-        evaluator_generator=lambda to, subject, body: aev.mail_sent(
-            by=BROWSER, to=to, subject=subject, body=body
-        ),
-        solution_generator=lambda to, subject, body: [
-            *browser_app("Mail"),
-            call(B, "click_on", name="Compose"),
-            *browser_fill(("To", to), ("Subject", subject), ("Message", body)),
-            call(B, "click_on", name="Send", role="button"),
-        ],
-        near_misses=[
-            NearMiss(WRONG_DEVICE, solution=_mail_on_phone),
-            NearMiss("sends it to a look-alike address", changes={"to": nm.lookalike_address}),
-        ],
-    ),
-    SubTask(
-        id="browser.add_event",
-        description='In the browser calendar, add the event "{title}" on {date} at {time}.',
-        attributes={"title": "str", "date": "date", "time": "time"},
-        outputs=["event"],
-        env=B,
-        app="calendar",
-        app_category="productivity",
-        intents=[WORK_INTENT],
-        value_pools={"title": TITLES, "date": DATES, "time": TIMES},
-        evaluator_generator=lambda title, date, time: aev.event_exists(
-            by=BROWSER, title=title, date=date, time=time
-        ),
-        solution_generator=lambda title, date, time: [
-            *browser_app("Calendar"),
-            call(B, "click_on", name="New event"),
-            *browser_fill(("Title", title), ("Date", typed_date(date))),
-            *browser_fill(("Start time", typed_time(time))),
-            call(B, "click_on", name="Save", role="button"),
-        ],
-        near_misses=[
-            NearMiss(WRONG_DEVICE_CURL, solution=_event_by_curl),
-            NearMiss(
-                "puts it on the next date in the list", changes={"date": nm.neighbour_in(DATES)}
-            ),
-        ],
-    ),
-    SubTask(
-        id="browser.add_contact",
-        description="In the browser, add the contact {name} with the email address {email}.",
-        attributes={"name": "name", "email": "email"},
-        outputs=["contact"],
-        env=B,
-        app="contacts",
-        app_category="communication",
-        intents=[WORK_INTENT],
-        value_pools={"name": NAMES, "email": EMAILS},
-        value_records=NAME_EMAIL,
-        evaluator_generator=lambda name, email: aev.contact_has(
-            by=BROWSER, name=name, field="email", value=email
-        ),
-        solution_generator=lambda name, email: [
-            *browser_app("Contacts"),
-            call(B, "click_on", name="New contact"),
-            *browser_fill(("Name", name), ("Email", email)),
-            call(B, "click_on", name="Save", role="button"),
-        ],
-        near_misses=[
-            NearMiss(WRONG_DEVICE, solution=_contact_on_phone),
-            NearMiss("saves a look-alike address", changes={"email": nm.lookalike_address}),
-        ],
-    ),
-    SubTask(
-        id="browser.task_due",
-        description='In the browser, add the to-do "{title}" due on {due}.',
-        attributes={"title": "text", "due": "date"},
-        outputs=["task"],
-        env=B,
-        app="tasks",
-        app_category="productivity",
-        intents=[WORK_INTENT],
-        value_pools={"title": TASK_TITLES, "due": DATES},
-        evaluator_generator=lambda title, due: aev.task_exists(by=BROWSER, title=title, due=due),
-        solution_generator=lambda title, due: [
-            *browser_app("Tasks"),
-            *browser_fill(("New task", title), ("Due date", typed_date(due))),
-            call(B, "click_on", name="Add task", role="button"),
-        ],
-        near_misses=[
-            NearMiss(WRONG_DEVICE_CURL, solution=_task_by_curl),
-            NearMiss("sets the next date in the list", changes={"due": nm.neighbour_in(DATES)}),
-        ],
-    ),
-    SubTask(
-        id="browser.set_alarm",
-        description='In the browser\'s Clock, set an alarm at {time} labelled "{label}".',
-        attributes={"time": "time", "label": "str"},
-        outputs=["alarm"],
-        env=B,
-        app="clock",
-        app_category="utilities",
-        intents=[WORK_INTENT],
-        value_pools={"time": TIMES, "label": TITLES},
-        evaluator_generator=lambda time, label: aev.alarm_set(by=BROWSER, time=time, label=label),
-        solution_generator=lambda time, label: [
-            *browser_app("Clock"),
-            *browser_fill(("Alarm time", typed_time(time)), ("Label", label)),
-            call(B, "click_on", name="Set alarm", role="button"),
-        ],
-        near_misses=[
-            NearMiss(WRONG_DEVICE_CURL, solution=_alarm_by_curl),
-            NearMiss("sets the alarm at another time", changes={"time": nm.neighbour_in(TIMES)}),
-        ],
-    ),
-    SubTask(
-        id="browser.new_text_file",
-        description="In the browser's Files, create the text file "
-        '"{name}" containing "{content}".',
-        attributes={"name": "str", "content": "text"},
-        outputs=["cloud_file"],
-        env=B,
-        app="files",
-        app_category="file management",
-        intents=[WORK_INTENT],
-        value_pools={"name": REPORT_NAMES, "content": TEXTS},
-        evaluator_generator=lambda name, content: aev.file_in_folder(
-            by=BROWSER, name=name, content=content
-        ),
-        solution_generator=lambda name, content: [
-            *browser_app("Files"),
-            call(B, "click_on", name="New text file"),
-            *browser_fill(("File name", name), ("Content", content)),
-            call(B, "click_on", name="Create file", role="button"),
-        ],
-        near_misses=[
-            NearMiss(WRONG_DEVICE, solution=_text_file_on_phone),
-            NearMiss("a typo in the text", changes={"content": nm.typo}),
-        ],
-    ),
-    SubTask(
-        id="browser.world_clock",
-        description="In the browser's Clock, add {city} to the world clock.",
-        attributes={"city": "city"},
-        outputs=["clock"],
-        env=B,
-        app="clock",
-        app_category="utilities",
-        intents=[WORK_INTENT],
-        value_pools={"city": CITIES},
-        evaluator_generator=lambda city: aev.world_clock_added(by=BROWSER, city=city),
-        solution_generator=lambda city: [
-            *browser_app("Clock"),
-            call(B, "click_on", name="World clock"),
-            *browser_fill(("Add city", city)),
-            call(B, "click_on", name="Add city", role="button"),
-        ],
-        near_misses=[
-            NearMiss(WRONG_DEVICE, solution=_world_clock_on_phone),
-            NearMiss("adds the city next to it", changes={"city": nm.neighbour_in(CITIES)}),
-        ],
-    ),
-    SubTask(
-        id="browser.sign_in",
-        description=f"The browser is signed out of the cloud account. Sign in again as "
-        f'"{DEFAULT_USERNAME}"; ask the user for the password.',
-        attributes={},
-        outputs=["session"],
-        env=B,
-        app="account",
-        app_category="system",
-        intents=[SIGN_IN_INTENT],
-        setup_generator=lambda: [ActionStep(env=B, action=hp.sign_out_browser())],
-        evaluator_generator=lambda: [
-            user_was_asked(kind="password"),
-            hp.browser_signed_in(),
-        ],
-        solution_generator=lambda: [
-            call("root", "call_user", kind="password"),
-            *browser_fill(("Username", DEFAULT_USERNAME)),
-            call(B, "click_on", name="Password", role="textbox"),
-            call(B, "write_text", text=DEFAULT_PASSWORD),
-            call(B, "click_on", name="Sign in", role="button"),
-        ],
-        near_misses=[
-            NearMiss(
-                "signs in without asking the user for the password",
-                solution=lambda: [
-                    *browser_fill(("Username", DEFAULT_USERNAME)),
-                    call(B, "click_on", name="Password", role="textbox"),
-                    call(B, "write_text", text=DEFAULT_PASSWORD),
-                    call(B, "click_on", name="Sign in", role="button"),
-                ],
-            ),
-        ],
-    ),
+    SEND_MAIL,
+    ADD_EVENT,
+    ADD_CONTACT,
+    TASK_DUE,
+    SET_ALARM,
+    NEW_TEXT_FILE,
+    WORLD_CLOCK,
+    SIGN_IN,
 ]

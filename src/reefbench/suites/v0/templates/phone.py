@@ -16,11 +16,35 @@ from reefbench.apps import seeding as sd
 from reefbench.apps.attribution import PHONE
 from reefbench.envs.phone import checks as pc
 from reefbench.envs.ui import evaluators as uev
+from reefbench.evaluators import Evaluator
 from reefbench.root import answer_equals
 from reefbench.subtask import NearMiss, SubTask
 from reefbench.suites.v0.templates import near as nm
+from reefbench.suites.v0.templates.account import (
+    MAIL_ATTRIBUTES,
+    MAIL_TO_LOOKALIKE,
+    MAIL_VALUES,
+    TEXT_FILE_ATTRIBUTES,
+    TEXT_FILE_TYPO,
+    WORLD_CLOCK_ATTRIBUTES,
+    WORLD_CLOCK_NEXT_CITY,
+    WORLD_CLOCK_VALUES,
+    browser_form,
+    contact_in_browser,
+    mail_in_browser,
+    mail_on_phone,
+    mail_sent_from,
+    note_in_browser,
+    sms_in_browser,
+    text_file_created_from,
+    text_file_in_browser,
+    text_file_on_phone,
+    text_file_values,
+    world_clock_added_from,
+    world_clock_in_browser,
+    world_clock_on_phone,
+)
 from reefbench.suites.v0.templates.common import (
-    CITIES,
     CODES,
     EMAILS,
     MEMOS,
@@ -83,45 +107,17 @@ def _services(action: object) -> ActionStep:
     return ActionStep(env="services", action=action)  # type: ignore[arg-type]
 
 
-def _from_home(label: str) -> list:  # type: ignore[type-arg]
+def _from_home(label: str) -> list[ActionCall]:
     """Open an app by its icon on the home screen (Mail, Messages, Maps are there): the
     other way to the same app, so a checkpoint is proven independent of how it was opened."""
     return [call(P, "press", key="home"), call(P, "tap_on", name=label)]
 
 
-def _mail_phone(to: str, subject: str, body: str) -> list:  # type: ignore[type-arg]
-    return [
-        *phone_app("drawer_mail"),
-        call(P, "tap_on", name="Compose"),
-        *phone_fill(("to", to), ("subject", subject), ("body", body)),
-        call(P, "tap_on", name="Send"),
-    ]
+def _mail_from_home(to: str, subject: str, body: str) -> list[ActionCall]:
+    return [*_from_home("Mail"), *mail_on_phone(to, subject, body)[2:]]
 
 
-def _mail_from_home(to: str, subject: str, body: str) -> list:  # type: ignore[type-arg]
-    return [*_from_home("Mail"), *_mail_phone(to, subject, body)[2:]]
-
-
-def _browser_form(
-    app: str, opener: str | None, fields: list[tuple[str, str]], submit: str
-) -> list[ActionCall]:
-    """The same change made in the desktop browser (a "wrong device" near miss): open the
-    app's page, perhaps its form, fill the fields, press the submit button."""
-    return [
-        *browser_app(app),
-        *([call("browser", "click_on", name=opener)] if opener else []),
-        *browser_fill(*fields),
-        call("browser", "click_on", name=submit, role="button"),
-    ]
-
-
-def _mail_browser(to: str, subject: str, body: str) -> list:  # type: ignore[type-arg]
-    return _browser_form(
-        "Mail", "Compose", [("To", to), ("Subject", subject), ("Message", body)], "Send"
-    )
-
-
-def _route_browser(origin: str, destination: str, mode: str) -> list:  # type: ignore[type-arg]
+def _route_browser(origin: str, destination: str, mode: str) -> list[ActionCall]:
     return [
         *browser_app("Maps"),
         call("browser", "click_on", name="Directions"),
@@ -131,7 +127,7 @@ def _route_browser(origin: str, destination: str, mode: str) -> list:  # type: i
     ]
 
 
-def _note_phone(title: str, body: str) -> list:  # type: ignore[type-arg]
+def _note_phone(title: str, body: str) -> list[ActionCall]:
     return [
         *phone_app("drawer_notes"),
         call(P, "tap_on", name="New note"),
@@ -140,7 +136,7 @@ def _note_phone(title: str, body: str) -> list:  # type: ignore[type-arg]
     ]
 
 
-def _route_phone(origin: str, destination: str, mode: str) -> list:  # type: ignore[type-arg]
+def _route_phone(origin: str, destination: str, mode: str) -> list[ActionCall]:
     return [
         *phone_app("drawer_maps"),
         call(P, "tap_on", name="Directions"),
@@ -150,11 +146,11 @@ def _route_phone(origin: str, destination: str, mode: str) -> list:  # type: ign
     ]
 
 
-def _route_from_home(origin: str, destination: str, mode: str) -> list:  # type: ignore[type-arg]
+def _route_from_home(origin: str, destination: str, mode: str) -> list[ActionCall]:
     return [*_from_home("Maps"), *_route_phone(origin, destination, mode)[2:]]
 
 
-def _sms_phone(to: str, text: str) -> list:  # type: ignore[type-arg]
+def _sms_phone(to: str, text: str) -> list[ActionCall]:
     return [
         *phone_app("drawer_messages"),
         call(P, "tap_on", name="Start chat"),
@@ -169,40 +165,22 @@ def _sms_phone(to: str, text: str) -> list:  # type: ignore[type-arg]
 WRONG_DEVICE = "does it in the desktop browser, not on the phone"
 
 
-def _contact_browser(name: str, number: str) -> list:  # type: ignore[type-arg]
-    return _browser_form("Contacts", "New contact", [("Name", name), ("Phone", number)], "Save")
+def _task_browser(title: str) -> list[ActionCall]:
+    return browser_form("Tasks", None, [("New task", title)], "Add task")
 
 
-def _sms_browser(to: str, text: str) -> list:  # type: ignore[type-arg]
-    return _browser_form(
-        "Messages", "Start chat", [("To (name or phone number)", to), ("Message", text)], "Send"
-    )
-
-
-def _note_browser(title: str, body: str) -> list:  # type: ignore[type-arg]
-    return _browser_form("Notes", "New note", [("Title", title), ("Note", body)], "Save")
-
-
-def _task_browser(title: str) -> list:  # type: ignore[type-arg]
-    return _browser_form("Tasks", None, [("New task", title)], "Add task")
-
-
-def _complete_browser(title: str) -> list:  # type: ignore[type-arg]
+def _complete_browser(title: str) -> list[ActionCall]:
     return [
         *browser_app("Tasks"),
         call("browser", "click_on", name=f"Mark \u201c{title}\u201d complete", role="button"),
     ]
 
 
-def _event_today_browser(title: str, place: str) -> list:  # type: ignore[type-arg]
-    return _browser_form("Calendar", "New event", [("Title", title), ("Place", place)], "Save")
+def _event_today_browser(title: str, place: str) -> list[ActionCall]:
+    return browser_form("Calendar", "New event", [("Title", title), ("Place", place)], "Save")
 
 
-def _world_clock_browser(city: str) -> list:  # type: ignore[type-arg]
-    return _browser_form("Clock", "World clock", [("Add city", city)], "Add city")
-
-
-def _timer_browser(minutes: int) -> list:  # type: ignore[type-arg]
+def _timer_browser(minutes: int) -> list[ActionCall]:
     return [
         *browser_app("Clock"),
         call("browser", "click_on", name="Timers", role="link"),
@@ -211,528 +189,732 @@ def _timer_browser(minutes: int) -> list:  # type: ignore[type-arg]
     ]
 
 
-def _folder_browser(folder: str) -> list:  # type: ignore[type-arg]
-    return _browser_form("Files", None, [("New folder name", folder)], "Create folder")
+def _folder_browser(folder: str) -> list[ActionCall]:
+    return browser_form("Files", None, [("New folder name", folder)], "Create folder")
 
 
-def _text_file_browser(name: str, content: str) -> list:  # type: ignore[type-arg]
-    return _browser_form(
-        "Files", "New text file", [("File name", name), ("Content", content)], "Create file"
-    )
+def _code_sms_browser(code: str, number: str) -> list[ActionCall]:
+    return sms_in_browser(number, code)
 
 
-def _code_sms_browser(code: str, number: str) -> list:  # type: ignore[type-arg]
-    return _sms_browser(number, code)
+def _memo_note_browser(memo: str, title: str) -> list[ActionCall]:
+    return note_in_browser(title, memo)
 
 
-def _memo_note_browser(memo: str, title: str) -> list:  # type: ignore[type-arg]
-    return _note_browser(title, memo)
+def _memo_mail_browser(memo: str, to: str, subject: str) -> list[ActionCall]:
+    return mail_in_browser(to, subject, memo)
 
 
-def _memo_mail_browser(memo: str, to: str, subject: str) -> list:  # type: ignore[type-arg]
-    return _mail_browser(to, subject, memo)
+def _number_sms_browser(number: str, text: str) -> list[ActionCall]:
+    return sms_in_browser(number, text)
 
 
-def _number_sms_browser(number: str, text: str) -> list:  # type: ignore[type-arg]
-    return _sms_browser(number, text)
+SEND_MAIL = SubTask(
+    id="phone.send_mail",
+    description='On the phone, email {to} with the subject "{subject}" and the text "{body}".',
+    attributes=MAIL_ATTRIBUTES,
+    outputs=["mail"],
+    env=P,
+    app="mail",
+    app_category="communication",
+    intents=[CONTACT_INTENT],
+    value_pools=MAIL_VALUES,
+    evaluator_generator=mail_sent_from(PHONE),
+    solution_generator=mail_on_phone,
+    alternative_generators=[_mail_from_home],
+    near_misses=[NearMiss(WRONG_DEVICE, solution=mail_in_browser), MAIL_TO_LOOKALIKE],
+)
+
+
+def add_contact_checkpoint(name: str, number: str) -> Evaluator:
+    return aev.contact_has(by=PHONE, name=name, field="phone", value=number)
+
+
+def add_contact_solution(name: str, number: str) -> list[ActionCall]:
+    return [
+        *phone_app("drawer_contacts"),
+        call(P, "tap_on", name="New contact"),
+        *phone_fill(("name", name), ("phone", number)),
+        call(P, "tap_on", name="Save"),
+    ]
+
+
+def add_contact_output(name: str, number: str) -> str:
+    return number
+
+
+ADD_CONTACT = SubTask(
+    id="phone.add_contact",
+    description="Add {name} with the phone number {number} to the phone's contacts.",
+    attributes={"name": "name", "number": "phone_number"},
+    output_type="phone_number",
+    outputs=["phone_number"],
+    env=P,
+    app="contacts",
+    app_category="communication",
+    intents=[CONTACT_INTENT],
+    value_pools={"name": NAMES, "number": NUMBERS},
+    value_records=NAME_NUMBER,
+    evaluator_generator=add_contact_checkpoint,
+    solution_generator=add_contact_solution,
+    output_generator=add_contact_output,
+    near_misses=[
+        NearMiss(WRONG_DEVICE, solution=contact_in_browser),
+        NearMiss("swaps two digits of the number", changes={"number": nm.digits_swapped}),
+    ],
+)
+
+
+def call_number_checkpoint(number: str) -> Evaluator:
+    return pc.call_made(number=number)
+
+
+def call_number_solution(number: str) -> list[ActionCall]:
+    return [
+        *phone_app("drawer_dialer"),
+        *phone_fill(("digits", number)),
+        call(P, "tap_on", name="call"),
+    ]
+
+
+CALL_NUMBER = SubTask(
+    id="phone.call_number",
+    description="Call {number} from the phone.",
+    attributes={"number": "phone_number"},
+    outputs=["call"],
+    env=P,
+    app="dialer",
+    app_category="communication",
+    intents=[CONTACT_INTENT],
+    value_pools={"number": NUMBERS},
+    evaluator_generator=call_number_checkpoint,
+    solution_generator=call_number_solution,
+    near_misses=[
+        NearMiss("dials two digits swapped", changes={"number": nm.digits_swapped}),
+    ],
+)
+
+
+def send_sms_checkpoint(number: str, text: str) -> Evaluator:
+    return aev.message_sent(by=PHONE, to=number, text=text)
+
+
+def send_sms_solution(number: str, text: str) -> list[ActionCall]:
+    return _sms_phone(number, text)
+
+
+SEND_SMS = SubTask(
+    id="phone.send_sms",
+    description='Text "{text}" to {number} from the phone.',
+    attributes={"number": "phone_number", "text": "text"},
+    outputs=["sms"],
+    env=P,
+    app="messages",
+    app_category="communication",
+    intents=[CONTACT_INTENT],
+    value_pools={"number": NUMBERS, "text": TEXTS},
+    evaluator_generator=send_sms_checkpoint,
+    solution_generator=send_sms_solution,
+    near_misses=[
+        NearMiss(WRONG_DEVICE, solution=_number_sms_browser),
+        NearMiss("texts a number with two digits swapped", changes={"number": nm.digits_swapped}),
+    ],
+)
+
+
+def add_note_checkpoint(title: str, body: str) -> Evaluator:
+    return aev.note_contains(by=PHONE, text=body, title=title)
+
+
+def add_note_swapped(title: str, body: str) -> list[ActionCall]:
+    return _note_phone(body, title)
+
+
+ADD_NOTE = SubTask(
+    id="phone.add_note",
+    description='On the phone, create a note titled "{title}" with the text "{body}".',
+    attributes={"title": "str", "body": "text"},
+    outputs=["note"],
+    env=P,
+    app="notes",
+    app_category="productivity",
+    intents=[PLAN_INTENT],
+    value_pools={"title": TITLES, "body": TEXTS},
+    evaluator_generator=add_note_checkpoint,
+    solution_generator=_note_phone,
+    near_misses=[
+        NearMiss(WRONG_DEVICE, solution=note_in_browser),
+        NearMiss(
+            "swaps the title and the text",
+            solution=add_note_swapped,
+        ),
+    ],
+)
+
+
+def add_task_checkpoint(title: str) -> Evaluator:
+    return aev.task_exists(by=PHONE, title=title)
+
+
+def add_task_solution(title: str) -> list[ActionCall]:
+    return [
+        *phone_app("drawer_tasks"),
+        *phone_fill(("task-title", title)),
+        call(P, "tap_on", name="Add task"),
+    ]
+
+
+ADD_TASK = SubTask(
+    id="phone.add_task",
+    description='On the phone, add the to-do "{title}" to the task list.',
+    attributes={"title": "text"},
+    outputs=["task"],
+    env=P,
+    app="tasks",
+    app_category="productivity",
+    intents=[PLAN_INTENT],
+    value_pools={"title": TASK_TITLES},
+    evaluator_generator=add_task_checkpoint,
+    solution_generator=add_task_solution,
+    near_misses=[
+        NearMiss(WRONG_DEVICE, solution=_task_browser),
+        NearMiss("a typo in the title", changes={"title": nm.typo}),
+    ],
+)
+
+
+def complete_task_setup(title: str) -> list[ActionStep]:
+    return [_services(sd.add_task(title=title))]
+
+
+def complete_task_checkpoint(title: str) -> Evaluator:
+    return aev.task_completed(by=PHONE, title=title)
+
+
+def complete_task_solution(title: str) -> list[ActionCall]:
+    return [
+        *phone_app("drawer_tasks"),
+        call(P, "tap_on", name="Complete"),
+    ]
+
+
+def complete_task_adds_again(title: str) -> list[ActionCall]:
+    return [
+        *phone_app("drawer_tasks"),
+        *phone_fill(("task-title", title)),
+        call(P, "tap_on", name="Add task"),
+    ]
+
+
+COMPLETE_TASK = SubTask(
+    id="phone.complete_task",
+    description='The to-do "{title}" is done: mark it complete on the phone.',
+    attributes={"title": "text"},
+    outputs=["task"],
+    env=P,
+    app="tasks",
+    app_category="productivity",
+    intents=[PLAN_INTENT],
+    value_pools={"title": TASK_TITLES},
+    setup_generator=complete_task_setup,
+    evaluator_generator=complete_task_checkpoint,
+    solution_generator=complete_task_solution,
+    near_misses=[
+        NearMiss(WRONG_DEVICE, solution=_complete_browser),
+        NearMiss(
+            "adds the to-do again instead of completing it",
+            solution=complete_task_adds_again,
+        ),
+    ],
+)
+
+
+def add_event_today_checkpoint(title: str, place: str) -> Evaluator:
+    return aev.event_exists(by=PHONE, title=title, date=TODAY, place=place)
+
+
+def add_event_today_solution(title: str, place: str) -> list[ActionCall]:
+    return [
+        *phone_app("drawer_calendar"),
+        call(P, "tap_on", name="New event"),
+        *phone_fill(("title", title), ("place", place)),
+        call(P, "tap_on", name="Save"),
+    ]
+
+
+ADD_EVENT_TODAY = SubTask(
+    id="phone.add_event_today",
+    description='On the phone, add an event "{title}" at {place} to today\'s calendar.',
+    attributes={"title": "str", "place": "str"},
+    outputs=["event"],
+    env=P,
+    app="calendar",
+    app_category="productivity",
+    intents=[PLAN_INTENT],
+    value_pools={"title": TITLES, "place": PLACES},
+    evaluator_generator=add_event_today_checkpoint,
+    solution_generator=add_event_today_solution,
+    near_misses=[
+        NearMiss(WRONG_DEVICE, solution=_event_today_browser),
+        NearMiss("puts it at another place", changes={"place": nm.neighbour_in(PLACES)}),
+    ],
+)
+
+
+WORLD_CLOCK = SubTask(
+    id="phone.world_clock",
+    description="Add {city} to the phone's world clock.",
+    attributes=WORLD_CLOCK_ATTRIBUTES,
+    outputs=["clock"],
+    env=P,
+    app="clock",
+    app_category="utilities",
+    intents=[PLAN_INTENT],
+    value_pools=WORLD_CLOCK_VALUES,
+    evaluator_generator=world_clock_added_from(PHONE),
+    solution_generator=world_clock_on_phone,
+    near_misses=[NearMiss(WRONG_DEVICE, solution=world_clock_in_browser), WORLD_CLOCK_NEXT_CITY],
+)
+
+
+def start_timer_checkpoint(minutes: int) -> Evaluator:
+    return aev.timer_set(by=PHONE, seconds=minutes * 60)
+
+
+def start_timer_solution(minutes: int) -> list[ActionCall]:
+    return [
+        *phone_app("drawer_clock"),
+        call(P, "tap_on", name="Timers"),
+        *phone_fill(("minutes", str(minutes))),
+        call(P, "tap_on", name="Start timer"),
+    ]
+
+
+START_TIMER = SubTask(
+    id="phone.start_timer",
+    description="Start a {minutes}-minute timer on the phone.",
+    attributes={"minutes": "int"},
+    outputs=["timer"],
+    env=P,
+    app="clock",
+    app_category="utilities",
+    intents=[PLAN_INTENT],
+    value_pools={"minutes": [3, 5, 10, 12, 15, 20, 25, 40]},
+    evaluator_generator=start_timer_checkpoint,
+    solution_generator=start_timer_solution,
+    near_misses=[
+        NearMiss(WRONG_DEVICE, solution=_timer_browser),
+        NearMiss("sets one minute too many", changes={"minutes": nm.one_more}),
+    ],
+)
+
+
+def turn_on_checkpoint(setting: str) -> Evaluator:
+    return pc.phone_setting_is(key=SETTINGS[setting], value="on")
+
+
+def turn_on_solution(setting: str) -> list[ActionCall]:
+    return [
+        *phone_app("drawer_settings"),
+        call(P, "tap_on", name=setting),
+    ]
+
+
+TURN_ON = SubTask(
+    id="phone.turn_on",
+    description='In the phone\'s Settings, turn on "{setting}".',
+    attributes={"setting": "setting"},
+    outputs=["phone_setting"],
+    env=P,
+    app="settings",
+    app_category="system",
+    intents=[SETTINGS_INTENT],
+    value_pools={"setting": [s for s in SETTINGS if s != "Wi-Fi"]},
+    evaluator_generator=turn_on_checkpoint,
+    solution_generator=turn_on_solution,
+    near_misses=[
+        NearMiss(
+            "switches the setting next to it",
+            changes={"setting": nm.neighbour_in(list(SETTINGS))},
+        ),
+    ],
+)
+
+
+def turn_off_setup(setting: str) -> list[ActionStep]:
+    return [ActionStep(env=P, action=pc.set_phone_setting(key=SETTINGS[setting], value="on"))]
+
+
+def turn_off_checkpoint(setting: str) -> Evaluator:
+    return pc.phone_setting_is(key=SETTINGS[setting], value="off")
+
+
+def turn_off_solution(setting: str) -> list[ActionCall]:
+    return [
+        *phone_app("drawer_settings"),
+        call(P, "tap_on", name=setting),
+    ]
+
+
+TURN_OFF = SubTask(
+    id="phone.turn_off",
+    description='In the phone\'s Settings, turn off "{setting}".',
+    attributes={"setting": "setting"},
+    outputs=["phone_setting"],
+    env=P,
+    app="settings",
+    app_category="system",
+    intents=[SETTINGS_INTENT],
+    value_pools={"setting": list(SETTINGS)},
+    setup_generator=turn_off_setup,
+    evaluator_generator=turn_off_checkpoint,
+    solution_generator=turn_off_solution,
+    near_misses=[
+        NearMiss(
+            "switches the setting next to it",
+            changes={"setting": nm.neighbour_in(list(SETTINGS))},
+        ),
+    ],
+)
+
+
+def open_app_checkpoint(app: str) -> Evaluator:
+    return uev.current_app(package=APPS[app])
+
+
+def open_app_solution(app: str) -> list[ActionCall]:
+    return phone_app("drawer_" + APPS[app].rsplit(".", 1)[1])
+
+
+OPEN_APP = SubTask(
+    id="phone.open_app",
+    description="Open the {app} app on the phone.",
+    attributes={"app": "app_name"},
+    outputs=["screen"],
+    env=P,
+    app="launcher",
+    app_category="system",
+    intents=[SETTINGS_INTENT],
+    value_pools={"app": list(APPS)},
+    evaluator_generator=open_app_checkpoint,
+    solution_generator=open_app_solution,
+    near_misses=[
+        NearMiss("opens the app next to it", changes={"app": nm.neighbour_in(list(APPS))}),
+    ],
+)
+
+
+def new_folder_checkpoint(folder: str) -> Evaluator:
+    return aev.folder_exists(by=PHONE, path=folder)
+
+
+def new_folder_solution(folder: str) -> list[ActionCall]:
+    return [
+        *phone_app("drawer_files"),
+        *phone_fill(("New folder name", folder)),
+        call(P, "tap_on", name="Create folder"),
+    ]
+
+
+NEW_FOLDER = SubTask(
+    id="phone.new_folder",
+    description='In the phone\'s Files app, create the folder "{folder}".',
+    attributes={"folder": "str"},
+    outputs=["cloud_folder"],
+    env=P,
+    app="files",
+    app_category="file management",
+    intents=[FILES_INTENT],
+    value_pools={"folder": FOLDER_NAMES},
+    evaluator_generator=new_folder_checkpoint,
+    solution_generator=new_folder_solution,
+    near_misses=[
+        NearMiss(WRONG_DEVICE, solution=_folder_browser),
+        NearMiss("a typo in the name", changes={"folder": nm.typo}),
+    ],
+)
+
+
+NEW_TEXT_FILE = SubTask(
+    id="phone.new_text_file",
+    description='In the phone\'s Files app, create the text file "{name}" containing "{content}".',
+    attributes=TEXT_FILE_ATTRIBUTES,
+    outputs=["cloud_file"],
+    env=P,
+    app="files",
+    app_category="file management",
+    intents=[FILES_INTENT],
+    value_pools=text_file_values(FILE_NAMES),
+    evaluator_generator=text_file_created_from(PHONE),
+    solution_generator=text_file_on_phone,
+    near_misses=[NearMiss(WRONG_DEVICE, solution=text_file_in_browser), TEXT_FILE_TYPO],
+)
+
+
+def read_code_setup(sender: str, code: str) -> list[ActionStep]:
+    return [_services(sd.add_message(contact=sender, text=f"Your pickup code is {code}"))]
+
+
+def read_code_checkpoint(sender: str, code: str) -> Evaluator:
+    return read_on_phone(f"Conversation with {sender}", code)
+
+
+def read_code_solution(sender: str, code: str) -> list[ActionCall]:
+    return [
+        *phone_app("drawer_messages"),
+        call(P, "tap_on", name=sender),
+    ]
+
+
+def read_code_output(sender: str, code: str) -> str:
+    return code
+
+
+def read_code_list_only(sender: str, code: str) -> list[ActionCall]:
+    return phone_app("drawer_messages")
+
+
+READ_CODE = SubTask(
+    id="phone.read_code",
+    description="{sender} texted a pickup code to the phone. Open the message and read the code.",
+    attributes={"sender": "name", "code": "code"},
+    output_type="code",
+    outputs=["code"],
+    env=P,
+    app="messages",
+    app_category="communication",
+    intents=[CODE_INTENT, CONTACT_INTENT],
+    value_pools={"sender": SENDERS, "code": CODES},
+    setup_generator=read_code_setup,
+    evaluator_generator=read_code_checkpoint,
+    solution_generator=read_code_solution,
+    output_generator=read_code_output,
+    near_misses=[
+        NearMiss(
+            "opens the list of conversations, not the message",
+            solution=read_code_list_only,
+        ),
+    ],
+)
+
+
+def mail_answer_setup(subject: str, code: str) -> list[ActionStep]:
+    return [
+        _services(
+            sd.add_mail(
+                sender="bookings@example.com",
+                subject=subject,
+                body=f"Thank you. Your booking reference is {code}.",
+            )
+        )
+    ]
+
+
+def mail_answer_checkpoint(subject: str, code: str) -> Evaluator:
+    return answer_equals(expected=code)
+
+
+def mail_answer_solution(subject: str, code: str) -> list[ActionCall]:
+    return [
+        *phone_app("drawer_mail"),
+        call(P, "tap_on", name=subject),
+        call("root", "submit", answer=code),
+    ]
+
+
+MAIL_ANSWER = SubTask(
+    id="phone.mail_answer",
+    description='Open the mail "{subject}" on the phone and submit the booking reference it gives.',
+    attributes={"subject": "str", "code": "code"},
+    outputs=["answer"],
+    env=P,
+    app="mail",
+    app_category="communication",
+    intents=[LOOKUP_INTENT],
+    value_pools={"subject": SUBJECTS, "code": CODES},
+    setup_generator=mail_answer_setup,
+    evaluator_generator=mail_answer_checkpoint,
+    solution_generator=mail_answer_solution,
+    near_misses=[
+        NearMiss(
+            "submits the reference with two digits swapped", changes={"code": nm.digits_swapped}
+        ),
+    ],
+)
+
+
+def text_code_checkpoint(code: str, number: str) -> Evaluator:
+    return aev.message_sent(by=PHONE, to=number, text=code)
+
+
+def text_code_solution(code: str, number: str) -> list[ActionCall]:
+    return _sms_phone(number, code)
+
+
+TEXT_CODE = SubTask(
+    id="phone.text_code",
+    description="Text that code to {number} from the phone.",
+    attributes={"code": "code", "number": "phone_number"},
+    inputs=["code"],
+    outputs=["sms"],
+    env=P,
+    app="messages",
+    app_category="communication",
+    intents=[CODE_INTENT, CONTACT_INTENT],
+    value_pools={"code": CODES, "number": NUMBERS},
+    evaluator_generator=text_code_checkpoint,
+    solution_generator=text_code_solution,
+    near_misses=[
+        NearMiss(WRONG_DEVICE, solution=_code_sms_browser),
+        NearMiss(
+            "texts the code to a number with two digits swapped",
+            changes={"number": nm.digits_swapped},
+        ),
+    ],
+)
+
+
+def note_message_checkpoint(memo: str, title: str) -> Evaluator:
+    return aev.note_contains(by=PHONE, text=memo, title=title)
+
+
+def note_message_solution(memo: str, title: str) -> list[ActionCall]:
+    return _note_phone(title, memo)
+
+
+def note_message_swapped(memo: str, title: str) -> list[ActionCall]:
+    return _note_phone(memo, title)
+
+
+NOTE_MESSAGE = SubTask(
+    id="phone.note_message",
+    description='On the phone, create a note titled "{title}" holding that message.',
+    attributes={"memo": "memo", "title": "str"},
+    inputs=["memo"],
+    outputs=["note"],
+    env=P,
+    app="notes",
+    app_category="productivity",
+    intents=[MEMO_INTENT],
+    value_pools={"memo": MEMOS, "title": TITLES},
+    evaluator_generator=note_message_checkpoint,
+    solution_generator=note_message_solution,
+    near_misses=[
+        NearMiss(WRONG_DEVICE, solution=_memo_note_browser),
+        NearMiss(
+            "swaps the title and the text",
+            solution=note_message_swapped,
+        ),
+    ],
+)
+
+
+def mail_message_checkpoint(memo: str, to: str, subject: str) -> Evaluator:
+    return aev.mail_sent(by=PHONE, to=to, subject=subject, body=memo)
+
+
+def mail_message_solution(memo: str, to: str, subject: str) -> list[ActionCall]:
+    return mail_on_phone(to, subject, memo)
+
+
+def mail_message_from_home(memo: str, to: str, subject: str) -> list[ActionCall]:
+    return _mail_from_home(to, subject, memo)
+
+
+MAIL_MESSAGE = SubTask(
+    id="phone.mail_message",
+    description='From the phone, email that message to {to} with the subject "{subject}".',
+    attributes={"memo": "memo", "to": "email", "subject": "str"},
+    inputs=["memo"],
+    outputs=["mail"],
+    env=P,
+    app="mail",
+    app_category="communication",
+    intents=[MEMO_INTENT],
+    value_pools={"memo": MEMOS, "to": EMAILS, "subject": SUBJECTS},
+    evaluator_generator=mail_message_checkpoint,
+    solution_generator=mail_message_solution,
+    alternative_generators=[mail_message_from_home],
+    near_misses=[
+        NearMiss(WRONG_DEVICE, solution=_memo_mail_browser),
+        NearMiss("sends it to a look-alike address", changes={"to": nm.lookalike_address}),
+    ],
+)
+
+
+def text_contact_checkpoint(number: str, text: str) -> Evaluator:
+    return aev.message_sent(by=PHONE, to=number, text=text)
+
+
+def text_contact_solution(number: str, text: str) -> list[ActionCall]:
+    return _sms_phone(number, text)
+
+
+TEXT_CONTACT = SubTask(
+    id="phone.text_contact",
+    description='Text "{text}" to that number from the phone.',
+    attributes={"number": "phone_number", "text": "text"},
+    inputs=["number"],
+    outputs=["sms"],
+    env=P,
+    app="messages",
+    app_category="communication",
+    intents=[CONTACT_INTENT],
+    value_pools={"number": NUMBERS, "text": TEXTS},
+    evaluator_generator=text_contact_checkpoint,
+    solution_generator=text_contact_solution,
+    near_misses=[
+        NearMiss(WRONG_DEVICE, solution=_number_sms_browser),
+        NearMiss("texts a number with two digits swapped", changes={"number": nm.digits_swapped}),
+    ],
+)
+
+
+def maps_directions_checkpoint(origin: str, destination: str, mode: str) -> Evaluator:
+    return aev.directions_requested(by=PHONE, origin=origin, destination=destination, mode=mode)
+
+
+MAPS_DIRECTIONS = SubTask(
+    id="phone.maps_directions",
+    description="On the phone, look up {mode} directions from {origin} to {destination}.",
+    attributes={"origin": "city", "destination": "city", "mode": "str"},
+    outputs=["route"],
+    env=P,
+    app="maps",
+    app_category="navigation",
+    intents=[ROUTE_INTENT],
+    value_pools={"origin": ROUTE_CITIES, "destination": ROUTE_CITIES, "mode": TRAVEL_MODES},
+    evaluator_generator=maps_directions_checkpoint,
+    solution_generator=_route_phone,
+    alternative_generators=[_route_from_home],
+    near_misses=[
+        NearMiss(WRONG_DEVICE, solution=_route_browser),
+        NearMiss("asks for another way to travel", changes={"mode": nm.neighbour_in(TRAVEL_MODES)}),
+    ],
+)
 
 
 TEMPLATES: list[SubTask] = [
-    SubTask(
-        id="phone.send_mail",
-        description='On the phone, email {to} with the subject "{subject}" and the text "{body}".',
-        attributes={"to": "email", "subject": "str", "body": "text"},
-        outputs=["mail"],
-        env=P,
-        app="mail",
-        app_category="communication",
-        intents=[CONTACT_INTENT],
-        value_pools={"to": EMAILS, "subject": SUBJECTS, "body": TEXTS},
-        evaluator_generator=lambda to, subject, body: aev.mail_sent(
-            by=PHONE, to=to, subject=subject, body=body
-        ),
-        solution_generator=_mail_phone,
-        alternative_generators=[_mail_from_home],
-        near_misses=[
-            NearMiss(WRONG_DEVICE, solution=_mail_browser),
-            NearMiss("sends it to a look-alike address", changes={"to": nm.lookalike_address}),
-        ],
-    ),
-    SubTask(
-        id="phone.add_contact",
-        description="Add {name} with the phone number {number} to the phone's contacts.",
-        attributes={"name": "name", "number": "phone_number"},
-        output_type="phone_number",
-        outputs=["phone_number"],
-        env=P,
-        app="contacts",
-        app_category="communication",
-        intents=[CONTACT_INTENT],
-        value_pools={"name": NAMES, "number": NUMBERS},
-        value_records=NAME_NUMBER,
-        evaluator_generator=lambda name, number: aev.contact_has(
-            by=PHONE, name=name, field="phone", value=number
-        ),
-        solution_generator=lambda name, number: [
-            *phone_app("drawer_contacts"),
-            call(P, "tap_on", name="New contact"),
-            *phone_fill(("name", name), ("phone", number)),
-            call(P, "tap_on", name="Save"),
-        ],
-        output_generator=lambda name, number: number,
-        near_misses=[
-            NearMiss(WRONG_DEVICE, solution=_contact_browser),
-            NearMiss("swaps two digits of the number", changes={"number": nm.digits_swapped}),
-        ],
-    ),
-    SubTask(
-        id="phone.call_number",
-        description="Call {number} from the phone.",
-        attributes={"number": "phone_number"},
-        outputs=["call"],
-        env=P,
-        app="dialer",
-        app_category="communication",
-        intents=[CONTACT_INTENT],
-        value_pools={"number": NUMBERS},
-        evaluator_generator=lambda number: pc.call_made(number=number),
-        solution_generator=lambda number: [
-            *phone_app("drawer_dialer"),
-            *phone_fill(("digits", number)),
-            call(P, "tap_on", name="call"),
-        ],
-        near_misses=[
-            NearMiss("dials two digits swapped", changes={"number": nm.digits_swapped}),
-        ],
-    ),
-    SubTask(
-        id="phone.send_sms",
-        description='Text "{text}" to {number} from the phone.',
-        attributes={"number": "phone_number", "text": "text"},
-        outputs=["sms"],
-        env=P,
-        app="messages",
-        app_category="communication",
-        intents=[CONTACT_INTENT],
-        value_pools={"number": NUMBERS, "text": TEXTS},
-        evaluator_generator=lambda number, text: aev.message_sent(by=PHONE, to=number, text=text),
-        solution_generator=lambda number, text: _sms_phone(number, text),
-        near_misses=[
-            NearMiss(WRONG_DEVICE, solution=_number_sms_browser),
-            NearMiss(
-                "texts a number with two digits swapped", changes={"number": nm.digits_swapped}
-            ),
-        ],
-    ),
-    SubTask(
-        id="phone.add_note",
-        description='On the phone, create a note titled "{title}" with the text "{body}".',
-        attributes={"title": "str", "body": "text"},
-        outputs=["note"],
-        env=P,
-        app="notes",
-        app_category="productivity",
-        intents=[PLAN_INTENT],
-        value_pools={"title": TITLES, "body": TEXTS},
-        evaluator_generator=lambda title, body: aev.note_contains(by=PHONE, text=body, title=title),
-        solution_generator=_note_phone,
-        near_misses=[
-            NearMiss(WRONG_DEVICE, solution=_note_browser),
-            NearMiss(
-                "swaps the title and the text",
-                solution=lambda title, body: _note_phone(body, title),
-            ),
-        ],
-    ),
-    SubTask(
-        id="phone.add_task",
-        description='On the phone, add the to-do "{title}" to the task list.',
-        attributes={"title": "text"},
-        outputs=["task"],
-        env=P,
-        app="tasks",
-        app_category="productivity",
-        intents=[PLAN_INTENT],
-        value_pools={"title": TASK_TITLES},
-        evaluator_generator=lambda title: aev.task_exists(by=PHONE, title=title),
-        solution_generator=lambda title: [
-            *phone_app("drawer_tasks"),
-            *phone_fill(("task-title", title)),
-            call(P, "tap_on", name="Add task"),
-        ],
-        near_misses=[
-            NearMiss(WRONG_DEVICE, solution=_task_browser),
-            NearMiss("a typo in the title", changes={"title": nm.typo}),
-        ],
-    ),
-    SubTask(
-        id="phone.complete_task",
-        description='The to-do "{title}" is done: mark it complete on the phone.',
-        attributes={"title": "text"},
-        outputs=["task"],
-        env=P,
-        app="tasks",
-        app_category="productivity",
-        intents=[PLAN_INTENT],
-        value_pools={"title": TASK_TITLES},
-        setup_generator=lambda title: [_services(sd.add_task(title=title))],
-        evaluator_generator=lambda title: aev.task_completed(by=PHONE, title=title),
-        solution_generator=lambda title: [
-            *phone_app("drawer_tasks"),
-            call(P, "tap_on", name="Complete"),
-        ],
-        near_misses=[
-            NearMiss(WRONG_DEVICE, solution=_complete_browser),
-            NearMiss(
-                "adds the to-do again instead of completing it",
-                solution=lambda title: [
-                    *phone_app("drawer_tasks"),
-                    *phone_fill(("task-title", title)),
-                    call(P, "tap_on", name="Add task"),
-                ],
-            ),
-        ],
-    ),
-    SubTask(
-        id="phone.add_event_today",
-        description='On the phone, add an event "{title}" at {place} to today\'s calendar.',
-        attributes={"title": "str", "place": "str"},
-        outputs=["event"],
-        env=P,
-        app="calendar",
-        app_category="productivity",
-        intents=[PLAN_INTENT],
-        value_pools={"title": TITLES, "place": PLACES},
-        evaluator_generator=lambda title, place: aev.event_exists(
-            by=PHONE, title=title, date=TODAY, place=place
-        ),
-        solution_generator=lambda title, place: [
-            *phone_app("drawer_calendar"),
-            call(P, "tap_on", name="New event"),
-            *phone_fill(("title", title), ("place", place)),
-            call(P, "tap_on", name="Save"),
-        ],
-        near_misses=[
-            NearMiss(WRONG_DEVICE, solution=_event_today_browser),
-            NearMiss("puts it at another place", changes={"place": nm.neighbour_in(PLACES)}),
-        ],
-    ),
-    SubTask(
-        id="phone.world_clock",
-        description="Add {city} to the phone's world clock.",
-        attributes={"city": "city"},
-        outputs=["clock"],
-        env=P,
-        app="clock",
-        app_category="utilities",
-        intents=[PLAN_INTENT],
-        value_pools={"city": CITIES},
-        evaluator_generator=lambda city: aev.world_clock_added(by=PHONE, city=city),
-        solution_generator=lambda city: [
-            *phone_app("drawer_clock"),
-            call(P, "tap_on", name="World clock"),
-            *phone_fill(("city", city)),
-            call(P, "tap_on", name="Add city", role="Button"),
-        ],
-        near_misses=[
-            NearMiss(WRONG_DEVICE, solution=_world_clock_browser),
-            NearMiss("adds the city next to it", changes={"city": nm.neighbour_in(CITIES)}),
-        ],
-    ),
-    SubTask(
-        id="phone.start_timer",
-        description="Start a {minutes}-minute timer on the phone.",
-        attributes={"minutes": "int"},
-        outputs=["timer"],
-        env=P,
-        app="clock",
-        app_category="utilities",
-        intents=[PLAN_INTENT],
-        value_pools={"minutes": [3, 5, 10, 12, 15, 20, 25, 40]},
-        evaluator_generator=lambda minutes: aev.timer_set(by=PHONE, seconds=minutes * 60),
-        solution_generator=lambda minutes: [
-            *phone_app("drawer_clock"),
-            call(P, "tap_on", name="Timers"),
-            *phone_fill(("minutes", str(minutes))),
-            call(P, "tap_on", name="Start timer"),
-        ],
-        near_misses=[
-            NearMiss(WRONG_DEVICE, solution=_timer_browser),
-            NearMiss("sets one minute too many", changes={"minutes": nm.one_more}),
-        ],
-    ),
-    SubTask(
-        id="phone.turn_on",
-        description='In the phone\'s Settings, turn on "{setting}".',
-        attributes={"setting": "setting"},
-        outputs=["phone_setting"],
-        env=P,
-        app="settings",
-        app_category="system",
-        intents=[SETTINGS_INTENT],
-        value_pools={"setting": [s for s in SETTINGS if s != "Wi-Fi"]},
-        evaluator_generator=lambda setting: pc.phone_setting_is(key=SETTINGS[setting], value="on"),
-        solution_generator=lambda setting: [
-            *phone_app("drawer_settings"),
-            call(P, "tap_on", name=setting),
-        ],
-        near_misses=[
-            NearMiss(
-                "switches the setting next to it",
-                changes={"setting": nm.neighbour_in(list(SETTINGS))},
-            ),
-        ],
-    ),
-    SubTask(
-        id="phone.turn_off",
-        description='In the phone\'s Settings, turn off "{setting}".',
-        attributes={"setting": "setting"},
-        outputs=["phone_setting"],
-        env=P,
-        app="settings",
-        app_category="system",
-        intents=[SETTINGS_INTENT],
-        value_pools={"setting": list(SETTINGS)},
-        setup_generator=lambda setting: [
-            ActionStep(env=P, action=pc.set_phone_setting(key=SETTINGS[setting], value="on"))
-        ],
-        evaluator_generator=lambda setting: pc.phone_setting_is(key=SETTINGS[setting], value="off"),
-        solution_generator=lambda setting: [
-            *phone_app("drawer_settings"),
-            call(P, "tap_on", name=setting),
-        ],
-        near_misses=[
-            NearMiss(
-                "switches the setting next to it",
-                changes={"setting": nm.neighbour_in(list(SETTINGS))},
-            ),
-        ],
-    ),
-    SubTask(
-        id="phone.open_app",
-        description="Open the {app} app on the phone.",
-        attributes={"app": "app_name"},
-        outputs=["screen"],
-        env=P,
-        app="launcher",
-        app_category="system",
-        intents=[SETTINGS_INTENT],
-        value_pools={"app": list(APPS)},
-        evaluator_generator=lambda app: uev.current_app(package=APPS[app]),
-        solution_generator=lambda app: phone_app("drawer_" + APPS[app].rsplit(".", 1)[1]),
-        near_misses=[
-            NearMiss("opens the app next to it", changes={"app": nm.neighbour_in(list(APPS))}),
-        ],
-    ),
-    SubTask(
-        id="phone.new_folder",
-        description='In the phone\'s Files app, create the folder "{folder}".',
-        attributes={"folder": "str"},
-        outputs=["cloud_folder"],
-        env=P,
-        app="files",
-        app_category="file management",
-        intents=[FILES_INTENT],
-        value_pools={"folder": FOLDER_NAMES},
-        evaluator_generator=lambda folder: aev.folder_exists(by=PHONE, path=folder),
-        solution_generator=lambda folder: [
-            *phone_app("drawer_files"),
-            *phone_fill(("New folder name", folder)),
-            call(P, "tap_on", name="Create folder"),
-        ],
-        near_misses=[
-            NearMiss(WRONG_DEVICE, solution=_folder_browser),
-            NearMiss("a typo in the name", changes={"folder": nm.typo}),
-        ],
-    ),
-    SubTask(
-        id="phone.new_text_file",
-        description="In the phone's Files app, create the text file "
-        '"{name}" containing "{content}".',
-        attributes={"name": "str", "content": "text"},
-        outputs=["cloud_file"],
-        env=P,
-        app="files",
-        app_category="file management",
-        intents=[FILES_INTENT],
-        value_pools={"name": FILE_NAMES, "content": TEXTS},
-        evaluator_generator=lambda name, content: aev.file_in_folder(
-            by=PHONE, name=name, content=content
-        ),
-        solution_generator=lambda name, content: [
-            *phone_app("drawer_files"),
-            call(P, "tap_on", name="New text file"),
-            *phone_fill(("name", name), ("content", content)),
-            call(P, "tap_on", name="Create file"),
-        ],
-        near_misses=[
-            NearMiss(WRONG_DEVICE, solution=_text_file_browser),
-            NearMiss("a typo in the text", changes={"content": nm.typo}),
-        ],
-    ),
-    SubTask(
-        id="phone.read_code",
-        description="{sender} texted a pickup code to the phone. Open the message and "
-        "read the code.",
-        attributes={"sender": "name", "code": "code"},
-        output_type="code",
-        outputs=["code"],
-        env=P,
-        app="messages",
-        app_category="communication",
-        intents=[CODE_INTENT, CONTACT_INTENT],
-        value_pools={"sender": SENDERS, "code": CODES},
-        setup_generator=lambda sender, code: [
-            _services(sd.add_message(contact=sender, text=f"Your pickup code is {code}"))
-        ],
-        evaluator_generator=lambda sender, code: read_on_phone(f"Conversation with {sender}", code),
-        solution_generator=lambda sender, code: [
-            *phone_app("drawer_messages"),
-            call(P, "tap_on", name=sender),
-        ],
-        output_generator=lambda sender, code: code,
-        near_misses=[
-            NearMiss(
-                "opens the list of conversations, not the message",
-                solution=lambda sender, code: phone_app("drawer_messages"),
-            ),
-        ],
-    ),
-    SubTask(
-        id="phone.mail_answer",
-        description='Open the mail "{subject}" on the phone and submit the booking reference '
-        "it gives.",
-        attributes={"subject": "str", "code": "code"},
-        outputs=["answer"],
-        env=P,
-        app="mail",
-        app_category="communication",
-        intents=[LOOKUP_INTENT],
-        value_pools={"subject": SUBJECTS, "code": CODES},
-        setup_generator=lambda subject, code: [
-            _services(
-                sd.add_mail(
-                    sender="bookings@example.com",
-                    subject=subject,
-                    body=f"Thank you. Your booking reference is {code}.",
-                )
-            )
-        ],
-        evaluator_generator=lambda subject, code: answer_equals(expected=code),
-        solution_generator=lambda subject, code: [
-            *phone_app("drawer_mail"),
-            call(P, "tap_on", name=subject),
-            call("root", "submit", answer=code),
-        ],
-        near_misses=[
-            NearMiss(
-                "submits the reference with two digits swapped", changes={"code": nm.digits_swapped}
-            ),
-        ],
-    ),
-    SubTask(
-        id="phone.text_code",
-        description="Text that code to {number} from the phone.",
-        attributes={"code": "code", "number": "phone_number"},
-        inputs=["code"],
-        outputs=["sms"],
-        env=P,
-        app="messages",
-        app_category="communication",
-        intents=[CODE_INTENT, CONTACT_INTENT],
-        value_pools={"code": CODES, "number": NUMBERS},
-        evaluator_generator=lambda code, number: aev.message_sent(by=PHONE, to=number, text=code),
-        solution_generator=lambda code, number: _sms_phone(number, code),
-        near_misses=[
-            NearMiss(WRONG_DEVICE, solution=_code_sms_browser),
-            NearMiss(
-                "texts the code to a number with two digits swapped",
-                changes={"number": nm.digits_swapped},
-            ),
-        ],
-    ),
-    SubTask(
-        id="phone.note_message",
-        description='On the phone, create a note titled "{title}" holding that message.',
-        attributes={"memo": "memo", "title": "str"},
-        inputs=["memo"],
-        outputs=["note"],
-        env=P,
-        app="notes",
-        app_category="productivity",
-        intents=[MEMO_INTENT],
-        value_pools={"memo": MEMOS, "title": TITLES},
-        evaluator_generator=lambda memo, title: aev.note_contains(by=PHONE, text=memo, title=title),
-        solution_generator=lambda memo, title: _note_phone(title, memo),
-        near_misses=[
-            NearMiss(WRONG_DEVICE, solution=_memo_note_browser),
-            NearMiss(
-                "swaps the title and the text",
-                solution=lambda memo, title: _note_phone(memo, title),
-            ),
-        ],
-    ),
-    SubTask(
-        id="phone.mail_message",
-        description='From the phone, email that message to {to} with the subject "{subject}".',
-        attributes={"memo": "memo", "to": "email", "subject": "str"},
-        inputs=["memo"],
-        outputs=["mail"],
-        env=P,
-        app="mail",
-        app_category="communication",
-        intents=[MEMO_INTENT],
-        value_pools={"memo": MEMOS, "to": EMAILS, "subject": SUBJECTS},
-        evaluator_generator=lambda memo, to, subject: aev.mail_sent(
-            by=PHONE, to=to, subject=subject, body=memo
-        ),
-        solution_generator=lambda memo, to, subject: _mail_phone(to, subject, memo),
-        alternative_generators=[lambda memo, to, subject: _mail_from_home(to, subject, memo)],
-        near_misses=[
-            NearMiss(WRONG_DEVICE, solution=_memo_mail_browser),
-            NearMiss("sends it to a look-alike address", changes={"to": nm.lookalike_address}),
-        ],
-    ),
-    SubTask(
-        id="phone.text_contact",
-        description='Text "{text}" to that number from the phone.',
-        attributes={"number": "phone_number", "text": "text"},
-        inputs=["number"],
-        outputs=["sms"],
-        env=P,
-        app="messages",
-        app_category="communication",
-        intents=[CONTACT_INTENT],
-        value_pools={"number": NUMBERS, "text": TEXTS},
-        evaluator_generator=lambda number, text: aev.message_sent(by=PHONE, to=number, text=text),
-        solution_generator=lambda number, text: _sms_phone(number, text),
-        near_misses=[
-            NearMiss(WRONG_DEVICE, solution=_number_sms_browser),
-            NearMiss(
-                "texts a number with two digits swapped", changes={"number": nm.digits_swapped}
-            ),
-        ],
-    ),
-    SubTask(
-        id="phone.maps_directions",
-        description="On the phone, look up {mode} directions from {origin} to {destination}.",
-        attributes={"origin": "city", "destination": "city", "mode": "str"},
-        outputs=["route"],
-        env=P,
-        app="maps",
-        app_category="navigation",
-        intents=[ROUTE_INTENT],
-        value_pools={"origin": ROUTE_CITIES, "destination": ROUTE_CITIES, "mode": TRAVEL_MODES},
-        evaluator_generator=lambda origin, destination, mode: aev.directions_requested(
-            by=PHONE, origin=origin, destination=destination, mode=mode
-        ),
-        solution_generator=_route_phone,
-        alternative_generators=[_route_from_home],
-        near_misses=[
-            NearMiss(WRONG_DEVICE, solution=_route_browser),
-            NearMiss(
-                "asks for another way to travel", changes={"mode": nm.neighbour_in(TRAVEL_MODES)}
-            ),
-        ],
-    ),
+    SEND_MAIL,
+    ADD_CONTACT,
+    CALL_NUMBER,
+    SEND_SMS,
+    ADD_NOTE,
+    ADD_TASK,
+    COMPLETE_TASK,
+    ADD_EVENT_TODAY,
+    WORLD_CLOCK,
+    START_TIMER,
+    TURN_ON,
+    TURN_OFF,
+    OPEN_APP,
+    NEW_FOLDER,
+    NEW_TEXT_FILE,
+    READ_CODE,
+    MAIL_ANSWER,
+    TEXT_CODE,
+    NOTE_MESSAGE,
+    MAIL_MESSAGE,
+    TEXT_CONTACT,
+    MAPS_DIRECTIONS,
 ]
