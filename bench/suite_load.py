@@ -1,14 +1,18 @@
 """What loading reef-v1 as frozen data costs, against synthesising the same tasks.
 
-Figures, one JSON object per line (each load in a fresh interpreter, so imports count):
+One JSON object per line, ``{"metric", "value", "unit"}`` plus ``"peer"``/``"peer_value"``
+(each load in a fresh interpreter, so imports count):
 
-``suite_load``
+``suite_load_wall`` / ``suite_load_cpu``
     Seconds (median wall time and CPU time of the child process) for
-    ``get_suite(name).load()``: ``v1`` parses ``suites/v1/data/tasks.jsonl`` and resolves
-    its evaluator references; ``v0`` synthesises the same tasks from the templates.
-``freeze``
+    ``get_suite("v1").load()``, which parses ``suites/v1/data/tasks.jsonl`` and resolves its
+    evaluator references; the peer is reef-v0, which synthesises the same tasks from the
+    templates, measured in the same run.
+``freeze_check``
     Seconds for ``reef suite freeze v1 --check`` (synthesis + rendering + comparison, what
-    the lead runs after merging template changes), and the data file's size in bytes.
+    to run after changing templates).
+``tasks_jsonl_size``
+    The data file's size in bytes.
 
 Usage: ``python bench/suite_load.py [--repetitions 5]``.
 """
@@ -41,22 +45,25 @@ def _load(name: str) -> tuple[int, float, float]:
     return int(count), float(wall), float(cpu)
 
 
+def emit(metric: str, value: float, unit: str, peer_value: float | None = None) -> None:
+    row: dict[str, object] = {"metric": metric, "value": value, "unit": unit}
+    if peer_value is not None:
+        row |= {"peer": "reef-v0 synthesised at load time", "peer_value": peer_value}
+    print(json.dumps(row), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repetitions", type=int, default=5)
     args = parser.parse_args()
-    for name in ("v1", "v0"):
-        runs = [_load(name) for _ in range(args.repetitions)]
-        print(
-            json.dumps(
-                {
-                    "figure": "suite_load",
-                    "suite": name,
-                    "tasks": runs[0][0],
-                    "wall_s": round(statistics.median(r[1] for r in runs), 3),
-                    "cpu_s": round(statistics.median(r[2] for r in runs), 3),
-                }
-            )
+    frozen = [_load("v1") for _ in range(args.repetitions)]
+    synthesised = [_load("v0") for _ in range(args.repetitions)]
+    for metric, column in (("suite_load_wall", 1), ("suite_load_cpu", 2)):
+        emit(
+            metric,
+            round(statistics.median(r[column] for r in frozen), 3),
+            "s",
+            round(statistics.median(r[column] for r in synthesised), 3),
         )
     start = time.perf_counter()
     subprocess.run(
@@ -64,15 +71,8 @@ def main() -> None:
         capture_output=True,
         check=True,
     )
-    print(
-        json.dumps(
-            {
-                "figure": "freeze",
-                "check_s": round(time.perf_counter() - start, 2),
-                "tasks_jsonl_bytes": (DATA / "tasks.jsonl").stat().st_size,
-            }
-        )
-    )
+    emit("freeze_check", round(time.perf_counter() - start, 2), "s")
+    emit("tasks_jsonl_size", (DATA / "tasks.jsonl").stat().st_size, "bytes")
 
 
 if __name__ == "__main__":
