@@ -1,4 +1,4 @@
-"""Print the reef-v0 gates' summary (tasks, episodes, failures, run time) at the end of
+"""Print the reef-v1 gates' summary (tasks, episodes, failures, run time) at the end of
 the pytest run, where CI logs show it, instead of between progress dots."""
 
 from __future__ import annotations
@@ -23,5 +23,5 @@ def report_gates(pytestconfig: pytest.Config) -> Callable[[str], None]:
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     line = terminalreporter.config.stash.get(GATES_SUMMARY, None)
     if line is not None:
-        terminalreporter.write_sep("-", "reef-v0 validation gates")
+        terminalreporter.write_sep("-", "reef-v1 validation gates")
         terminalreporter.write_line(line)
