@@ -7,7 +7,10 @@ satisfy it structurally, and so can any other account a device should open signe
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from playwright.sync_api import BrowserContext
 
 
 class Account(Protocol):
@@ -42,3 +45,11 @@ class Account(Protocol):
     def settings(self) -> dict[str, str]:
         """The account's settings (``now``: its clock as ``YYYY-MM-DDTHH:MM``)."""
         ...
+
+
+def sign_in_context(context: BrowserContext, account: Account, client: str) -> None:
+    """Sign a Chromium context in to ``account`` as ``client`` (a session cookie) and keep
+    it recognised as that client when it signs in again (the client's key on every
+    request): the account attributes every change to the client that made it."""
+    context.set_extra_http_headers(account.client_headers(client))
+    context.add_cookies([account.session_cookie(client)])  # type: ignore[list-item]

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from reefbench.actions import Action
 from reefbench.environment import Environment
-from reefbench.envs.accounts import Account
+from reefbench.envs.accounts import Account, sign_in_context
 from reefbench.envs.browser.chromium import Chromium
 from reefbench.envs.browser.page_marks import page_marks
 from reefbench.envs.browser.settle import INIT_SCRIPT, RequestTracker, settle
@@ -166,9 +166,7 @@ class BrowserDevice(Environment):
         if self.services is not None:
             # Signed in as this device, and recognised as it when it signs in again: the
             # account attributes every change to the client that made it.
-            context.set_extra_http_headers(self.services.client_headers(self.account_client))
-            cookie = self.services.session_cookie(self.account_client)
-            context.add_cookies([cookie])  # type: ignore[list-item]
+            sign_in_context(context, self.services, self.account_client)
         self.context = context
         self.tracker = RequestTracker(context)
         context.on("page", self._adopt)

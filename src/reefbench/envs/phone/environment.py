@@ -18,7 +18,7 @@ import time
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from urllib.parse import urlsplit
 
-from reefbench.envs.accounts import Account
+from reefbench.envs.accounts import Account, sign_in_context
 from reefbench.envs.browser.chromium import Chromium
 from reefbench.envs.browser.settle import (
     INIT_SCRIPT,
@@ -190,10 +190,7 @@ class PhoneEnvironment(TouchEnvironment):
         context.route(f"{self.origin}{SHELL_PREFIX}/**", self._route)
         if self.services is not None:
             # The account attributes what this context changes to the phone (see BrowserDevice).
-            context.set_extra_http_headers(self.services.client_headers(self.account_client))
-            context.add_cookies(
-                [self.services.session_cookie(self.account_client)]  # type: ignore[list-item]
-            )
+            sign_in_context(context, self.services, self.account_client)
         self.context = context
         self.tracker = RequestTracker(context)
         page = context.new_page()
