@@ -11,7 +11,7 @@ from reefbench.action_sets import ACTION_SETS, DEFAULT_ACTION_SET, get_action_se
 from reefbench.actions import Action, ActionCall, action
 from reefbench.environment import Environment
 from reefbench.episode import Episode
-from reefbench.errors import ConfigError
+from reefbench.errors import ConfigError, InvalidAction
 from reefbench.evaluators import evaluator
 from reefbench.protocol import AgentOutput, Turn
 from reefbench.task import Task, TaskMetadata
@@ -35,11 +35,60 @@ def press_by_name(name: str, env: Any) -> str:
     return f"pressed {name}"
 
 
-class Panel(Environment):
-    """A button panel whose a11y set adds a name-addressed press."""
+@action
+def press_at(x: int, y: int, env: Any) -> str:
+    """Press whatever is at a point.
 
-    default_action_space: ClassVar[list[Action]] = [press]
-    action_set_actions: ClassVar[Mapping[str, list[Action]]] = {"a11y": [press_by_name]}
+    Args:
+        x: Pixels from the left.
+        y: Pixels from the top.
+    """
+    env.pressed += 1
+    return f"pressed at ({x}, {y})"
+
+
+@action(name="reset_panel")
+def reset_all(env: Any) -> str:
+    """Clear the panel (the pixels set's version: asks for nothing)."""
+    env.pressed = 0
+    return "cleared"
+
+
+@action
+def reset_panel(which: int, env: Any) -> str:
+    """Clear one row of the panel.
+
+    Args:
+        which: The row's number.
+    """
+    env.pressed = 0
+    return f"cleared row {which}"
+
+
+@action
+def look(env: Any) -> str:
+    """The panel with numbered buttons."""
+    return "[1] button"
+
+
+@action(name="look")
+def look_plain(env: Any) -> str:
+    """The panel as a picture."""
+    return "a panel"
+
+
+class Panel(Environment):
+    """A button panel: a11y adds a name-addressed press; pixels takes the numbered press
+    out, puts in one at a point, replaces reset_panel and shows a plain view."""
+
+    default_action_space: ClassVar[list[Action]] = [press, reset_panel]
+    default_observation_space: ClassVar[list[Action]] = [look]
+    action_set_actions: ClassVar[Mapping[str, list[Action]]] = {
+        "a11y": [press_by_name],
+        "pixels": [press_at, reset_all],
+    }
+    action_set_removes: ClassVar[Mapping[str, list[str]]] = {"pixels": ["press", "reset_panel"]}
+    action_set_observations: ClassVar[Mapping[str, list[Action]]] = {"pixels": [look_plain]}
 
     def __init__(self) -> None:
         super().__init__("panel", "A panel with one button.")
@@ -49,38 +98,74 @@ class Panel(Environment):
         self.pressed = 0
 
 
-def test_the_registry_knows_marks_and_a11y_and_marks_is_the_default() -> None:
-    assert set(ACTION_SETS) == {"marks", "a11y"}
+def test_the_registry_knows_marks_a11y_and_pixels_and_marks_is_the_default() -> None:
+    assert set(ACTION_SETS) == {"marks", "a11y", "pixels"}
     assert DEFAULT_ACTION_SET == "marks"
     assert get_action_set("a11y").name == "a11y"
+    pixels = get_action_set("pixels")
+    assert (pixels.elements, pixels.screenshot_only) == (False, True)
+    assert get_action_set("marks").elements and not get_action_set("marks").screenshot_only
 
 
 def test_an_unknown_set_is_one_line_naming_the_known_ones() -> None:
     with pytest.raises(ConfigError) as caught:
         get_action_set("pixel")
     message = str(caught.value)
-    assert message == "unknown action set 'pixel': choose one of marks, a11y"
+    assert message == "unknown action set 'pixel': choose one of marks, a11y, pixels"
 
 
 def test_reset_applies_the_set_until_the_next_reset_or_the_end_of_the_episode() -> None:
     panel = Panel()
     panel.reset()
-    assert set(panel.action_space) == {"press"}
+    assert set(panel.action_space) == {"press", "reset_panel"}
     panel.reset(action_set="a11y")
-    assert set(panel.action_space) == {"press", "press_by_name"}
+    assert set(panel.action_space) == {"press", "reset_panel", "press_by_name"}
     assert panel.action_set == "a11y"
     panel.reset()  # back to marks: the name-addressed action is gone
-    assert set(panel.action_space) == {"press"}
+    assert set(panel.action_space) == {"press", "reset_panel"}
     panel.reset(action_set="a11y")
     panel.end_episode()
-    assert set(panel.action_space) == {"press"}
+    assert set(panel.action_space) == {"press", "reset_panel"}
     assert panel.action_set == "marks"
+
+
+def test_pixels_removes_replaces_and_swaps_the_observations_until_the_episode_ends() -> None:
+    panel = Panel()
+    panel.reset(action_set="pixels")
+    # The replacement keeps the place of what it replaces; the rest is appended.
+    assert list(panel.action_space) == ["reset_panel", "press_at"]
+    assert panel.action_space["reset_panel"] is reset_all
+    assert panel.observe() == {"look": "a panel"}
+    assert panel.step("reset_panel") == "cleared"
+    with pytest.raises(InvalidAction, match="has no action 'press'"):
+        panel.step("press")
+    panel.reset(action_set="pixels")  # applied once, not on top of itself
+    assert list(panel.action_space) == ["reset_panel", "press_at"]
+    panel.reset(action_set="a11y")
+    assert list(panel.action_space) == ["press", "reset_panel", "press_by_name"]
+    assert panel.observe() == {"look": "[1] button"}
+    panel.reset(action_set="pixels")
+    panel.end_episode()
+    assert list(panel.action_space) == ["press", "reset_panel"]
+    assert panel.action_space["reset_panel"] is reset_panel
+    assert panel.observe() == {"look": "[1] button"}
+
+
+def test_episode_space_is_what_reset_makes_of_the_space() -> None:
+    panel = Panel()
+    for name in ("marks", "a11y", "pixels"):
+        predicted = panel.episode_space([], name)
+        panel.reset(action_set=name)
+        assert list(predicted.items()) == list(panel.action_space.items()), name
 
 
 def test_the_set_and_a_task_action_of_the_same_name_are_added_once() -> None:
     panel = Panel()
     added = panel.episode_actions([press_by_name, press], action_set="a11y")
     assert [a.name for a in added] == ["press_by_name"]
+    # Under pixels ``press`` is left out, so a task's own ``press`` would come back.
+    added = panel.episode_actions([press], action_set="pixels")
+    assert [a.name for a in added] == ["press_at", "reset_panel", "press"]
 
 
 def test_an_unknown_set_fails_before_the_environment_starts() -> None:
@@ -122,11 +207,16 @@ def _task() -> Task:
 
 def test_the_episode_gives_the_agent_the_runs_set() -> None:
     panel = Panel()
-    for name, expected in (("marks", ["press"]), ("a11y", ["press", "press_by_name"])):
+    for name, expected in (
+        ("marks", ["press", "reset_panel"]),
+        ("a11y", ["press", "press_by_name", "reset_panel"]),
+        ("pixels", ["press_at", "reset_panel"]),
+    ):
         agent = Recorder()
         Episode(_task(), agent, {"panel": panel}, action_set=name).run()
         assert agent.tools["panel"] == expected
-    assert set(panel.action_space) == {"press"}  # nothing of the a11y set outlives it
+    # nothing of the a11y or pixels set outlives it
+    assert list(panel.action_space) == ["press", "reset_panel"]
 
 
 def test_the_episode_refuses_an_unknown_set_in_one_line() -> None:

@@ -18,7 +18,7 @@ from reefbench.environment import Environment
 from reefbench.episode import Episode
 from reefbench.errors import InvalidAction
 from reefbench.evaluators import evaluator
-from reefbench.grounding import Candidate, Groundable, element_call, pick
+from reefbench.grounding import Candidate, Groundable, PointGroundable, element_call, pick
 from reefbench.task import SubtaskInfo, Task, TaskMetadata
 
 
@@ -197,3 +197,75 @@ def test_an_sr_at_k_prefix_is_played_by_mark_number_too() -> None:
     assert screen.clicked == ["Open", "Save"]
     played = [(c.name, c.arguments) for turn in result.trajectory for c in turn.calls]
     assert played[0] == ("click", {"elem": 1})  # only Save: Open was the prefix
+
+
+# ------------------------------------------------------------------ pixels
+@action
+def click_at(x: int, y: int, env: Any) -> str:
+    """Click a point of the screenshot.
+
+    Args:
+        x: Pixels from the left.
+        y: Pixels from the top.
+    """
+    name = env.at(x, y)
+    env.clicked.append(name)
+    return f"clicked {name}"
+
+
+class PixelScreen(Screen):
+    """A :class:`Screen` whose buttons are 100-pixel-wide cells of one row, drawn at half
+    size in the screenshot; the pixels set has only ``click_at``."""
+
+    default_action_space: ClassVar[list[Action]] = [click, click_at]
+    action_set_removes: ClassVar[Mapping[str, list[str]]] = {"pixels": ["click"]}
+    point_addressed: ClassVar[Mapping[str, str]] = {"click_on": "click_at"}
+
+    def element_point(self, elem: int) -> tuple[int, int]:
+        # Button ``elem`` of the observation covers screen x 100*(elem-1)..100*elem - 1.
+        return (100 * (elem - 1) + 50) // 2, 10
+
+    def at(self, x: int, y: int) -> str:
+        return self.current[x * 2 // 100]
+
+
+def test_a_device_with_points_is_point_groundable_and_a_plain_screen_is_not() -> None:
+    assert isinstance(PixelScreen(["OK"]), PointGroundable)
+    assert not isinstance(Screen(["OK"]), PointGroundable)
+
+
+def test_under_pixels_a_name_becomes_a_click_at_the_elements_centre() -> None:
+    screen = PixelScreen(["Cancel", "Open", "Save"])
+    screen.reset(action_set="pixels")
+    call = ActionCall(env="screen", name="click_on", arguments={"name": "Open"})
+    grounded = element_call(call, screen)
+    # Numbered in reverse: Save 1, Open 2, Cancel 3; Open's centre is at screen x 150.
+    assert grounded == ActionCall(env="screen", name="click_at", arguments={"x": 75, "y": 10})
+    screen.step(grounded.name, grounded.arguments)
+    assert screen.clicked == ["Open"]
+
+
+def test_under_marks_the_same_device_still_gets_the_element_number() -> None:
+    screen = PixelScreen(["Cancel", "Save"])
+    screen.reset()
+    call = ActionCall(env="screen", name="click_on", arguments={"name": "Save"})
+    assert element_call(call, screen).name == "click"
+
+
+def test_the_oracle_solves_the_task_through_pixels() -> None:
+    screen = PixelScreen(["Cancel", "Save"])
+    result = Episode(_task(), OracleAgent(), {"screen": screen}, action_set="pixels").run()
+    assert result.success, result.error
+    first = result.trajectory[0].calls[0]
+    assert (first.name, first.arguments) == ("click_at", {"x": 25, "y": 10})
+    assert screen.clicked == ["Save"]
+
+
+def test_without_a_point_form_in_the_space_the_element_action_is_kept() -> None:
+    """A device that cannot say where its elements are (or whose set lacks the
+    coordinate action) gets the element action, which the episode then refuses."""
+    screen = Screen(["OK"])
+    screen.reset()
+    screen.remove_action("click")
+    call = ActionCall(env="screen", name="click_on", arguments={"name": "OK"})
+    assert element_call(call, screen).name == "click"

@@ -9,12 +9,17 @@ and a run picks one *action set* that every device applies in every episode:
 * ``a11y`` (opt-in): ``marks`` plus name-addressed actions (``click_on`` on the desktop
   and the browser, ``tap_on`` on touch devices) that find an element by its accessible
   name or resource id.
+* ``pixels`` (opt-in, OSWorld's computer_13): coordinates only. Every element-addressed
+  action is left out (or replaced by an x/y variant of the same name), and the only
+  observation is the plain screenshot: no numbered boxes, no element list, no
+  accessibility tree or UI dump. What a model sees is what a person would.
 
-A device kind declares what each set adds in ``Environment.action_set_actions``; the
-environment applies it in :meth:`~reefbench.environment.Environment.reset`, the episode
-passes the run's set there, and nothing else changes the tool list. A set that also
-removes actions or changes observations (``pixels``: coordinates only, screenshot-only
-observations) will extend :class:`ActionSet` with what the device leaves out.
+A device kind declares, per set, what the set adds (``Environment.action_set_actions``),
+which actions it leaves out (``action_set_removes``) and the observations that replace
+the kind's own (``action_set_observations``); the environment applies all three in
+:meth:`~reefbench.environment.Environment.reset`, the episode passes the run's set there,
+and nothing else changes the tool list or the observations. :class:`ActionSet` itself
+only says what the set is for, so that reports and help texts can describe it.
 """
 
 from __future__ import annotations
@@ -31,16 +36,27 @@ class ActionSet:
     Attributes:
         name: How runs select it (``--action-set NAME``).
         summary: One line for help texts and reports.
+        elements: Whether agents may address elements (by mark number or name); a set
+            without (``pixels``) leaves each kind's element-addressed actions out.
+        screenshot_only: Whether the observations are a plain screenshot and nothing else.
     """
 
     name: str
     summary: str
+    elements: bool = True
+    screenshot_only: bool = False
 
 
 MARKS = ActionSet("marks", "Set-of-Marks element ids plus coordinates (CRAB's)")
 A11Y = ActionSet("a11y", "marks plus actions naming elements by accessible name (click_on, tap_on)")
+PIXELS = ActionSet(
+    "pixels",
+    "coordinates only, plain screenshots (OSWorld's computer_13)",
+    elements=False,
+    screenshot_only=True,
+)
 
-ACTION_SETS: dict[str, ActionSet] = {s.name: s for s in (MARKS, A11Y)}
+ACTION_SETS: dict[str, ActionSet] = {s.name: s for s in (MARKS, A11Y, PIXELS)}
 DEFAULT_ACTION_SET = MARKS.name
 
 

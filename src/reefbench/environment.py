@@ -8,8 +8,10 @@ the observation space. Concrete environments (desktop, browser, phone, remote) o
 the environment class they need (checked when they run).
 
 Three per-episode duties are part of the contract, so that no suite has to wrap an
-environment for them: :meth:`reset` applies the run's action set (what it adds is declared
-per kind in ``action_set_actions``, see :mod:`reefbench.action_sets`) and takes the task's
+environment for them: :meth:`reset` applies the run's action set (what it adds, leaves out
+and which observations it swaps in are declared per kind in ``action_set_actions``,
+``action_set_removes`` and ``action_set_observations``, see :mod:`reefbench.action_sets`)
+and takes the task's
 extra actions (both available until the next reset), and an environment built with
 ``lazy_reset=True`` skips a reset when nothing acted on it since the last one.
 """
@@ -62,6 +64,13 @@ class Environment:
     action_set_actions: ClassVar[Mapping[str, Sequence[Action]]] = {}
     """Actions each action set adds to this kind's space, by set name (a set that is not
     listed adds nothing: the kind has no name-addressed elements, say)."""
+    action_set_removes: ClassVar[Mapping[str, Sequence[str]]] = {}
+    """Actions each set leaves out of this kind's space, by set name (``pixels``: the
+    element-addressed ones). An action the set also adds under the same name replaces
+    the one left out, in its place (``scroll`` at x/y instead of over an element)."""
+    action_set_observations: ClassVar[Mapping[str, Sequence[Action]]] = {}
+    """Observations that replace this kind's whole observation space under a set, by set
+    name (``pixels``: the plain screenshot); a set that is not listed keeps them."""
 
     def __init__(
         self,
@@ -86,7 +95,10 @@ class Environment:
         self.action_set = DEFAULT_ACTION_SET
         self.lazy_reset = lazy_reset
         self._dirty = True  # something may have changed the state since the last reset
-        self._episode_actions: list[str] = []
+        # The spaces as they were before the current episode's set and extra actions
+        # (None: the episode changed nothing); reset and end_episode put them back.
+        self._base_actions: dict[str, Action] | None = None
+        self._base_observations: dict[str, Action] | None = None
 
     def add_action(self, act: Action) -> None:
         if act.name in self.action_space:
@@ -120,33 +132,73 @@ class Environment:
         """
         get_action_set(action_set)  # an unknown name fails before anything starts
         self.start()
-        for name in self._episode_actions:
-            self.remove_action(name)
-        added = self.episode_actions(extra_actions, action_set)
+        self._restore_spaces()
+        self._apply_set(extra_actions, action_set)
         self.action_set = action_set
-        self._episode_actions = [act.name for act in added]
-        for act in added:
-            self.action_space[act.name] = act
         if not self.lazy_reset or self._dirty or not self.on_health():
             self.on_reset()
             self._dirty = False
         self.action_log.clear()
 
+    def _apply_set(self, extra_actions: Iterable[Action], action_set: str) -> None:
+        """Make the episode's spaces: the action space of :meth:`episode_space`, and the
+        set's observations in place of the kind's own."""
+        space = self.episode_space(extra_actions, action_set)
+        if list(space.items()) != list(self.action_space.items()):
+            self._base_actions, self.action_space = self.action_space, space
+        observations = self.set_observations(action_set)
+        if observations:
+            self._base_observations = self.observation_space
+            self.observation_space = {act.name: act for act in observations}
+
+    def _restore_spaces(self) -> None:
+        """Undo :meth:`_apply_set`: the spaces the environment had before the episode."""
+        if self._base_actions is not None:
+            self.action_space, self._base_actions = self._base_actions, None
+        if self._base_observations is not None:
+            self.observation_space, self._base_observations = self._base_observations, None
+
     def episode_actions(
         self, extra_actions: Iterable[Action] = (), action_set: str = DEFAULT_ACTION_SET
     ) -> list[Action]:
         """What an episode adds to the action space: the action set's actions for this
-        kind, then the task's own; a name already in the space (or added before) is
-        skipped. :meth:`reset` applies exactly this list.
+        kind, then the task's own; a name already in the space (and not left out by the
+        set) or added before is skipped. :meth:`reset` applies exactly this list, after
+        taking out :meth:`set_removes`.
 
         Raises:
             ConfigError: ``action_set`` is not a known set.
         """
+        base = self.action_space if self._base_actions is None else self._base_actions
+        present = set(base) - set(self.set_removes(action_set))
         added: dict[str, Action] = {}
         for act in [*self.set_actions(action_set), *extra_actions]:
-            if act.name not in self.action_space and act.name not in added:
+            if act.name not in present and act.name not in added:
                 added[act.name] = act
         return list(added.values())
+
+    def episode_space(
+        self, extra_actions: Iterable[Action] = (), action_set: str = DEFAULT_ACTION_SET
+    ) -> dict[str, Action]:
+        """The action space an episode under ``action_set`` has here, without resetting
+        (:meth:`reset` applies exactly this): the kind's space without what the set leaves
+        out, a replacement of the same name in the place of what it replaces, then the
+        rest of :meth:`episode_actions`.
+
+        Raises:
+            ConfigError: ``action_set`` is not a known set.
+        """
+        base = self.action_space if self._base_actions is None else self._base_actions
+        removes = set(self.set_removes(action_set))
+        added = {act.name: act for act in self.episode_actions(extra_actions, action_set)}
+        space: dict[str, Action] = {}
+        for name, act in base.items():
+            if name not in removes:
+                space[name] = act
+            elif name in added:
+                space[name] = added.pop(name)
+        space.update(added)
+        return space
 
     def set_actions(self, action_set: str) -> Sequence[Action]:
         """The actions ``action_set`` adds to this environment (``action_set_actions``;
@@ -157,12 +209,28 @@ class Environment:
         """
         return self.action_set_actions.get(get_action_set(action_set).name, ())
 
+    def set_removes(self, action_set: str) -> Sequence[str]:
+        """The actions ``action_set`` leaves out here (``action_set_removes``).
+
+        Raises:
+            ConfigError: ``action_set`` is not a known set.
+        """
+        return self.action_set_removes.get(get_action_set(action_set).name, ())
+
+    def set_observations(self, action_set: str) -> Sequence[Action]:
+        """The observations that replace this environment's under ``action_set``
+        (``action_set_observations``; empty: it keeps its own).
+
+        Raises:
+            ConfigError: ``action_set`` is not a known set.
+        """
+        return self.action_set_observations.get(get_action_set(action_set).name, ())
+
     def end_episode(self) -> None:
-        """The episode is over: take its extra actions out again (environments outlive
-        episodes, and the next task must not see them). The state stays as it is."""
-        for name in self._episode_actions:
-            self.remove_action(name)
-        self._episode_actions = []
+        """The episode is over: put the spaces back as they were before it (environments
+        outlive episodes, and the next task must not see its set or extra actions). The
+        state stays as it is."""
+        self._restore_spaces()
         self.action_set = DEFAULT_ACTION_SET
 
     def stop(self) -> None:

@@ -8,9 +8,13 @@ Used twice, with the same rules, so that both mean the same element:
   gates) and by an episode's SR@k prefix: solutions name elements by accessible name,
   because mark numbers change with every observation, and under the default ``marks`` set
   :func:`element_call` turns such a call into the set's real ``click``/``tap`` with the
-  number the element has in the current observation.
+  number the element has in the current observation; under ``pixels``, which has no
+  element actions, into the coordinate action (``click_at``/``tap_at``) at the element's
+  centre, in the pixels of the screenshot the agent sees. So the gates prove that every
+  task can be solved by numbers and by pixels alike.
 
-A device that supports this implements :class:`Groundable`. The module is core (no device
+A device that supports this implements :class:`Groundable` (and :class:`PointGroundable`
+for the coordinate form). The module is core (no device
 imports) so that the episode, the agents and the device kinds can all use it.
 """
 
@@ -58,6 +62,23 @@ class Groundable(Protocol):
     def element_candidates(self, fresh: bool) -> Sequence[Candidate]:
         """The numbered elements of the latest observation, or of a new one if ``fresh``
         (a new one also becomes the observation whose ids the element actions use)."""
+        ...
+
+
+@runtime_checkable
+class PointGroundable(Groundable, Protocol):
+    """A :class:`Groundable` device that can also say where an element is on the screenshot.
+
+    ``point_addressed`` maps each name-addressed action to the coordinate action that does
+    the same at a point (``{"click_on": "click_at"}``); that action takes ``x`` and ``y``
+    in screenshot pixels.
+    """
+
+    point_addressed: ClassVar[Mapping[str, str]]
+
+    def element_point(self, elem: int) -> tuple[int, int]:
+        """The centre of the element numbered ``elem`` in the latest observation, in the
+        pixels of the screenshot the agent sees (what coordinate actions take)."""
         ...
 
 
@@ -127,8 +148,9 @@ def ground(device: Groundable, name: str, role: str = "", *, current: bool = Fal
 def element_call(call: ActionCall, env: Environment) -> ActionCall:
     """``call`` in ``env``'s current action space: a name-addressed call (``click_on``)
     that the space lacks becomes the element action it stands for (``click``) with the
-    number of the named element in the current observation; any other call is returned
-    as it is (the episode validates it).
+    number of the named element in the current observation, or, when the space has no
+    element action either (``pixels``), the coordinate action (``click_at``) at the
+    element's centre; any other call is returned as it is (the episode validates it).
 
     Raises:
         InvalidAction: the named element is not on the screen.
@@ -141,4 +163,9 @@ def element_call(call: ActionCall, env: Environment) -> ActionCall:
         return call
     role = str(call.arguments.get("role", ""))
     elem = ground(env, name, role, current=True)
+    if element_action not in env.action_space and isinstance(env, PointGroundable):
+        point_action = env.point_addressed.get(call.name)
+        if point_action is not None and point_action in env.action_space:
+            x, y = env.element_point(elem)
+            return ActionCall(env=call.env, name=point_action, arguments={"x": x, "y": y})
     return ActionCall(env=call.env, name=element_action, arguments={"elem": elem})

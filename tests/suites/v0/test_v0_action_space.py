@@ -54,8 +54,7 @@ def tool_list(task: Task, envs: dict[str, Environment], action_set: str) -> dict
     tools = {}
     for name, env in envs.items():
         extra = [s.action for s in task.extra_actions if s.env == name]
-        added = env.episode_actions(extra, action_set)
-        tools[name] = sorted([*env.action_space, *(a.name for a in added)])
+        tools[name] = sorted(env.episode_space(extra, action_set))
     return tools
 
 
@@ -79,6 +78,44 @@ def test_a11y_adds_exactly_the_name_addressed_actions(
         assert set(marks[name]) <= set(a11y[name])
         assert set(a11y[name]) - set(marks[name]) == NAME_ADDRESSED.get(name, set()), name
     assert not {"click_on", "tap_on"} & {t for tools in marks.values() for t in tools}
+
+
+# What pixels leaves out on each device (``scroll`` and the browser's ``write_text`` come
+# back without their element number, so they are still listed).
+ELEMENT_ADDRESSED = {
+    "desktop": {"click", "right_click", "double_click"},
+    "browser": {"click", "select_option"},
+    "phone": {"tap", "long_tap", "swipe"},
+}
+COORDINATES = {
+    "desktop": {"click_at", "move_to", "drag", "scroll"},
+    "browser": {"click_at", "scroll"},
+    "phone": {"tap_at", "long_tap_at", "swipe_from", "clear_text"},
+}
+
+
+def test_pixels_leaves_out_exactly_the_element_addressed_actions(
+    tasks: list[Task], envs: dict[str, Environment]
+) -> None:
+    marks = tool_list(tasks[0], envs, "marks")
+    pixels = tool_list(tasks[0], envs, "pixels")
+    for name in envs:
+        assert set(marks[name]) - set(pixels[name]) == ELEMENT_ADDRESSED.get(name, set()), name
+        assert set(pixels[name]) <= set(marks[name]), name
+        assert COORDINATES.get(name, set()) <= set(pixels[name]), name
+
+
+def test_no_pixels_tool_takes_an_element_number(envs: dict[str, Environment]) -> None:
+    for name, env in envs.items():
+        for act in env.episode_space([], "pixels").values():
+            properties = parameters_schema(act).get("properties", {})
+            assert "elem" not in properties, f"{name}.{act.name}"
+
+
+def test_pixels_observes_a_plain_screenshot_only(envs: dict[str, Environment]) -> None:
+    for name in ELEMENT_ADDRESSED:
+        swapped = [a.name for a in envs[name].set_observations("pixels")]
+        assert swapped == (["screenshot", "tabs"] if name == "browser" else ["screenshot"])
 
 
 # ------------------------------------------------------------------ descriptions
@@ -144,6 +181,8 @@ def agent_actions(envs: dict[str, Environment]) -> list[tuple[str, Action]]:
         seen += [(name, a) for a in env.action_space.values()]
         for added in env.action_set_actions.values():
             seen += [(name, a) for a in added]
+        for observed in env.action_set_observations.values():
+            seen += [(name, a) for a in observed]
     return seen
 
 

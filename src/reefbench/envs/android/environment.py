@@ -13,7 +13,13 @@ from collections.abc import Sequence
 
 from reefbench.envs.android.device import AndroidDevice
 from reefbench.envs.android.transport import AdbTransport, SubprocessAdb
-from reefbench.envs.ui.actions import ACTION_SET_ACTIONS, TOUCH_ACTIONS, touch_observations
+from reefbench.envs.ui.actions import (
+    ACTION_SET_ACTIONS,
+    ACTION_SET_OBSERVATIONS,
+    ACTION_SET_REMOVES,
+    TOUCH_ACTIONS,
+    touch_observations,
+)
 from reefbench.envs.ui.device import TouchEnvironment
 from reefbench.errors import ConfigError, EnvironmentFailure
 from reefbench.waiting import wait_until
@@ -46,6 +52,8 @@ class AndroidEnvironment(TouchEnvironment):
     """
 
     action_set_actions = ACTION_SET_ACTIONS
+    action_set_removes = ACTION_SET_REMOVES
+    action_set_observations = ACTION_SET_OBSERVATIONS
 
     def __init__(
         self,

@@ -99,6 +99,19 @@ def write_text(
     return f"typed {len(text)} characters"
 
 
+@action(name="write_text")
+def type_text(text: Annotated[str, Field(max_length=10000)], env: BrowserDevice) -> str:
+    """Type text into the focused field (click it first). A newline presses Enter.
+
+    Args:
+        text: The text to type, exactly.
+    """
+    # The pixels set's write_text: the same tool without the element number.
+    env.page.keyboard.type(text)
+    env.settle()
+    return f"typed {len(text)} characters"
+
+
 @action
 def press(key: str, env: BrowserDevice) -> str:
     """Press a key or a key combination, e.g. "Enter", "Tab", "Escape", "ArrowDown",
@@ -127,8 +140,12 @@ def scroll(
         direction: "up", "down", "left" or "right".
         elem: The number of the element to scroll (default: the page).
     """
+    return _scroll(env, direction, env.mark(elem).center if elem is not None else None)
+
+
+def _scroll(env: BrowserDevice, direction: str, at: tuple[int, int] | None) -> str:
     width, height = env.viewport["width"], env.viewport["height"]
-    x, y = env.mark(elem).center if elem is not None else (width // 2, height // 2)
+    x, y = at if at is not None else (width // 2, height // 2)
     step_y, step_x = round(height * 0.8), round(width * 0.8)
     dx, dy = {"up": (0, -step_y), "down": (0, step_y), "left": (-step_x, 0), "right": (step_x, 0)}[
         direction
@@ -140,6 +157,30 @@ def scroll(
     moved = wait_for_scroll(page, before)
     env.settle()
     return f"scrolled {direction}" if moved else f"nothing more to scroll {direction}"
+
+
+@action(name="scroll")
+def scroll_at(
+    direction: Literal["up", "down", "left", "right"],
+    env: BrowserDevice,
+    x: Coordinate | None = None,
+    y: Coordinate | None = None,
+) -> str:
+    """Scroll the page, or the scrollable part of it under a point of the screenshot, by
+    most of a screen.
+
+    Args:
+        direction: "up", "down", "left" or "right".
+        x: Pixels from the left edge of the point to scroll at (give y too; default: the
+            middle of the page).
+        y: Pixels from the top edge of that point.
+    """
+    # The pixels set's scroll: the same tool with a point instead of an element number.
+    if (x is None) != (y is None):
+        raise InvalidAction("scroll needs both x and y, or neither")
+    if x is not None and y is not None:
+        _in_viewport(env, x, y)
+    return _scroll(env, direction, None if x is None or y is None else (x, y))
 
 
 @action
@@ -260,6 +301,20 @@ def elements(env: BrowserDevice) -> str:
     return env.tabs_text() + "\n" + snapshot.marks.text()
 
 
+@action(name="screenshot")
+def plain_screenshot(env: BrowserDevice) -> bytes:
+    """The current tab as PNG, as a person sees it (no boxes or numbers drawn on it)."""
+    snapshot = env.snapshot or env.observe_now()
+    return snapshot.png
+
+
+@action
+def tabs(env: BrowserDevice) -> str:
+    """The open tabs, one 'tab N: title - address' per line (the browser's tab strip
+    and address bar, which the page screenshot does not show)."""
+    return env.tabs_text()
+
+
 @action
 def accessibility(env: BrowserDevice) -> str:
     """The current tab's accessibility tree (roles, names and states, indented)."""
@@ -282,4 +337,12 @@ BROWSER_ACTIONS = [
 ]
 OBSERVATIONS = [screenshot, elements]
 # What each action set adds (reefbench.action_sets); ``marks`` is the space above.
-ACTION_SET_ACTIONS = {"a11y": [click_on]}
+ACTION_SET_ACTIONS = {"a11y": [click_on], "pixels": [type_text, scroll_at]}
+# What each set leaves out: ``pixels`` has no element ids (write_text and scroll come back
+# without them; a drop-down list is chosen by clicks and keys).
+ACTION_SET_REMOVES = {
+    "pixels": ["click", "click_on", "select_option", "write_text", "scroll"],
+}
+# The observations that replace OBSERVATIONS under a set: ``pixels`` sees the bare page
+# and the browser's tab strip as text (a person sees both).
+ACTION_SET_OBSERVATIONS = {"pixels": [plain_screenshot, tabs]}

@@ -235,6 +235,15 @@ class BrowserDevice(Environment):
     # Grounding (reefbench.grounding.Groundable): the a11y set's ``click_on`` and
     # the oracle find elements by accessible name through these.
     name_addressed: ClassVar[Mapping[str, str]] = {"click_on": "click"}
+    # ... and, under the pixels set (no element actions), at the element's centre.
+    point_addressed: ClassVar[Mapping[str, str]] = {"click_on": "click_at"}
+
+    def element_point(self, elem: int) -> tuple[int, int]:
+        """The centre of element ``elem`` of the latest observation, in screenshot pixels
+        (the viewport's CSS pixels, which ``click_at`` takes)."""
+        x, y = self.mark(elem).center
+        width, height = self.viewport["width"], self.viewport["height"]
+        return min(max(round(x), 0), width - 1), min(max(round(y), 0), height - 1)
 
     def element_candidates(self, fresh: bool) -> list[Candidate]:
         """The numbered elements of the latest observation (of a new one if ``fresh``)."""

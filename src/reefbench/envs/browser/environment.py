@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from reefbench.envs.browser.actions import (
     ACTION_SET_ACTIONS,
+    ACTION_SET_OBSERVATIONS,
+    ACTION_SET_REMOVES,
     BROWSER_ACTIONS,
     OBSERVATIONS,
     accessibility,
@@ -18,4 +20,6 @@ class BrowserEnvironment(BrowserDevice):
     default_action_space = BROWSER_ACTIONS
     default_observation_space = OBSERVATIONS
     action_set_actions = ACTION_SET_ACTIONS
+    action_set_removes = ACTION_SET_REMOVES
+    action_set_observations = ACTION_SET_OBSERVATIONS
     tree_observations = (accessibility,)

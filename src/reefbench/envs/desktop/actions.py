@@ -16,7 +16,7 @@ from reefbench.actions import action
 from reefbench.envs.desktop.apps import APPS, LAUNCHER
 from reefbench.envs.desktop.device import DesktopDevice
 from reefbench.envs.desktop.x11 import XWindow
-from reefbench.errors import ActionFailed
+from reefbench.errors import ActionFailed, InvalidAction
 from reefbench.grounding import ground
 from reefbench.waiting import wait_until
 
@@ -164,6 +164,33 @@ def scroll(
     at = env.mark(elem).center if elem is not None else None
     env.act(lambda: env.input.scroll(direction, amount, at))
     return f"scrolled {direction} {amount}"
+
+
+@action(name="scroll")
+def scroll_at(
+    direction: Literal["up", "down", "left", "right"],
+    amount: Annotated[int, Field(ge=1, le=50)] = 3,
+    x: Coordinate | None = None,
+    y: Coordinate | None = None,
+    *,
+    env: DesktopDevice,
+) -> str:
+    """Scroll with the mouse wheel, over a point of the screenshot or wherever the pointer is.
+
+    Args:
+        direction: "up", "down", "left" or "right".
+        amount: Number of wheel steps (about three lines of text each).
+        x: Horizontal pixel in the screenshot to scroll over (give y too); omit both to
+            scroll where the mouse pointer is.
+        y: Vertical pixel in the screenshot to scroll over.
+    """
+    # The pixels set's scroll: the same tool name as the element version, so an agent
+    # (or a computer-use adapter) scrolls the same way under every set.
+    if (x is None) != (y is None):
+        raise InvalidAction("scroll needs both x and y, or neither")
+    at = env.to_screen(x, y) if x is not None and y is not None else None
+    env.act(lambda: env.input.scroll(direction, amount, at))
+    return f"scrolled {direction} {amount}" + (f" at ({x}, {y})" if at else "")
 
 
 @action
@@ -347,6 +374,13 @@ def screenshot(env: DesktopDevice) -> bytes:
     return snapshot.marked_png(env.screenshot_width)
 
 
+@action(name="screenshot")
+def plain_screenshot(env: DesktopDevice) -> bytes:
+    """The screen as PNG, as a person sees it (no boxes or numbers drawn on it)."""
+    snapshot = env.snapshot or env.observe_now()
+    return snapshot.png(env.screenshot_width)
+
+
 @action
 def elements(env: DesktopDevice) -> str:
     """The numbered elements of the screenshot, one '[id] role "name"' per line."""
@@ -375,4 +409,8 @@ DESKTOP_ACTIONS = [
 ]
 OBSERVATIONS = [screenshot, elements]
 # What each action set adds (reefbench.action_sets); ``marks`` is the space above.
-ACTION_SET_ACTIONS = {"a11y": [click_on]}
+ACTION_SET_ACTIONS = {"a11y": [click_on], "pixels": [scroll_at]}
+# What each set leaves out: ``pixels`` has no element ids (``scroll`` comes back with x/y).
+ACTION_SET_REMOVES = {"pixels": ["click", "right_click", "double_click", "click_on", "scroll"]}
+# The observations that replace OBSERVATIONS under a set: ``pixels`` sees the bare screen.
+ACTION_SET_OBSERVATIONS = {"pixels": [plain_screenshot]}

@@ -345,6 +345,18 @@ class DesktopDevice(Environment):
     # Grounding (reefbench.grounding.Groundable): the a11y set's ``click_on`` and
     # the oracle find elements by accessible name through these.
     name_addressed: ClassVar[Mapping[str, str]] = {"click_on": "click"}
+    # ... and, under the pixels set (no element actions), at the element's centre.
+    point_addressed: ClassVar[Mapping[str, str]] = {"click_on": "click_at"}
+
+    def element_point(self, elem: int) -> tuple[int, int]:
+        """The centre of element ``elem`` of the latest observation, in screenshot pixels
+        (what ``click_at`` takes: screen pixels over :attr:`scale`)."""
+        x, y = self.mark(elem).center
+        width, height = self._shot_w(), round(self.config.height / self.scale)
+        return (
+            min(max(round(x / self.scale), 0), width - 1),
+            min(max(round(y / self.scale), 0), height - 1),
+        )
 
     def element_candidates(self, fresh: bool) -> list[Candidate]:
         """The numbered elements of the latest observation (of a new one if ``fresh``)."""

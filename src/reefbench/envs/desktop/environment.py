@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from reefbench.envs.desktop.actions import ACTION_SET_ACTIONS, DESKTOP_ACTIONS, OBSERVATIONS
+from reefbench.envs.desktop.actions import (
+    ACTION_SET_ACTIONS,
+    ACTION_SET_OBSERVATIONS,
+    ACTION_SET_REMOVES,
+    DESKTOP_ACTIONS,
+    OBSERVATIONS,
+)
 from reefbench.envs.desktop.device import DesktopDevice
 
 
@@ -13,3 +19,5 @@ class DesktopEnvironment(DesktopDevice):
     default_action_space = DESKTOP_ACTIONS
     default_observation_space = OBSERVATIONS
     action_set_actions = ACTION_SET_ACTIONS
+    action_set_removes = ACTION_SET_REMOVES
+    action_set_observations = ACTION_SET_OBSERVATIONS

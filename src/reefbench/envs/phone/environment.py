@@ -32,7 +32,13 @@ from reefbench.envs.phone.shell import STATIC_DIR as STATIC
 from reefbench.envs.phone.shell import PhoneShell
 from reefbench.envs.phone.system import DEFAULT_NOW, PhoneState, parse_now
 from reefbench.envs.phone.xmldump import dump_page
-from reefbench.envs.ui.actions import ACTION_SET_ACTIONS, TOUCH_ACTIONS, touch_observations
+from reefbench.envs.ui.actions import (
+    ACTION_SET_ACTIONS,
+    ACTION_SET_OBSERVATIONS,
+    ACTION_SET_REMOVES,
+    TOUCH_ACTIONS,
+    touch_observations,
+)
 from reefbench.envs.ui.device import TouchEnvironment
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure
 from reefbench.sideeffects import Change
@@ -84,6 +90,8 @@ class PhoneEnvironment(TouchEnvironment):
     """
 
     action_set_actions = ACTION_SET_ACTIONS
+    action_set_removes = ACTION_SET_REMOVES
+    action_set_observations = ACTION_SET_OBSERVATIONS
     # The client the account attributes this device's changes to.
     account_client: ClassVar[str] = "phone"
 

@@ -104,17 +104,28 @@ class RemoteEnvironment(Environment):
             info.description,
             action_space=[RemoteAction(a) for a in info.action_space],
         )
-        self.observation_space = {
-            n: RemoteAction(ActionInfo(name=n, description="", parameters={}))
-            for n in info.observation_space
-        }
+        self.observation_space = {n: _observation(n) for n in info.observation_space}
         self._set_actions = {
             name: [RemoteAction(a) for a in acts] for name, acts in info.action_sets.items()
+        }
+        self._set_removes = info.action_set_removes
+        self._set_observations = {
+            name: [_observation(n) for n in names]
+            for name, names in info.action_set_observations.items()
         }
 
     def set_actions(self, action_set: str) -> Sequence[Action]:
         """What the served environment adds for ``action_set`` (its reset adds them there)."""
         return self._set_actions.get(get_action_set(action_set).name, [])
+
+    def set_removes(self, action_set: str) -> Sequence[str]:
+        """What the served environment leaves out under ``action_set``."""
+        return self._set_removes.get(get_action_set(action_set).name, [])
+
+    def set_observations(self, action_set: str) -> Sequence[Action]:
+        """The observations the served environment swaps in under ``action_set`` (by
+        name: the server runs them)."""
+        return self._set_observations.get(get_action_set(action_set).name, [])
 
     def close(self) -> None:
         """Close the HTTP connection (the served environment keeps running)."""
@@ -187,6 +198,11 @@ class RemoteEnvironment(Environment):
             raise EnvironmentFailure(f"{self.url}{path}: HTTP {response.status_code}: {detail}")
         data: dict[str, Any] = response.json()
         return data
+
+
+def _observation(name: str) -> Action:
+    """A served observation, known here by name only (``/observe`` runs them all)."""
+    return RemoteAction(ActionInfo(name=name, description="", parameters={}))
 
 
 def _detail(response: Any) -> str:

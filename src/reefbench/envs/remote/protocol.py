@@ -36,6 +36,9 @@ class EnvironmentInfo(_Message):
     observation_space: list[str]
     # What each action set adds to the space (reefbench.action_sets); absent: nothing.
     action_sets: dict[str, list[ActionInfo]] = Field(default_factory=dict)
+    # What each set leaves out of the space, and the observations it swaps in, by name.
+    action_set_removes: dict[str, list[str]] = Field(default_factory=dict)
+    action_set_observations: dict[str, list[str]] = Field(default_factory=dict)
 
 
 class ResetRequest(_Message):

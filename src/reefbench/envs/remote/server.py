@@ -185,6 +185,12 @@ def create_app(
             action_sets={
                 name: [described(a) for a in acts] for name, acts in env.action_set_actions.items()
             },
+            action_set_removes={
+                name: list(names) for name, names in env.action_set_removes.items()
+            },
+            action_set_observations={
+                name: [a.name for a in acts] for name, acts in env.action_set_observations.items()
+            },
         )
 
     @api.post("/start", dependencies=guard)

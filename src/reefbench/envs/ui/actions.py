@@ -137,6 +137,13 @@ def screenshot(env: TouchEnvironment) -> bytes:
     return snapshot.marked_png(env.screenshot_width)
 
 
+@action(name="screenshot")
+def plain_screenshot(env: TouchEnvironment) -> bytes:
+    """The phone screen as PNG, as a person sees it (no boxes or numbers drawn on it)."""
+    snapshot = env.snapshot or env.observe_now()
+    return snapshot.plain_png(env.screenshot_width)
+
+
 @action
 def elements(env: TouchEnvironment) -> str:
     """The numbered elements of the screenshot, one '[id] class "label"' per line."""
@@ -157,6 +164,12 @@ TOUCH_ACTIONS = [tap, long_tap, swipe, write_text, press, show_all_drawer]
 OBSERVATIONS = [screenshot, elements]
 # What each action set adds (reefbench.action_sets); ``marks`` is the space above.
 ACTION_SET_ACTIONS = {"a11y": [tap_on]}
+# What each set leaves out: ``pixels`` has no element ids (the coordinate taps and swipes
+# of TOUCH_ACTIONS stay).
+ACTION_SET_REMOVES = {"pixels": ["tap", "long_tap", "swipe", "tap_on"]}
+# The observations that replace the touch observations under a set: ``pixels`` sees the
+# bare screen (no element list, no UI dump).
+ACTION_SET_OBSERVATIONS = {"pixels": [plain_screenshot]}
 
 
 def touch_observations(observe_xml: bool = False) -> list[Action]:

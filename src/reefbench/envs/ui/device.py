@@ -82,6 +82,22 @@ class TouchSnapshot:
             drawn = draw_marks(image, scaled(self.marks.marks, self.image_scale))
         return encode_png(drawn, max_width=max_width)
 
+    def plain_png(self, max_width: int | None = None) -> bytes:
+        """The screenshot as it is (no boxes), at most ``max_width`` wide."""
+        from PIL import Image
+
+        from reefbench.observe.image import encode_png
+
+        with Image.open(io.BytesIO(self.png)) as image:
+            return encode_png(image, max_width=max_width)
+
+    def shown_scale(self, max_width: int | None = None) -> float:
+        """Pixels of the screenshot the agent sees (at most ``max_width`` wide) per
+        device pixel: ``image_scale``, times the downscale to ``max_width``."""
+        width = int.from_bytes(self.png[16:20], "big")  # the PNG header's width
+        shrink = max_width / width if max_width and width > max_width else 1.0
+        return self.image_scale * shrink
+
 
 class TouchEnvironment(Environment, ABC):
     """Base of the phone and Android environments (CRAB's Android action set).
@@ -173,6 +189,16 @@ class TouchEnvironment(Environment, ABC):
     # Grounding (reefbench.grounding.Groundable): the a11y set's ``tap_on`` and the
     # oracle find elements by label or resource id through these.
     name_addressed: ClassVar[Mapping[str, str]] = {"tap_on": "tap"}
+    # ... and, under the pixels set (no element actions), at the element's centre.
+    point_addressed: ClassVar[Mapping[str, str]] = {"tap_on": "tap_at"}
+
+    def element_point(self, elem: int) -> tuple[int, int]:
+        """The centre of element ``elem`` of the latest observation, in the pixels of the
+        screenshot the agent sees (what ``tap_at`` takes)."""
+        mark, _ = self.target(elem)
+        scale = self.snapshot.shown_scale(self.screenshot_width) if self.snapshot else 1.0
+        x, y = mark.center
+        return round(x * scale), round(y * scale)
 
     def element_candidates(self, fresh: bool) -> list[Candidate]:
         """The numbered elements of the latest observation (of a new one if ``fresh``),
