@@ -89,9 +89,12 @@ class Panel(Environment):
     }
     action_set_removes: ClassVar[Mapping[str, list[str]]] = {"pixels": ["press", "reset_panel"]}
     action_set_observations: ClassVar[Mapping[str, list[Action]]] = {"pixels": [look_plain]}
+    action_set_descriptions: ClassVar[Mapping[str, Mapping[str, str]]] = {
+        "pixels": {"Press buttons by number.": "Press at a point."}
+    }
 
     def __init__(self) -> None:
-        super().__init__("panel", "A panel with one button.")
+        super().__init__("panel", "A panel with one button. Press buttons by number.")
         self.pressed = 0
 
     def on_reset(self) -> None:
@@ -136,6 +139,7 @@ def test_pixels_removes_replaces_and_swaps_the_observations_until_the_episode_en
     assert list(panel.action_space) == ["reset_panel", "press_at"]
     assert panel.action_space["reset_panel"] is reset_all
     assert panel.observe() == {"look": "a panel"}
+    assert panel.description == "A panel with one button. Press at a point."
     assert panel.step("reset_panel") == "cleared"
     with pytest.raises(InvalidAction, match="has no action 'press'"):
         panel.step("press")
@@ -149,6 +153,7 @@ def test_pixels_removes_replaces_and_swaps_the_observations_until_the_episode_en
     assert list(panel.action_space) == ["press", "reset_panel"]
     assert panel.action_space["reset_panel"] is reset_panel
     assert panel.observe() == {"look": "[1] button"}
+    assert panel.description == "A panel with one button. Press buttons by number."
 
 
 def test_episode_space_is_what_reset_makes_of_the_space() -> None:

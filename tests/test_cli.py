@@ -74,9 +74,29 @@ def test_an_unknown_action_set_is_one_line_and_exit_2(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stderr.strip() == (
         "error: run configuration: action_set: unknown action set 'pixel': "
-        "choose one of marks, a11y"
+        "choose one of marks, a11y, pixels"
     )
     assert not (tmp_path / "x").exists()
+
+
+def test_pixels_is_accepted_and_recorded(tmp_path: Path) -> None:
+    out = tmp_path / "pixels"
+    done = reef("run", "--suite", "memory", "--action-set", "pixels", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "(pixels actions)" in done.stdout
+    assert json.loads((out / "run.json").read_text())["config"]["action_set"] == "pixels"
+
+
+def test_serve_mcp_refuses_an_unknown_action_set_in_one_line(tmp_path: Path) -> None:
+    pytest.importorskip("mcp")
+    done = reef(
+        "serve-mcp", "--suite", "memory", "--task", "mem-branches", "--action-set", "pixel",
+        "--out", str(tmp_path / "x"),
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        "error: unknown action set 'pixel': choose one of marks, a11y, pixels"
+    )
 
 
 def test_side_effects_option_is_recorded_and_checked(tmp_path: Path) -> None:

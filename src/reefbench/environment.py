@@ -71,6 +71,9 @@ class Environment:
     action_set_observations: ClassVar[Mapping[str, Sequence[Action]]] = {}
     """Observations that replace this kind's whole observation space under a set, by set
     name (``pixels``: the plain screenshot); a set that is not listed keeps them."""
+    action_set_descriptions: ClassVar[Mapping[str, Mapping[str, str]]] = {}
+    """Sentences of the description each set rewrites, by set name (old -> new): the
+    description tells the agent how to address elements, and ``pixels`` has none."""
 
     def __init__(
         self,
@@ -99,6 +102,7 @@ class Environment:
         # (None: the episode changed nothing); reset and end_episode put them back.
         self._base_actions: dict[str, Action] | None = None
         self._base_observations: dict[str, Action] | None = None
+        self._base_text: str | None = None
 
     def add_action(self, act: Action) -> None:
         if act.name in self.action_space:
@@ -150,13 +154,21 @@ class Environment:
         if observations:
             self._base_observations = self.observation_space
             self.observation_space = {act.name: act for act in observations}
+        rewrites = self.action_set_descriptions.get(action_set, {})
+        if rewrites:
+            self._base_text = self.description
+            for old, new in rewrites.items():
+                self.description = self.description.replace(old, new)
 
     def _restore_spaces(self) -> None:
-        """Undo :meth:`_apply_set`: the spaces the environment had before the episode."""
+        """Undo :meth:`_apply_set`: the spaces (and the description) the environment had
+        before the episode."""
         if self._base_actions is not None:
             self.action_space, self._base_actions = self._base_actions, None
         if self._base_observations is not None:
             self.observation_space, self._base_observations = self._base_observations, None
+        if self._base_text is not None:
+            self.description, self._base_text = self._base_text, None
 
     def episode_actions(
         self, extra_actions: Iterable[Action] = (), action_set: str = DEFAULT_ACTION_SET

@@ -4,8 +4,8 @@
 points an agent system (``--policy``) at a model, e.g. ``--model openai/gpt-4o`` or
 ``--model openai-compatible/qwen2.5-vl@http://127.0.0.1:8000/v1``. A run can also be
 described by a TOML/YAML/JSON file (``--config``); flags given as well override it.
-``--action-set`` picks how agents address devices (``marks``, the default, or ``a11y``);
-it is part of the configuration, so ``run.json`` and the report record it.
+``--action-set`` picks how agents address devices (``marks``, the default, ``a11y`` or
+``pixels``); it is part of the configuration, so ``run.json`` and the report record it.
 Results go to a run directory (``--out``); ``--resume`` continues a run that was stopped.
 """
 
@@ -99,7 +99,8 @@ def run(
         str | None,
         typer.Option(
             help="How agents address devices: marks (element numbers and coordinates, the "
-            "default) or a11y (adds click_on/tap_on by accessible name)."
+            "default), a11y (adds click_on/tap_on by accessible name) or pixels "
+            "(coordinates only, plain screenshots)."
         ),
     ] = None,
     judge: Annotated[

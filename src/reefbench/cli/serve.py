@@ -128,7 +128,11 @@ def serve_mcp(
         int | None, typer.Option(min=1, help="Override the task's step limit (tool calls).")
     ] = None,
     action_set: Annotated[
-        str, typer.Option(help="How tools address elements: marks (default) or a11y.")
+        str,
+        typer.Option(
+            help="How tools address elements: marks (default), a11y or pixels (coordinates "
+            "only, plain screenshots)."
+        ),
     ] = "marks",
 ) -> None:
     """Serve one episode as an MCP server; the result is stored in --out like any run.

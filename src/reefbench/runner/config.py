@@ -71,7 +71,7 @@ class RunConfig(BaseModel):
     max_infra_retries: int = Field(default=2, ge=0)
     action_set: str = Field(
         default=DEFAULT_ACTION_SET,
-        description="how agents address devices: marks (default) or a11y",
+        description="how agents address devices: marks (default), a11y or pixels",
     )
     workers: int = Field(default_factory=default_workers, ge=1, le=256)
     ray_address: str | None = None

@@ -16,10 +16,12 @@ from pathlib import Path
 
 import pytest
 
+from reefbench.actions import ActionCall
 from reefbench.envs.desktop import DesktopEnvironment
 from reefbench.envs.desktop import evaluators as ev
 from reefbench.envs.desktop import setup as st
 from reefbench.errors import ActionFailed, InvalidAction
+from reefbench.grounding import element_call
 
 pytestmark = [
     pytest.mark.integration,
@@ -189,6 +191,51 @@ def test_click_on_marks_toggles_an_app_setting(desk: DesktopEnvironment) -> None
     assert _wait_until(lambda: any("About" in w.title for w in desk.x11.stacking()))
     click_named("push button", "Close")
     assert _wait_until(lambda: not any("About" in w.title for w in desk.x11.stacking()))
+
+
+def png_size(png: bytes) -> tuple[int, int]:
+    return int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+
+
+def test_under_pixels_a_click_at_an_elements_point_lands_on_it(desk: DesktopEnvironment) -> None:
+    """The pixels set: a plain screenshot in the agent's (here halved) pixel space, no
+    element tools, and the oracle's point for a named element opens that very menu."""
+    desk.reset(action_set="pixels")
+    desk.screenshot_width = 640  # screenshots at half size: coordinates are halved too
+    try:
+        assert not {"click", "double_click", "right_click"} & set(desk.action_space)
+        assert "elem" not in desk.action_space["scroll"].parameters_schema["properties"]
+        assert "numbered boxes" not in desk.description
+        desk.execute(st.open_app(app="editor"))
+        line_numbers = ev.gsetting_equals(
+            schema_id="org.xfce.mousepad.preferences.view", key="show-line-numbers", value="true"
+        )
+        assert not line_numbers.evaluate(desk).success
+        observation = desk.observe()
+        assert set(observation) == {"screenshot"}
+        assert desk.snapshot is not None
+        assert observation["screenshot"] == desk.snapshot.png(640)  # no boxes drawn
+        assert png_size(observation["screenshot"]) == (640, 400)
+
+        def click_named(name: str, role: str = "") -> None:
+            arguments = {"name": name, "role": role}
+            call = ActionCall(env="desktop", name="click_on", arguments=arguments)
+            played = element_call(call, desk)
+            assert played.name == "click_at", played
+            assert 0 <= played.arguments["x"] < 640 and 0 <= played.arguments["y"] < 400
+            desk.step(played.name, played.arguments)
+
+        click_named("View", "menu")
+        # The menu opened: its items are on the screen now.
+        assert _wait_until(
+            lambda: any(c.name == "Line Numbers" for c in desk.element_candidates(True))
+        )
+        click_named("Line Numbers")
+        assert _wait_until(lambda: line_numbers.evaluate(desk).success, timeout=5)
+    finally:
+        desk.screenshot_width = None
+        desk.end_episode()
+    assert "click" in desk.action_space and "numbered boxes" in desk.description
 
 
 def test_copy_reaches_the_clipboard_and_unknown_apps_fail(desk: DesktopEnvironment) -> None:

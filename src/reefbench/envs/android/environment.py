@@ -20,14 +20,12 @@ from reefbench.envs.ui.actions import (
     TOUCH_ACTIONS,
     touch_observations,
 )
-from reefbench.envs.ui.device import TouchEnvironment
+from reefbench.envs.ui.device import MARKS_NOTE, TOUCH_DESCRIPTIONS, TouchEnvironment
 from reefbench.errors import ConfigError, EnvironmentFailure
 from reefbench.waiting import wait_until
 
 DESCRIPTION = (
-    "An Android smartphone ({width}x{height} pixels). Each step shows a screenshot with "
-    "numbered boxes on the elements you can touch and a list '[id] class \"label\"'; pass "
-    "the number as `elem`. Numbers are valid only for the latest screenshot. Tap a text "
+    "An Android smartphone ({width}x{height} pixels). " + MARKS_NOTE + " Tap a text "
     "field before writing into it. Use show_all_drawer() to find any installed app, "
     "press('back') to go back and press('home') for the home screen."
 )
@@ -54,6 +52,7 @@ class AndroidEnvironment(TouchEnvironment):
     action_set_actions = ACTION_SET_ACTIONS
     action_set_removes = ACTION_SET_REMOVES
     action_set_observations = ACTION_SET_OBSERVATIONS
+    action_set_descriptions = TOUCH_DESCRIPTIONS
 
     def __init__(
         self,

@@ -31,11 +31,19 @@ if TYPE_CHECKING:
     from playwright.sync_api import BrowserContext, Page
 
 
-DESCRIPTION = (
-    "A web browser (Chromium, {width}x{height}). Each step shows a screenshot with numbered "
-    "boxes on the links, buttons and fields you can use, and a list '[id] role \"name\"'; "
-    "pass the number as `elem`. Numbers are valid only for the latest screenshot."
+# How the agent addresses elements, which the pixels set rewrites (action_set_descriptions).
+MARKS_NOTE = (
+    "Each step shows a screenshot with numbered boxes on the links, buttons and fields you "
+    "can use, and a list '[id] role \"name\"'; pass the number as `elem`. Numbers are valid "
+    "only for the latest screenshot."
 )
+PIXELS_NOTE = (
+    "Each step shows a screenshot of the page and the list of open tabs; point at things "
+    "by their pixel coordinates in the screenshot (x from the left edge, y from the top)."
+)
+# What each action set rewrites in the description (Environment.action_set_descriptions).
+SET_DESCRIPTIONS = {"pixels": {MARKS_NOTE: PIXELS_NOTE}}
+DESCRIPTION = "A web browser (Chromium, {width}x{height}). " + MARKS_NOTE
 SERVICES_NOTE = (
     " The user's cloud account (mail, calendar, contacts, tasks, notes, files, messages, "
     "maps, clock) is open at {url} and already signed in."

@@ -10,7 +10,7 @@ from reefbench.envs.browser.actions import (
     OBSERVATIONS,
     accessibility,
 )
-from reefbench.envs.browser.device import BrowserDevice
+from reefbench.envs.browser.device import SET_DESCRIPTIONS, BrowserDevice
 
 
 class BrowserEnvironment(BrowserDevice):
@@ -22,4 +22,5 @@ class BrowserEnvironment(BrowserDevice):
     action_set_actions = ACTION_SET_ACTIONS
     action_set_removes = ACTION_SET_REMOVES
     action_set_observations = ACTION_SET_OBSERVATIONS
+    action_set_descriptions = SET_DESCRIPTIONS
     tree_observations = (accessibility,)

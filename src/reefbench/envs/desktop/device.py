@@ -44,12 +44,22 @@ from reefbench.waiting import wait_until
 
 T = TypeVar("T")
 
+# How the agent addresses elements, which the pixels set rewrites (action_set_descriptions).
+MARKS_NOTE = (
+    "The screenshot shows numbered boxes (Set-of-Marks) on the elements you can act on, "
+    "and the element list gives '[id] role \"name\"' for each; pass the id as `elem`. Ids "
+    "are valid only for the latest observation."
+)
+PIXELS_NOTE = (
+    "Each step shows a screenshot of the screen; point at things by their pixel "
+    "coordinates in it (x from the left edge, y from the top)."
+)
+# What each action set rewrites in the description (Environment.action_set_descriptions).
+SET_DESCRIPTIONS = {"pixels": {MARKS_NOTE: PIXELS_NOTE}}
 DESCRIPTION = (
     "A Linux desktop ({width}x{height}) with the openbox window manager and these "
-    "applications: {apps}. The screenshot shows numbered boxes (Set-of-Marks) on the "
-    "elements you can act on, and the element list gives '[id] role \"name\"' for each; pass "
-    "the id as `elem`. Ids are valid only for the latest observation. Open applications "
-    "with search_app. The user's home folder is /home/user (also written ~)."
+    "applications: {apps}. " + MARKS_NOTE + " Open applications with search_app. The "
+    "user's home folder is /home/user (also written ~)."
 )
 
 

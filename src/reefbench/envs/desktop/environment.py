@@ -9,7 +9,7 @@ from reefbench.envs.desktop.actions import (
     DESKTOP_ACTIONS,
     OBSERVATIONS,
 )
-from reefbench.envs.desktop.device import DesktopDevice
+from reefbench.envs.desktop.device import SET_DESCRIPTIONS, DesktopDevice
 
 
 class DesktopEnvironment(DesktopDevice):
@@ -21,3 +21,4 @@ class DesktopEnvironment(DesktopDevice):
     action_set_actions = ACTION_SET_ACTIONS
     action_set_removes = ACTION_SET_REMOVES
     action_set_observations = ACTION_SET_OBSERVATIONS
+    action_set_descriptions = SET_DESCRIPTIONS

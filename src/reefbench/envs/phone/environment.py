@@ -39,7 +39,7 @@ from reefbench.envs.ui.actions import (
     TOUCH_ACTIONS,
     touch_observations,
 )
-from reefbench.envs.ui.device import TouchEnvironment
+from reefbench.envs.ui.device import MARKS_NOTE, TOUCH_DESCRIPTIONS, TouchEnvironment
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure
 from reefbench.sideeffects import Change
 
@@ -53,9 +53,7 @@ PIXEL_USER_AGENT = (
 )
 STANDALONE_ORIGIN = "http://phone.invalid"
 DESCRIPTION = (
-    "An Android smartphone. Each step shows a screenshot with numbered boxes on the "
-    "elements you can touch and a list '[id] class \"label\"'; pass the number as `elem`. "
-    "Numbers are valid only for the latest screenshot. Tap a text field before writing "
+    "An Android smartphone. " + MARKS_NOTE + " Tap a text field before writing "
     "into it. The home screen shows some apps; show_all_drawer() lists all of them. "
     "press('back') goes back, press('home') returns to the home screen."
 )
@@ -92,6 +90,7 @@ class PhoneEnvironment(TouchEnvironment):
     action_set_actions = ACTION_SET_ACTIONS
     action_set_removes = ACTION_SET_REMOVES
     action_set_observations = ACTION_SET_OBSERVATIONS
+    action_set_descriptions = TOUCH_DESCRIPTIONS
     # The client the account attributes this device's changes to.
     account_client: ClassVar[str] = "phone"
 

@@ -24,6 +24,19 @@ from reefbench.errors import InvalidAction
 from reefbench.grounding import Candidate
 from reefbench.observe.marks import Mark, require_mark
 
+# How the agent addresses elements on a touch screen, which the pixels set rewrites
+# (``action_set_descriptions`` of the phone and Android).
+MARKS_NOTE = (
+    "Each step shows a screenshot with numbered boxes on the elements you can touch and a "
+    "list '[id] class \"label\"'; pass the number as `elem`. Numbers are valid only for the "
+    "latest screenshot."
+)
+PIXELS_NOTE = (
+    "Each step shows a screenshot of the screen; touch things by their pixel coordinates "
+    "in it (x from the left edge, y from the top)."
+)
+TOUCH_DESCRIPTIONS = {"pixels": {MARKS_NOTE: PIXELS_NOTE}}
+
 
 @runtime_checkable
 class UISource(Protocol):
