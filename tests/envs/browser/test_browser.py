@@ -11,8 +11,10 @@ import pytest
 pytest.importorskip("playwright")
 pytestmark = pytest.mark.integration
 
+from reefbench.actions import ActionCall  # noqa: E402
 from reefbench.envs.browser import BrowserEnvironment  # noqa: E402
 from reefbench.errors import ActionFailed, InvalidAction  # noqa: E402
+from reefbench.grounding import element_call  # noqa: E402
 
 PAGES = {
     "/": """<!doctype html><title>Start</title>
@@ -174,3 +176,59 @@ def test_stop_leaves_no_process(site: str):
         except OSError:
             continue
     assert leftover == []
+
+
+# ------------------------------------------------------------------ pixels
+def _at(env: BrowserEnvironment, name: str) -> dict[str, int]:
+    """Where the oracle clicks ``name`` under pixels (a click_at in screenshot pixels)."""
+    call = element_call(ActionCall(env="browser", name="click_on", arguments={"name": name}), env)
+    assert call.name == "click_at", call
+    return dict(call.arguments)
+
+
+@pytest.fixture
+def pixels(module_browser: BrowserEnvironment) -> Iterator[BrowserEnvironment]:
+    module_browser.reset(action_set="pixels")
+    yield module_browser
+    module_browser.end_episode()
+
+
+def test_under_pixels_the_tools_and_observations_have_no_elements(pixels: BrowserEnvironment):
+    assert not {"click", "select_option"} & set(pixels.action_space)
+    for name in ("write_text", "scroll"):
+        assert "elem" not in pixels.action_space[name].parameters_schema["properties"]
+    observation = pixels.observe()
+    assert set(observation) == {"screenshot", "tabs"}  # no element list, no a11y tree
+    assert observation["tabs"].startswith("tab 0 (current): Start - http://")
+    assert pixels.snapshot is not None
+    assert observation["screenshot"] == pixels.snapshot.png != pixels.snapshot.marked_png()
+    assert "numbered boxes" not in pixels.description and "pixel coordinates" in pixels.description
+
+
+def test_under_pixels_a_click_at_an_elements_point_lands_on_it(
+    pixels: BrowserEnvironment, site: str
+):
+    pixels.observe()
+    pixels.step("click_at", _at(pixels, "Query"))
+    pixels.step("write_text", {"text": "typed at a point"})
+    assert pixels.page.input_value("#q") == "typed at a point"
+    pixels.step("click_at", _at(pixels, "Second page"))
+    assert pixels.page.url == site + "/second"
+
+
+def test_under_pixels_a_drop_down_is_chosen_with_a_click_and_keys(pixels: BrowserEnvironment):
+    """What select_option did, without it: click the list, type the option, Enter."""
+    pixels.observe()
+    pixels.step("click_at", _at(pixels, "Size: Small"))
+    pixels.step("write_text", {"text": "Large"})
+    pixels.step("press", {"key": "Enter"})
+    assert pixels.page.input_value("#size") == "Large"
+
+
+def test_under_pixels_scroll_takes_a_point_not_an_element(pixels: BrowserEnvironment):
+    pixels.step("scroll", {"direction": "down", "x": 640, "y": 400})
+    assert pixels.page.evaluate("() => window.scrollY") > 300
+    with pytest.raises(InvalidAction, match="both x and y"):
+        pixels.step("scroll", {"direction": "up", "x": 5})
+    with pytest.raises(InvalidAction, match="outside the page"):
+        pixels.step("scroll", {"direction": "up", "x": 5000, "y": 5})
