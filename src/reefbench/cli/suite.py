@@ -48,14 +48,23 @@ def suite_check(
             help="Only the static gates (instruction consistency and lint, devices and apps).",
         ),
     ] = False,
+    action_set: Annotated[
+        str,
+        typer.Option(
+            help="Play every gate's episodes under this action set (pixels: the stored "
+            "solutions through coordinates only)."
+        ),
+    ] = "marks",
 ) -> None:
     """Run the validation gates; print a verdict per failing task (exit 1 if any fails)."""
+    from reefbench.action_sets import get_action_set
     from reefbench.compose.lint import lint_pool
     from reefbench.suites import get_suite
     from reefbench.suites.v0.gates import run_gates
 
     if workers < 1:
         raise ConfigError(f"--workers must be at least 1, got {workers}")
+    get_action_set(action_set)  # one line naming the known sets, before anything loads
     chosen = get_suite(suite)
     everything = chosen.load()
     picked = [
@@ -101,13 +110,15 @@ def suite_check(
         pool=pool,  # type: ignore[arg-type]
         workers=workers,
         on_verdict=show,
+        action_set=action_set,
     )
     failed += sum(not v.ok for v in verdicts)
     seconds = time.perf_counter() - started
     episodes = sum(v.episodes for v in verdicts)
     console.print(
         f"{len(verdicts) - sum(not v.ok for v in verdicts)} of {len(verdicts)} tasks pass "
-        f"the gates ({episodes} episodes, {seconds:.0f} s, {workers} worker(s))"
+        f"the gates ({episodes} episodes, {seconds:.0f} s, {workers} worker(s), "
+        f"{action_set} actions)"
     )
     if failed:
         raise typer.Exit(1)

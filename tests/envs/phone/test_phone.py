@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from reefbench.actions import ActionCall
 from reefbench.envs.browser import BrowserEnvironment
 from reefbench.envs.browser.chromium import process_tree
 from reefbench.envs.phone import PhoneEnvironment
@@ -26,6 +27,8 @@ from reefbench.envs.ui.evaluators import (
     text_on_screen,
 )
 from reefbench.errors import ActionFailed, InvalidAction
+from reefbench.grounding import element_call
+from reefbench.pointer import png_size
 from reefbench.waiting import wait_until
 
 pytest.importorskip("playwright")
@@ -356,3 +359,33 @@ def test_swipe_from_scrolls_a_long_list_by_coordinates(
         "() => document.getElementById('app_frame').contentDocument.scrollingElement.scrollTop"
     )
     assert scrolled > 100
+
+
+def test_under_pixels_a_tap_at_an_elements_point_lands_on_it(
+    devices: tuple[ServicesEnvironment, PhoneEnvironment, BrowserEnvironment],
+):
+    """The pixels set on the phone: a plain screenshot in the agent's (here halved) pixel
+    space, no element tools, and the oracle's point for a named app opens that app."""
+    services, phone, _ = devices
+    services.reset()
+    phone.reset(action_set="pixels")
+    phone.screenshot_width = 206
+    try:
+        assert not {"tap", "long_tap", "swipe"} & set(phone.action_space)
+        assert {"tap_at", "long_tap_at", "swipe_from", "clear_text"} <= set(phone.action_space)
+        assert "numbered boxes" not in phone.description
+        phone.step("show_all_drawer")
+        observation = phone.observe()
+        assert set(observation) == {"screenshot"}  # no element list
+        assert png_size(observation["screenshot"]) == (206, 458)
+        assert phone.snapshot is not None
+        assert observation["screenshot"] == phone.snapshot.plain_png(206)
+        by_name = ActionCall(env="phone", name="tap_on", arguments={"name": "Mail"})
+        call = element_call(by_name, phone)
+        assert call.name == "tap_at" and call.arguments["x"] < 206, call
+        phone.step(call.name, call.arguments)
+        assert phone.current_package() == "com.reef.mail"
+    finally:
+        phone.screenshot_width = None
+        phone.end_episode()
+    assert "tap" in phone.action_space and "numbered boxes" in phone.description

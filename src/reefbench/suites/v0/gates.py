@@ -43,6 +43,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from reefbench.action_sets import DEFAULT_ACTION_SET, get_action_set
 from reefbench.actions import ActionCall
 from reefbench.agents import NullAgent, OracleAgent, ScriptedAgent
 from reefbench.compose.consistency import check_instruction
@@ -181,7 +182,10 @@ def near_miss_plan(tasks: Iterable[Task]) -> dict[str, set[str]]:
 
 
 def _near_miss_problems(
-    task: Task, envs: Mapping[str, Environment], templates: set[str]
+    task: Task,
+    envs: Mapping[str, Environment],
+    templates: set[str],
+    action_set: str = DEFAULT_ACTION_SET,
 ) -> tuple[list[str], int]:
     """Play the task's own near misses (stored with it, so a frozen task plays what it
     was frozen with) of the subtasks made from ``templates``."""
@@ -195,7 +199,8 @@ def _near_miss_problems(
         calls = task.near_miss_solution(near)
         start = info.solution_span[0]
         played_envs = _with_devices_of(task, near.calls, envs)
-        result = Episode(task, ScriptedAgent([c] for c in calls), played_envs).run()
+        agent = ScriptedAgent([c] for c in calls)
+        result = Episode(task, agent, played_envs, action_set=action_set).run()
         episodes += 1
         label = f"near miss of {info.template} ({near.label})"
         broken = _failed_calls(result, range(start, start + len(near.calls)))
@@ -238,14 +243,17 @@ def check_task(
     *,
     pool: Mapping[str, SubTask] | None = None,
     near_misses_of: set[str] | frozenset[str] = frozenset(),
+    action_set: str = DEFAULT_ACTION_SET,
 ) -> Verdict:
     """Run gates 1-4 and 6-8 for one task on started-or-not environments (they are reset);
     gate 8 plays the task's near misses of the templates in ``near_misses_of`` (``pool``
-    is accepted for symmetry with :func:`run_gates`; the near misses live in the task)."""
+    is accepted for symmetry with :func:`run_gates`; the near misses live in the task).
+    Every episode runs under ``action_set``: under ``pixels`` the stored solutions are
+    played through coordinates, which proves the task solvable by pixels alone."""
     started = time.perf_counter()
     every_env, envs = envs, used_environments(task, envs)
     verdict = Verdict(task.id)
-    oracle = Episode(task, OracleAgent(), envs)
+    oracle = Episode(task, OracleAgent(), envs, action_set=action_set)
     result = oracle.run()
     verdict.episodes += 1
     if not result.success:
@@ -255,17 +263,21 @@ def check_task(
         if flaky:
             verdict.problems.append(f"checkpoints {flaky} differ on the same final state")
     for number in range(len(task.alternative_solutions)):
-        alternative = Episode(task, OracleAgent(alternative=number), envs).run()
+        alternative = Episode(
+            task, OracleAgent(alternative=number), envs, action_set=action_set
+        ).run()
         verdict.episodes += 1
         if not alternative.success:
             verdict.problems.append(_failure(f"alternative solution {number}", alternative))
     if "long-chain" in task.metadata.tags:
         for k in range(1, len(task.metadata.subtasks)):
-            verdict.problems += _chain_start_problems(task, envs, k)
+            verdict.problems += _chain_start_problems(task, envs, k, action_set)
             verdict.episodes += 1
     short = truncated_reference(task)
     if short is not None:
-        stopped_short = Episode(task, ScriptedAgent([c] for c in short), envs).run()
+        stopped_short = Episode(
+            task, ScriptedAgent([c] for c in short), envs, action_set=action_set
+        ).run()
         verdict.episodes += 1
         if stopped_short.success:
             last = task.reference_solution[len(short)]
@@ -274,10 +286,10 @@ def check_task(
                 "still succeeds: no checkpoint verifies that step"
             )
     if near_misses_of:
-        found, played = _near_miss_problems(task, every_env, set(near_misses_of))
+        found, played = _near_miss_problems(task, every_env, set(near_misses_of), action_set)
         verdict.problems += found
         verdict.episodes += played
-    null = Episode(task, NullAgent(), envs).run()
+    null = Episode(task, NullAgent(), envs, action_set=action_set).run()
     verdict.episodes += 1
     if null.termination in ("env_error", "evaluator_error", "agent_error"):
         verdict.problems.append(_failure("null agent", null))
@@ -311,8 +323,10 @@ def truncated_reference(task: Task) -> list[ActionCall] | None:
     return calls[:-1] if len(calls) > 1 else None
 
 
-def _chain_start_problems(task: Task, envs: Mapping[str, Environment], k: int) -> list[str]:
-    result = Episode(task, OracleAgent(start_at=k), envs, start_at=k).run()
+def _chain_start_problems(
+    task: Task, envs: Mapping[str, Environment], k: int, action_set: str = DEFAULT_ACTION_SET
+) -> list[str]:
+    result = Episode(task, OracleAgent(start_at=k), envs, start_at=k, action_set=action_set).run()
     if not result.success:
         return [_failure(f"the oracle from subtask {k}", result)]
     by_agent = {n for turn in result.trajectory for c in turn.calls for n in c.completed}
@@ -330,8 +344,15 @@ def run_gates(
     pool: Mapping[str, SubTask] | None = None,
     workers: int = 2,
     on_verdict: Callable[[Verdict], None] | None = None,
+    action_set: str = DEFAULT_ACTION_SET,
 ) -> list[Verdict]:
-    """All gates for all tasks, ``workers`` tasks at a time; verdicts in task order."""
+    """All gates for all tasks, ``workers`` tasks at a time, under ``action_set``;
+    verdicts in task order.
+
+    Raises:
+        ConfigError: ``action_set`` is not a known set.
+    """
+    get_action_set(action_set)  # an unknown set fails before any device starts
     todo = list(tasks)
     plan = near_miss_plan(todo) if pool is not None else {}
     verdicts: dict[str, Verdict] = {}
@@ -358,7 +379,11 @@ def run_gates(
                     envs = make_environments()
                 try:
                     verdict = check_task(
-                        task, envs, pool=pool, near_misses_of=plan.get(task.id, set())
+                        task,
+                        envs,
+                        pool=pool,
+                        near_misses_of=plan.get(task.id, set()),
+                        action_set=action_set,
                     )
                 except Exception as exc:  # a crash is a failing task, not a dead worker
                     verdict = Verdict(task.id, [f"gate crashed: {type(exc).__name__}: {exc}"])
