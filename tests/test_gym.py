@@ -65,3 +65,16 @@ def test_close_mid_episode_stops_the_worker() -> None:
     env.step(call("laptop", "write_file", path="log.txt", content="start"))
     env.close()
     assert env._thread is not None and not env._thread.is_alive()
+
+
+def test_the_action_set_is_chosen_by_name_and_checked_up_front() -> None:
+    from reefbench.errors import ConfigError
+
+    task = next(t for t in memory.load() if t.id == "mem-write-note")
+    env = TaskEnv(task, memory.make_environments, action_set="pixels")
+    assert env.action_set == "pixels"
+    observation, _ = env.reset()
+    assert json.loads(observation)["laptop"]["list_files"] == "(no files)"
+    env.close()
+    with pytest.raises(ConfigError, match=r"^unknown action set 'pixel': choose one of"):
+        TaskEnv(task, memory.make_environments, action_set="pixel")

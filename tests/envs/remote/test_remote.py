@@ -196,10 +196,19 @@ def count_files(env: m.MemoryEnvironment) -> str:
     return str(len(env.files))
 
 
+@action(name="list_files")
+def file_count(env: m.MemoryEnvironment) -> str:
+    """How many files there are (the pixels set's view of the laptop)."""
+    return f"{len(env.files)} files"
+
+
 class CountingLaptop(m.MemoryEnvironment):
-    """A laptop whose a11y set adds one action, to see the set travel to the server."""
+    """A laptop whose a11y set adds one action, and whose pixels set leaves copy_file out
+    and shows a count instead of the file list, to see sets travel to the server."""
 
     action_set_actions: ClassVar[Mapping[str, list[Action]]] = {"a11y": [count_files]}
+    action_set_removes: ClassVar[Mapping[str, list[str]]] = {"pixels": ["copy_file"]}
+    action_set_observations: ClassVar[Mapping[str, list[Action]]] = {"pixels": [file_count]}
 
 
 def test_the_runs_action_set_reaches_the_served_environment() -> None:
@@ -215,6 +224,27 @@ def test_the_runs_action_set_reaches_the_served_environment() -> None:
             remote.step("count_files")
         reply = httpx.post(app.url + "/reset", headers=auth(), json={"action_set": "pixel"})
         assert reply.status_code == 422 and "unknown action set 'pixel'" in reply.text
+    finally:
+        remote.stop()
+        remote.close()
+        app.stop()
+
+
+def test_what_a_set_removes_and_observes_is_applied_on_both_sides() -> None:
+    app = ServedApp(create_app(CountingLaptop("laptop"), TOKEN))
+    remote = RemoteEnvironment(app.url, TOKEN)
+    try:
+        assert "copy_file" in remote.episode_space([], "marks")
+        assert "copy_file" not in remote.episode_space([], "pixels")
+        remote.reset(action_set="pixels")
+        assert "copy_file" not in remote.action_space
+        with pytest.raises(InvalidAction, match="no action 'copy_file'"):
+            remote.step("copy_file", {"source": "a", "target": "b"})
+        assert remote.observe() == {"list_files": "0 files"}
+        remote.end_episode()
+        remote.reset()
+        assert "copy_file" in remote.action_space
+        assert remote.observe() == {"list_files": "(no files)"}
     finally:
         remote.stop()
         remote.close()
