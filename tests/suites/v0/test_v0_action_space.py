@@ -105,16 +105,26 @@ def test_pixels_leaves_out_exactly_the_element_addressed_actions(
         assert COORDINATES.get(name, set()) <= set(pixels[name]), name
 
 
-def test_no_pixels_tool_takes_an_element_number(envs: dict[str, Environment]) -> None:
+WITHOUT_ELEMENTS = sorted(n for n, s in ACTION_SETS.items() if not s.elements)
+SCREENSHOT_ONLY = sorted(n for n, s in ACTION_SETS.items() if s.screenshot_only)
+
+
+@pytest.mark.parametrize("action_set", WITHOUT_ELEMENTS)
+def test_a_set_without_elements_has_no_tool_taking_an_element_number(
+    envs: dict[str, Environment], action_set: str
+) -> None:
     for name, env in envs.items():
-        for act in env.episode_space([], "pixels").values():
+        for act in env.episode_space([], action_set).values():
             properties = parameters_schema(act).get("properties", {})
             assert "elem" not in properties, f"{name}.{act.name}"
 
 
-def test_pixels_observes_a_plain_screenshot_only(envs: dict[str, Environment]) -> None:
+@pytest.mark.parametrize("action_set", SCREENSHOT_ONLY)
+def test_a_screenshot_only_set_observes_a_plain_screenshot(
+    envs: dict[str, Environment], action_set: str
+) -> None:
     for name in ELEMENT_ADDRESSED:
-        swapped = [a.name for a in envs[name].set_observations("pixels")]
+        swapped = [a.name for a in envs[name].set_observations(action_set)]
         assert swapped == (["screenshot", "tabs"] if name == "browser" else ["screenshot"])
 
 
