@@ -11,11 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from reefbench.actions import ActionCall
 from reefbench.envs.android import AndroidEnvironment, ScriptedAdb
 from reefbench.envs.android.shell import parse_foreground, parse_screen_size, text_commands
 from reefbench.envs.android.transport import AdbResult, SubprocessAdb
 from reefbench.envs.ui.evaluators import current_app, element_checked, text_on_screen
 from reefbench.errors import ActionFailed, EnvironmentFailure, InvalidAction
+from reefbench.grounding import element_call
 
 DUMPS = Path("/work/shared/android")
 if not DUMPS.exists():
@@ -294,3 +296,34 @@ def test_clear_text_deletes_the_focused_fields_text_back_from_its_end():
     env.step("clear_text")
     deletes = [c for c in adb.calls if c[:3] == ["shell", "input", "keyevent"]]
     assert deletes == [["shell", "input", "keyevent", "KEYCODE_MOVE_END", *["KEYCODE_DEL"] * 4]]
+
+
+def test_under_pixels_the_oracle_taps_inside_the_element_through_a_tenth_size_screenshot():
+    """Android shares the touch actions: under pixels no element tool, a plain screenshot,
+    and a named element becomes a tap_at in the pixels of the screenshot the agent sees
+    (full-size screencaps shown 108 wide) that the device receives inside that element's
+    box (1080x2400 device pixels)."""
+    adb = scripted()
+    adb.on("exec-out", "screencap", "-p", reply=png(1080, 2400))
+    env = AndroidEnvironment(transport=adb, screenshot_width=108)
+    env.reset(action_set="pixels")
+    try:
+        assert not {"tap", "long_tap", "swipe"} & set(env.action_space)
+        observation = env.observe()
+        assert set(observation) == {"screenshot"}
+        assert observation["screenshot"][16:24] == png(108, 240)[16:24]  # 108x240, plain
+        assert "numbered boxes" not in env.description
+        compose = next(m for m in env.snapshot.marks.marks.marks if m.name == "Compose")
+        call = element_call(
+            ActionCall(env="phone", name="tap_on", arguments={"name": "Compose"}), env
+        )
+        assert call.name == "tap_at" and call.arguments["x"] < 108 and call.arguments["y"] < 240
+        adb.calls.clear()
+        env.step(call.name, call.arguments)
+        [[*command, x, y]] = adb.calls
+        assert command == ["shell", "input", "tap"]
+        left, top, width, height = compose.box
+        assert left <= int(x) < left + width and top <= int(y) < top + height
+    finally:
+        env.end_episode()
+    assert "tap" in env.action_space

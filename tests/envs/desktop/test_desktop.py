@@ -232,6 +232,14 @@ def test_under_pixels_a_click_at_an_elements_point_lands_on_it(desk: DesktopEnvi
         )
         click_named("Line Numbers")
         assert _wait_until(lambda: line_numbers.evaluate(desk).success, timeout=5)
+        # scroll takes a point of the (halved) screenshot instead of an element number.
+        assert desk.step("scroll", {"direction": "down", "x": 320, "y": 200}).endswith(
+            "at (320, 200)"
+        )
+        with pytest.raises(InvalidAction, match="both x and y"):
+            desk.step("scroll", {"direction": "down", "x": 320})
+        with pytest.raises(InvalidAction, match="off the screen"):
+            desk.step("scroll", {"direction": "down", "x": 700, "y": 10})
     finally:
         desk.screenshot_width = None
         desk.end_episode()
