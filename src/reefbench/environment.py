@@ -132,8 +132,10 @@ class Environment:
         Args:
             extra_actions: A task's own actions, in the action space until the next reset
                 (an action of the same name already there is kept, not replaced).
-            action_set: The run's action set (:mod:`reefbench.action_sets`); its actions
-                for this kind are in the action space until the next reset.
+            action_set: The run's action set (:mod:`reefbench.action_sets`): what it adds
+                to this kind's space, leaves out of it, the observations it swaps in and
+                the description it rewrites hold until the next reset or
+                :meth:`end_episode`.
 
         Raises:
             ConfigError: ``action_set`` is not a known set.
