@@ -4,18 +4,22 @@ screenshot, switching devices, finishing, and invalid output as a reason, never 
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Mapping
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from reefbench.actions import Action, ActionCall
-from reefbench.agents.grounding_models import GroundingAgent, get_profile, pointer_kind
+from reefbench.agents.grounding_models import PROFILES, GroundingAgent, get_profile, pointer_kind
 from reefbench.agents.providers import ImagePart, ProviderReply
 from reefbench.envs.browser.actions import BROWSER_ACTIONS
 from reefbench.envs.desktop.actions import DESKTOP_ACTIONS
 from reefbench.envs.ui.actions import TOUCH_ACTIONS
+from reefbench.pointer import Scale
 from reefbench.protocol import Turn, Usage
 from reefbench.root import call_user, complete, submit, wait
 from reefbench.suites import memory
@@ -170,3 +174,38 @@ def test_results_are_told_without_device_coordinates() -> None:
     played.act(Turn(2, observations("laptop"), previous=[failed]))
     texts = [getattr(p, "text", "") for p in provider.requests[1][1][-1].parts]
     assert "Your action wait on root failed: the screen is locked" in texts
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(sorted(PROFILES)),
+    st.tuples(st.integers(200, 2000), st.integers(200, 2000)),
+    st.floats(0, 1, exclude_max=True),
+    st.floats(0, 1, exclude_max=True),
+)
+def test_a_device_point_survives_the_models_coordinates(
+    name: str, size: tuple[int, int], fx: float, fy: float
+) -> None:
+    """Device point -> the profile's coordinates (as a perfect model would answer) ->
+    parsed -> mapped back: within one model unit of where it started."""
+    profile = get_profile(name)
+    x, y = int(fx * size[0]), int(fy * size[1])
+    model = profile.model_size(size)
+    mx, my = Scale(device=size, model=model).to_model(x, y)
+    if profile.format == "uitars":
+        reply = f"Action: click(start_box='({mx},{my})')"
+    else:
+        reply = (
+            '<tool_call>{"name": "computer_use", "arguments": '
+            f'{{"action": "left_click", "coordinate": [{mx}, {my}]}}}}</tool_call>'
+        )
+    played, _ = agent(name, [reply], {"laptop": SPACES["laptop"]})
+    out = played.act(Turn(1, {"laptop": {"screenshot": _shot(size)}}))
+    (call,) = out.calls
+    slack = max(size[0] / model[0], size[1] / model[1]) + 1
+    assert abs(call.arguments["x"] - x) <= slack and abs(call.arguments["y"] - y) <= slack
+
+
+@functools.cache
+def _shot(size: tuple[int, int]) -> bytes:
+    return png(size)
