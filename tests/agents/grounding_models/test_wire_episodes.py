@@ -146,15 +146,16 @@ def render(profile: GroundingProfile, call: ActionCall | None, at: tuple[int, in
 
 
 class ScriptsItsServer(GroundingAgent):
-    """The grounding agent, with the test queueing the server's next reply first."""
+    """The grounding agent, with the test queueing the server's next replies first."""
 
     def __init__(
         self,
         server: FakeServer,
         envs: Mapping[str, Environment],
-        calls: list[ActionCall],
+        task: Task,
         profile: GroundingProfile,
-        garbage_first: bool,
+        *,
+        garbage_first: bool = False,
     ) -> None:
         provider = make_provider(
             f"openai-compatible/ui-tars-1.5-7b@http://127.0.0.1:{server.port}/v1",
@@ -162,17 +163,18 @@ class ScriptsItsServer(GroundingAgent):
             environ={"OPENAI_COMPATIBLE_API_KEY": FAKE_KEY},
         )
         super().__init__(provider, profile)
-        self.server, self.envs, self.todo = server, envs, list(calls)
+        self.server, self.envs, self.todo = server, envs, list(task.reference_solution)
+        self.target = task.reference_solution[0].env
         self.garbage_first = garbage_first
         self.expected_sizes: list[tuple[int, int]] = []
 
     def act(self, turn: Turn) -> AgentOutput:
         assert self.current is not None
-        shot = turn.observations[self.current]["screenshot"]
-        model = self.profile.model_size(png_size(shot))
-        self.expected_sizes.append(
-            png_size(shot) if self.profile.coordinates == "relative" else model
-        )
+        if self.current != self.target:
+            self._expect(turn.observations[self.current]["screenshot"])
+            self.server.script(Scripted(switch(self.profile, self.target)))
+        shot = turn.observations[self.target]["screenshot"]
+        model = self._expect(shot)
         if self.garbage_first:
             self.garbage_first = False
             self.server.script(Scripted("I would now click the button, I think."))
@@ -180,17 +182,52 @@ class ScriptsItsServer(GroundingAgent):
         call = self.todo.pop(0) if self.todo else None
         at = (0, 0)
         if call is not None and call.name in ("click_on", "tap_on"):
-            env = self.envs[call.env]
-            elem = pick(
-                env.element_candidates(False),
-                call.arguments["name"],
-                call.arguments.get("role", ""),
-            )  # type: ignore[attr-defined]
+            env: Any = self.envs[call.env]
+            name, role = call.arguments["name"], call.arguments.get("role", "")
+            elem = pick(env.element_candidates(False), name, role)
             x, y = centre(env, self.devices[call.env], elem, shot)
-            scale = Scale(device=png_size(shot), model=model)
-            at = scale.to_model(x, y)
+            at = Scale(device=png_size(shot), model=model).to_model(x, y)
         self.server.script(Scripted(render(self.profile, call, at)))
         return super().act(turn)
+
+    def _expect(self, shot: bytes) -> tuple[int, int]:
+        """The size of image the agent must send for ``shot`` (noted) and the model's."""
+        model = self.profile.model_size(png_size(shot))
+        relative = self.profile.coordinates == "relative"
+        self.expected_sizes.append(png_size(shot) if relative else model)
+        return model
+
+
+def switch(profile: GroundingProfile, device: str) -> str:
+    if profile.format == "uitars":
+        return f"Thought: The task is on the {device}.\nAction: switch(device='{device}')"
+    return (
+        '<tool_call>{"name": "computer_use", "arguments": '
+        f'{{"action": "switch", "device": "{device}"}}}}</tool_call>'
+    )
+
+
+def sent_sizes(server: FakeServer) -> list[tuple[int, int]]:
+    """The size of the last image of each request (the screenshot of that turn)."""
+    sizes = []
+    for body in server.bodies:
+        images = [
+            part["image_url"]["url"]
+            for message in body["messages"]
+            if message["role"] == "user" and isinstance(message["content"], list)
+            for part in message["content"]
+            if part.get("type") == "image_url"
+        ]
+        sizes.append(_size(images[-1]))
+        assert body["model"] == "ui-tars-1.5-7b"
+    return sizes
+
+
+def pointed(result: Any, device: str) -> int:
+    """Coordinate clicks or taps that worked on ``device``."""
+    name = "tap_at" if device == "phone" else "click_at"
+    played = [c for turn in result.trajectory for c in turn.calls if c.env == device]
+    return sum(c.name == name and c.status == "ok" for c in played)
 
 
 @pytest.mark.parametrize(("device", "profile"), CASES)
@@ -202,30 +239,31 @@ def test_a_grounding_model_completes_a_task_by_coordinates(
     profile: str,
 ) -> None:
     task = pointer_task(tasks[TASKS[device]], envs)
-    garbage_first = (device, profile) == ("browser", "qwen3-vl")
-    agent = ScriptsItsServer(
-        server, envs, task.reference_solution, get_profile(profile), garbage_first
-    )
+    garbage = (device, profile) == ("browser", "qwen3-vl")
+    agent = ScriptsItsServer(server, envs, task, get_profile(profile), garbage_first=garbage)
     result = Episode(task, agent, used_environments(task, envs), invalid_tolerance=1).run()
     assert result.success, (result.termination, result.error, [t.calls for t in result.trajectory])
-    played = [c for turn in result.trajectory for c in turn.calls if c.env == device]
-    pointed = {"desktop": "click_at", "browser": "click_at", "phone": "tap_at"}[device]
     clicks = sum(c.name in ("click_on", "tap_on") for c in task.reference_solution)
-    assert sum(c.name == pointed and c.status == "ok" for c in played) == clicks
-    assert result.invalid_actions == (1 if garbage_first else 0)
-    # Every request carried one screenshot, at the size the profile asks for.
-    sent = []
-    for body in server.bodies:
-        images = [
-            part["image_url"]["url"]
-            for message in body["messages"]
-            if message["role"] == "user" and isinstance(message["content"], list)
-            for part in message["content"]
-            if part.get("type") == "image_url"
-        ]
-        sent.append(_size(images[-1]))
-        assert body["model"] == "ui-tars-1.5-7b"
-    assert sent == agent.expected_sizes[: len(sent)]
+    assert pointed(result, device) == clicks
+    assert result.invalid_actions == (1 if garbage else 0)
+    assert sent_sizes(server) == agent.expected_sizes
+
+
+@pytest.mark.parametrize("profile", ["uitars", "qwen3-vl"])
+def test_the_model_switches_to_the_device_the_task_is_on(
+    envs: Mapping[str, Environment], tasks: dict[str, Task], server: FakeServer, profile: str
+) -> None:
+    task = pointer_task(tasks[TASKS["browser"]], envs)
+    both = {"phone": envs["phone"], **used_environments(task, envs)}
+    agent = ScriptsItsServer(server, envs, task, get_profile(profile))
+    result = Episode(task, agent, both).run()
+    assert result.success, (result.termination, result.error, [t.calls for t in result.trajectory])
+    assert agent.current == "browser"
+    sizes = sent_sizes(server)
+    assert sizes == agent.expected_sizes
+    assert sizes[0] != sizes[1]  # the phone's screenshot, then the browser's in the same turn
+    assert "switch(device=" in server.bodies[0]["messages"][0]["content"] or profile != "uitars"
+    assert pointed(result, "browser") == 4 and pointed(result, "phone") == 0
 
 
 def _size(url: str) -> tuple[int, int]:
