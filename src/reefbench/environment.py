@@ -27,6 +27,7 @@ from reefbench.errors import ActionFailed, ConfigError, InvalidAction
 
 if TYPE_CHECKING:
     from reefbench.evaluators import EvalResult, Evaluator
+    from reefbench.pointer import PointerKind
     from reefbench.sideeffects import Change
 
 
@@ -59,6 +60,9 @@ class Environment:
 
     default_action_space: ClassVar[Sequence[Action]] = ()
     default_observation_space: ClassVar[Sequence[Action]] = ()
+    pointer_kind: ClassVar[PointerKind | None] = None
+    """How the kind is driven by screen coordinates (:mod:`reefbench.pointer`), or None
+    for a kind without a screen (computer-use agents cannot address it)."""
     action_set_actions: ClassVar[Mapping[str, Sequence[Action]]] = {}
     """Actions each action set adds to this kind's space, by set name (a set that is not
     listed adds nothing: the kind has no name-addressed elements, say)."""

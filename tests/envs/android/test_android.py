@@ -253,3 +253,44 @@ def test_doctor_lists_attached_devices_from_adb_devices():
 
     empty = adb_devices_check(nothing)
     assert empty is not None and not empty.ok and empty.detail == "no device attached"
+
+
+def test_coordinate_actions_map_screenshot_pixels_to_device_pixels():
+    adb = scripted()
+    adb.on("exec-out", "screencap", "-p", reply=png(1080, 2400))
+    env = AndroidEnvironment(transport=adb, screenshot_width=540)  # agents see half size
+    env.start()
+    assert env.observe()["screenshot"][16:24] == (540).to_bytes(4, "big") + (1200).to_bytes(
+        4, "big"
+    )
+    adb.calls.clear()
+    env.step("tap_at", {"x": 54, "y": 120})
+    env.step("long_tap_at", {"x": 0, "y": 0})
+    env.step("swipe_from", {"x": 54, "y": 1000, "to_x": 54, "to_y": -50})  # end clamped
+    assert [c for c in adb.calls if c[:2] == ["shell", "input"]] == [
+        ["shell", "input", "tap", "109", "241"],
+        ["shell", "input", "swipe", "1", "1", "1", "1", "1000"],
+        ["shell", "input", "swipe", "109", "2001", "109", "1", "300"],
+    ]
+    with pytest.raises(InvalidAction, match="outside the 540x1200 phone screenshot"):
+        env.step("tap_at", {"x": 540, "y": 0})
+
+
+def test_clear_text_deletes_the_focused_fields_text_back_from_its_end():
+    dump = (DUMPS / "gmail_inbox.xml").read_text(encoding="utf-8")
+    unfocused = scripted()
+    env = AndroidEnvironment(transport=unfocused, screenshot_width=None)
+    env.start()
+    with pytest.raises(ActionFailed, match="tap the field first"):
+        env.step("clear_text")
+    # The same screen with one field focused, holding "025".
+    focused = dump.replace('<node index="0" text=""', '<node index="0" text="025"', 1)
+    focused = focused.replace('focused="false"', 'focused="true"', 1)  # the same first node
+    adb = scripted()
+    adb.on("exec-out", "cat", reply=focused.encode("utf-8"))
+    env = AndroidEnvironment(transport=adb, screenshot_width=None)
+    env.start()
+    adb.calls.clear()
+    env.step("clear_text")
+    deletes = [c for c in adb.calls if c[:3] == ["shell", "input", "keyevent"]]
+    assert deletes == [["shell", "input", "keyevent", "KEYCODE_MOVE_END", *["KEYCODE_DEL"] * 4]]

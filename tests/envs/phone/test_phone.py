@@ -6,6 +6,7 @@ starts from a reset.
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -292,3 +293,66 @@ def test_setup_actions_change_what_the_screen_shows(phone: PhoneEnvironment):
     assert phone_setting_is(key="bluetooth_name", value="kitchen  SPEAKER").evaluate(phone).success
     with pytest.raises(ActionFailed, match="no setting"):
         phone.execute(set_phone_setting(key="volume", value="11"))
+
+
+# ------------------------------------------------------- coordinates (pointer)
+def screenshot_point(phone: PhoneEnvironment, label: str) -> tuple[int, int]:
+    """The centre of the element called ``label`` in the screenshot the agent sees."""
+    from PIL import Image
+
+    elem = mark_of(phone, label)
+    snapshot = phone.snapshot
+    assert snapshot is not None
+    mark = next(m for m in snapshot.marks.marks.marks if m.id == elem)
+    shown = phone.observe()["screenshot"]
+    assert isinstance(shown, bytes)
+    with Image.open(io.BytesIO(shown)) as image:
+        width = image.width
+    with Image.open(io.BytesIO(snapshot.png)) as raw:
+        per_device = width / raw.width * snapshot.image_scale
+    x, y = mark.center
+    return round(x * per_device), round(y * per_device)
+
+
+def test_tap_at_a_screenshot_point_opens_the_app_there(phone: PhoneEnvironment):
+    phone.step("show_all_drawer")
+    x, y = screenshot_point(phone, "Mail")
+    phone.step("tap_at", {"x": x, "y": y})
+    assert phone.current_package() == "com.reef.mail"
+
+
+def test_tap_at_outside_the_screenshot_is_an_invalid_action(phone: PhoneEnvironment):
+    phone.observe()
+    with pytest.raises(InvalidAction, match="outside the"):
+        phone.step("tap_at", {"x": 5000, "y": 10})
+
+
+def test_clear_text_empties_the_field_so_typing_replaces_its_value(phone: PhoneEnvironment):
+    compose(phone, "x@example.com", "draft subject", "0")
+    phone.step("tap", {"elem": mark_of(phone, "body")})
+    phone.step("clear_text")
+    phone.step("write_text", {"text": "25"})
+    assert element_text(resource_id="body", text="25").evaluate(phone).success
+    node = phone.ui_hierarchy().find(resource_id="com.reef.mail:id/body")
+    assert node is not None and node.text == "25"  # not "025"
+
+
+def test_clear_text_without_a_focused_field_says_what_to_do(phone: PhoneEnvironment):
+    with pytest.raises(ActionFailed, match="tap the field first"):
+        phone.step("clear_text")
+
+
+def test_swipe_from_scrolls_a_long_list_by_coordinates(
+    devices: tuple[ServicesEnvironment, PhoneEnvironment, BrowserEnvironment],
+    phone: PhoneEnvironment,
+):
+    services, _, _ = devices
+    for i in range(30):
+        services.call("add_contact", name=f"Person {i:02d}", phone=f"555-01{i:02d}")
+    phone.open_app("com.reef.contacts")
+    x, y = screenshot_point(phone, "Person 05 555-0105")
+    phone.step("swipe_from", {"x": x, "y": y, "to_x": x, "to_y": -400})  # end clamped
+    scrolled = phone.page.evaluate(
+        "() => document.getElementById('app_frame').contentDocument.scrollingElement.scrollTop"
+    )
+    assert scrolled > 100

@@ -96,6 +96,10 @@ class AndroidDevice:
             raise ActionFailed(f"unknown key {name!r}; use one of {', '.join(_KEYS)}")
         self.run("shell", "input", "keyevent", keycode)
 
+    def delete_chars(self, count: int) -> None:
+        """Move to the end of the focused field and delete ``count`` characters back."""
+        self.run("shell", "input", "keyevent", "KEYCODE_MOVE_END", *["KEYCODE_DEL"] * count)
+
     def type_text(self, text: str) -> None:
         for argv in text_commands(text, self.ime):
             self.run(*argv)

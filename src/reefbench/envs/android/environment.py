@@ -15,7 +15,7 @@ from reefbench.envs.android.device import AndroidDevice
 from reefbench.envs.android.transport import AdbTransport, SubprocessAdb
 from reefbench.envs.ui.actions import ACTION_SET_ACTIONS, TOUCH_ACTIONS, touch_observations
 from reefbench.envs.ui.device import TouchEnvironment
-from reefbench.errors import ConfigError, EnvironmentFailure
+from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure
 from reefbench.waiting import wait_until
 
 DESCRIPTION = (
@@ -155,6 +155,15 @@ class AndroidEnvironment(TouchEnvironment):
 
     def input_text(self, text: str) -> None:
         self.need().type_text(text)
+        self._settle()
+
+    def clear_field(self) -> None:
+        focused = next((n for n in self.ui_hierarchy().iter() if n.flag("focused")), None)
+        if focused is None:
+            raise ActionFailed("no text field has the focus: tap the field first")
+        # Android has no "select all" key before 13; deleting back from the end works on
+        # every version (one more than the text, in case the dump trims it).
+        self.need().delete_chars(len(focused.text) + 1)
         self._settle()
 
     def press_key(self, key: str) -> None:

@@ -298,10 +298,18 @@ def search_app(name: str, env: DesktopDevice) -> str:
         env.settle()
         titles = ", ".join(a.title for a in APPS.values() if a.available())
         raise ActionFailed(f"no application matches {name!r} (available: {titles})")
+    # What is typed next must reach the app: on a loaded machine the window manager maps
+    # a window well before it gives it the focus, and keys typed in between are lost.
+    wait_until(partial(_has_focus, env, window), 5.0, interval=0.02)
     env.settle()
     spec = next((a for a in APPS.values() if a.wm_class == window.wm_class), None)
     env.record("opened_app", app=spec.name if spec else window.wm_class, query=query)
     return f"opened {window.title or window.wm_class}"
+
+
+def _has_focus(env: DesktopDevice, window: XWindow) -> bool:
+    active = env.x11.active()
+    return active is not None and (active.id, active.pid) == (window.id, window.pid)
 
 
 def _screen_changed(env: DesktopDevice, raw: bytes) -> bool:

@@ -341,6 +341,15 @@ class PhoneEnvironment(TouchEnvironment):
                 keyboard.insert_text(line)
         self.settle()
 
+    def clear_field(self) -> None:
+        if not self.page.evaluate(_FOCUSED_EDITABLE):
+            raise ActionFailed("no text field has the focus: tap the field first")
+        # Select all and delete, as a hardware keyboard would: the page sees the same
+        # key and input events as for typing, in whichever frame has the focus.
+        self.page.keyboard.press("Control+a")
+        self.page.keyboard.press("Delete")
+        self.settle()
+
     def press_key(self, key: str) -> None:
         if key == "home":
             self.page.evaluate("() => window.phone.home()")

@@ -16,6 +16,7 @@ from reefbench.envs.ui.device import TouchEnvironment
 from reefbench.grounding import ground
 
 Direction = Literal["up", "down", "left", "right"]
+Coordinate = Annotated[int, Field(ge=0, le=10000)]
 Distance = Literal["short", "medium", "long"]
 Key = Literal["home", "back"]
 
@@ -98,6 +99,56 @@ def swipe(elem: int, direction: Direction, distance: Distance, env: TouchEnviron
 
 
 @action
+def tap_at(x: Coordinate, y: Coordinate, env: TouchEnvironment) -> str:
+    """Tap a point of the phone screenshot (use when no numbered box covers the target).
+
+    Args:
+        x: Horizontal pixel in the screenshot, from the left edge.
+        y: Vertical pixel in the screenshot, from the top edge.
+    """
+    env.tap_at(*env.from_screenshot(x, y))
+    return f"tapped at ({x}, {y})"
+
+
+@action
+def long_tap_at(x: Coordinate, y: Coordinate, env: TouchEnvironment) -> str:
+    """Press and hold a point of the phone screenshot for about a second.
+
+    Args:
+        x: Horizontal pixel in the screenshot.
+        y: Vertical pixel in the screenshot.
+    """
+    env.long_tap_at(*env.from_screenshot(x, y))
+    return f"long-tapped at ({x}, {y})"
+
+
+@action
+def swipe_from(
+    x: Coordinate, y: Coordinate, to_x: Coordinate, to_y: Coordinate, env: TouchEnvironment
+) -> str:
+    """Move a finger across the screen from one point of the screenshot to another: up
+    to see what is further down a list, sideways for pages and sliders.
+
+    Args:
+        x: Start point, horizontal pixel.
+        y: Start point, vertical pixel.
+        to_x: End point, horizontal pixel (moved onto the screen's edge if beyond it).
+        to_y: End point, vertical pixel (likewise).
+    """
+    start, end = env.from_screenshot(x, y), env.from_screenshot(to_x, to_y, clamp=True)
+    env.swipe_at(*start, *end)
+    return f"swiped from ({x}, {y}) to ({to_x}, {to_y})"
+
+
+@action
+def clear_text(env: TouchEnvironment) -> str:
+    """Delete all the text of the focused text field (tap the field first); write_text
+    only adds to what a field holds."""
+    env.clear_field()
+    return "cleared the field"
+
+
+@action
 def write_text(text: Annotated[str, Field(max_length=5000)], env: TouchEnvironment) -> str:
     """Type text into the focused text field (tap the field first). The text arrives
     exactly as given; a newline presses Enter.
@@ -153,7 +204,18 @@ def ui_tree(env: TouchEnvironment) -> str:
     return snapshot.xml
 
 
-TOUCH_ACTIONS = [tap, long_tap, swipe, write_text, press, show_all_drawer]
+TOUCH_ACTIONS = [
+    tap,
+    long_tap,
+    swipe,
+    tap_at,
+    long_tap_at,
+    swipe_from,
+    write_text,
+    clear_text,
+    press,
+    show_all_drawer,
+]
 OBSERVATIONS = [screenshot, elements]
 # What each action set adds (reefbench.action_sets); ``marks`` is the space above.
 ACTION_SET_ACTIONS = {"a11y": [tap_on]}

@@ -23,6 +23,7 @@ from reefbench.envs.ui.marks import UIMarks, scaled, ui_marks
 from reefbench.errors import InvalidAction
 from reefbench.grounding import Candidate
 from reefbench.observe.marks import Mark, require_mark
+from reefbench.pointer import PointerKind, png_size
 
 
 @runtime_checkable
@@ -142,6 +143,10 @@ class TouchEnvironment(Environment, ABC):
         """Type ``text`` into the focused field, exactly as given (newlines press Enter)."""
 
     @abstractmethod
+    def clear_field(self) -> None:
+        """Delete all the text of the focused field (typing only ever adds to a field)."""
+
+    @abstractmethod
     def press_key(self, key: str) -> None:
         """``"home"`` or ``"back"``."""
 
@@ -173,6 +178,7 @@ class TouchEnvironment(Environment, ABC):
     # Grounding (reefbench.grounding.Groundable): the a11y set's ``tap_on`` and the
     # oracle find elements by label or resource id through these.
     name_addressed: ClassVar[Mapping[str, str]] = {"tap_on": "tap"}
+    pointer_kind: ClassVar[PointerKind | None] = "touch"
 
     def element_candidates(self, fresh: bool) -> list[Candidate]:
         """The numbered elements of the latest observation (of a new one if ``fresh``),
@@ -180,6 +186,32 @@ class TouchEnvironment(Environment, ABC):
         snapshot = self.snapshot if self.snapshot and not fresh else self.observe_now()
         pairs = zip(snapshot.marks.marks.marks, snapshot.marks.nodes, strict=True)
         return [Candidate(m.id, m.name, m.role, node.id_name) for m, node in pairs]
+
+    def from_screenshot(self, x: int, y: int, *, clamp: bool = False) -> tuple[int, int]:
+        """A point of the screenshot the agent sees (the latest observation's, scaled to
+        ``screenshot_width``) in device pixels.
+
+        Args:
+            clamp: Move a point outside the screenshot onto its edge (a swipe's end)
+                instead of refusing it.
+
+        Raises:
+            InvalidAction: the point is outside that screenshot (and not ``clamp``).
+        """
+        snapshot = self.snapshot or self.observe_now()
+        width, height = png_size(snapshot.png)
+        shown = min(1.0, self.screenshot_width / width) if self.screenshot_width else 1.0
+        shown_w, shown_h = max(1, round(width * shown)), max(1, round(height * shown))
+        if clamp:
+            x, y = min(max(x, 0), shown_w - 1), min(max(y, 0), shown_h - 1)
+        if not (0 <= x < shown_w and 0 <= y < shown_h):
+            raise InvalidAction(f"({x}, {y}) is outside the {shown_w}x{shown_h} phone screenshot")
+        per_device = shown * snapshot.image_scale  # screenshot pixels per device pixel
+        screen_w, screen_h = self.screen_size()
+        return (
+            min(int((x + 0.5) / per_device), screen_w - 1),
+            min(int((y + 0.5) / per_device), screen_h - 1),
+        )
 
     def element(self, elem: int) -> UINode:
         """The node numbered ``elem`` in the latest observation (see :meth:`target`)."""
