@@ -102,7 +102,7 @@ def test_qwen_on_the_phone_taps_the_phone() -> None:
     assert out.invalid is None
     (made,) = out.calls
     assert made.env == "phone" and made.name == "tap_at"
-    assert made.arguments == {"x": 206, "y": 458}
+    assert made.arguments == {"x": 206, "y": 457}  # the centre of model pixel 500
     system = provider.requests[0][0]
     assert "The screen's resolution is 1000x1000" in system and "switch" not in system
 
@@ -138,8 +138,9 @@ def test_finishing_submits_an_answer_or_completes() -> None:
 def test_typing_with_a_final_newline_presses_enter() -> None:
     played, _ = agent("uitars", ["Action: type(content='hello\\n')"])
     out = played.act(Turn(1, observations("laptop")))
-    assert [c.name for c in out.calls] == ["write_text", "hotkey"]
+    assert [c.name for c in out.calls] == ["write_text", "press"]
     assert out.calls[0].arguments == {"text": "hello"}
+    assert out.calls[1].arguments == {"key": "enter"}
 
 
 @pytest.mark.parametrize(
@@ -209,3 +210,55 @@ def test_a_device_point_survives_the_models_coordinates(
 @functools.cache
 def _shot(size: tuple[int, int]) -> bytes:
     return png(size)
+
+
+@pytest.mark.parametrize(
+    ("device", "profile", "reply", "expected"),
+    [
+        ("phone", "uitars", "Action: long_press(start_box='(210,462)')", ["long_tap_at"]),
+        (
+            "phone",
+            "uitars",
+            "Action: drag(start_box='(210,800)', end_box='(210,100)')",
+            ["swipe_from"],
+        ),
+        ("phone", "uitars", "Action: scroll(direction='down')", ["swipe_from"]),
+        ("phone", "uitars", "Action: clear()", ["clear_text"]),
+        ("phone", "uitars", "Action: press_back()", ["press"]),
+        ("browser", "uitars", "Action: hotkey(key='ctrl a')", ["press"]),
+        ("browser", "uitars", "Action: clear()", ["press", "press"]),
+        ("laptop", "uitars", "Action: right_single(start_box='(10,10)')", ["click_at"]),
+        (
+            "laptop",
+            "qwen2.5-vl",
+            '<tool_call>{"name": "computer_use", "arguments": {"action": "mouse_move", '
+            '"coordinate": [100, 100]}}</tool_call>\n<tool_call>{"name": "computer_use", '
+            '"arguments": {"action": "left_click_drag", "coordinate": [300, 300]}}</tool_call>',
+            ["move_to", "drag"],
+        ),
+    ],
+)
+def test_each_gesture_becomes_the_devices_own_call(
+    device: str, profile: str, reply: str, expected: list[str]
+) -> None:
+    played, _ = agent(profile, [reply], {device: SPACES[device], "root": SPACES["root"]})
+    out = played.act(Turn(1, observations(device)))
+    assert out.invalid is None, out.invalid
+    assert [c.name for c in out.calls] == expected
+    assert all(c.env == device for c in out.calls)
+    if expected == ["move_to", "drag"]:  # the drag starts where the pointer was moved
+        moved, dragged = out.calls
+        assert (dragged.arguments["from_x"], dragged.arguments["from_y"]) == (
+            moved.arguments["x"],
+            moved.arguments["y"],
+        )
+
+
+def test_a_drag_from_nowhere_is_invalid() -> None:
+    reply = (
+        '<tool_call>{"name": "computer_use", "arguments": '
+        '{"action": "left_click_drag", "coordinate": [300, 300]}}</tool_call>'
+    )
+    played, _ = agent("qwen2.5-vl", [reply], {"laptop": SPACES["laptop"]})
+    out = played.act(Turn(1, observations("laptop")))
+    assert out.calls == [] and out.invalid is not None and "pointer" in out.invalid

@@ -6,7 +6,7 @@ device of the task until the model switches), at the size its profile asks for, 
 answers in its own format. The agent parses the reply (:mod:`.uitars`, :mod:`.qwen`),
 maps each point back to the device screenshot's pixels with a
 :class:`reefbench.pointer.Scale` for the image actually sent, and turns it into the
-device's call with :func:`reefbench.pointer.to_call`. ``switch(device=...)`` changes the
+device's call with :func:`reefbench.pointer.to_calls`. ``switch(device=...)`` changes the
 current device: when the reply does nothing else, the model is asked again at once with
 that device's screenshot (at most :data:`MAX_SWITCHES` times a turn). Model output that
 cannot be read, or asks for something the device cannot do, is the turn's ``invalid``
@@ -27,7 +27,15 @@ from reefbench.agents.images import image_mime
 from reefbench.agents.llm import DEFAULT_HISTORY, Conversation
 from reefbench.agents.providers.base import ImagePart, Part, Provider, TextPart
 from reefbench.errors import InvalidAction
-from reefbench.pointer import PointerOp, Scale, png_size, resize_png, to_call
+from reefbench.pointer import (
+    Direction,
+    PointerKind,
+    PointerOp,
+    Scale,
+    png_size,
+    resize_png,
+    to_calls,
+)
 from reefbench.protocol import NO_ACTION, UNPARSABLE, AgentOutput, CallResult, Turn, Usage
 from reefbench.root import ROOT
 
@@ -37,6 +45,8 @@ if TYPE_CHECKING:
 MAX_SWITCHES = 2
 SCREENSHOT = "screenshot"
 DevicePoint = tuple[int, int]
+_DIRECTIONS: dict[str, Direction] = {"up": "up", "down": "down", "left": "left", "right": "right"}
+_KINDS: dict[str, PointerKind] = {"desktop": "desktop", "browser": "browser", "touch": "touch"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +82,7 @@ class GroundingAgent:
         self.profile = profile
         self.history = history
         self.name = name or f"{provider.name} grounding:{profile.name}"
-        self.devices: dict[str, str] = {}  # device -> pointer kind, in the task's order
+        self.devices: dict[str, PointerKind] = {}  # device -> pointer kind, in the task's order
         self.current: str | None = None
         self._instruction = ""
         self._descriptions: dict[str, str] = {}
@@ -150,14 +160,15 @@ class GroundingAgent:
     def _action(self, action: ModelAction, view: _View) -> list[ActionCall]:
         if isinstance(action, Control):
             return self._control(action)
-        op = self._op(action, view)
         kind = self.devices[view.device]
-        if op.kind == "type" and kind != "touch" and op.text.endswith("\n"):
+        op = self._op(action, view)
+        if op.kind == "type" and op.text.endswith("\n"):
             # UI-TARS submits with a trailing newline: type, then press Enter.
             typed = PointerOp(kind="type", text=op.text.rstrip("\n"))
             enter = PointerOp(kind="key", keys=("enter",))
-            return [to_call(view.device, kind, o) for o in (typed, enter) if o.text or o.keys]
-        return [to_call(view.device, kind, op)]
+            ops = [typed, enter] if typed.text else [enter]
+            return [call for o in ops for call in to_calls(view.device, kind, o)]
+        return to_calls(view.device, kind, op)
 
     def _op(self, gesture: Gesture, view: _View) -> PointerOp:
         at = self._point(gesture.at, view)
@@ -166,8 +177,14 @@ class GroundingAgent:
             at = self._pointer.get(view.device)
             if at is None:
                 raise InvalidAction("a drag from the pointer needs the pointer placed first")
+        if gesture.kind == "scroll" and at is None and self.devices[view.device] == "touch":
+            width, height = view.scale.device  # a touch screen scrolls where it is swiped
+            at = (width // 2, height // 2)
         if at is not None:
             self._pointer[view.device] = to or at
+        direction = _DIRECTIONS.get(gesture.direction or "down")
+        if direction is None:
+            raise InvalidAction(f"direction {gesture.direction!r}: up, down, left or right")
         return PointerOp(
             kind=gesture.kind,
             x=None if at is None else at[0],
@@ -176,8 +193,8 @@ class GroundingAgent:
             to_y=None if to is None else to[1],
             text=gesture.text,
             keys=gesture.keys,
-            direction=gesture.direction,
-            amount=gesture.amount,
+            direction=direction,
+            amount=3 if gesture.amount is None else gesture.amount,
         )
 
     def _point(self, point: tuple[float, float] | None, view: _View) -> DevicePoint | None:
@@ -225,12 +242,12 @@ class GroundingAgent:
         return f"Step {step}. Screenshot of {view.device}{size}:"
 
 
-def pointer_kind(actions: Sequence[Action]) -> str | None:
+def pointer_kind(actions: Sequence[Action]) -> PointerKind | None:
     """The pointer kind of a device from its action space: what its environment class
     declares (``Environment.pointer_kind``), else what its coordinate actions say."""
     for action in actions:
-        declared = getattr(action.env_type, "pointer_kind", None)
-        if isinstance(declared, str):
+        declared = _KINDS.get(str(getattr(action.env_type, "pointer_kind", None)))
+        if declared is not None:
             return declared
     names = {a.name for a in actions}
     if names & {"tap_at", "tap"}:
