@@ -149,7 +149,11 @@ def _model_factory(spec_json: str) -> Any:
         from reefbench.agents.grounding_models import GroundingAgent, get_profile
 
         return functools.partial(
-            GroundingAgent, provider, get_profile(str(grounding)), history=history
+            GroundingAgent,
+            provider,
+            get_profile(str(grounding)),
+            history=history,
+            max_image_side=settings.max_image_side,
         )
     return policy_factory(spec.policy, provider, settings)
 

@@ -262,3 +262,25 @@ def test_a_drag_from_nowhere_is_invalid() -> None:
     played, _ = agent("qwen2.5-vl", [reply], {"laptop": SPACES["laptop"]})
     out = played.act(Turn(1, observations("laptop")))
     assert out.calls == [] and out.invalid is not None and "pointer" in out.invalid
+
+
+@pytest.mark.parametrize(("profile", "sent"), [("uitars", (616, 392)), ("qwen3-vl", (640, 400))])
+def test_a_smaller_image_side_sends_smaller_screenshots(
+    profile: str, sent: tuple[int, int]
+) -> None:
+    """Pixel coordinates: the pixels are capped (sides still multiples of 28) and the
+    model's points are read in that image; relative ones: the image is simply fitted."""
+    provider = ScriptedProvider(["Action: click(start_box='(308,196)')"])
+    if profile == "qwen3-vl":
+        provider = ScriptedProvider(
+            [
+                '<tool_call>{"name": "computer_use", "arguments": '
+                '{"action": "left_click", "coordinate": [500, 500]}}</tool_call>'
+            ]
+        )
+    played = GroundingAgent(provider, get_profile(profile), max_image_side=640)
+    played.reset(TASK, {"laptop": SPACES["laptop"]}, {"laptop": "a laptop"})
+    out = played.act(Turn(1, observations("laptop")))
+    assert sent_image(provider) == sent
+    (call,) = out.calls
+    assert abs(call.arguments["x"] - 640) <= 3 and abs(call.arguments["y"] - 400) <= 3

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from reefbench.actions import Action, ActionCall
 from reefbench.agents.grounding_models.parsed import Control, Gesture, ModelAction, Parsed
-from reefbench.agents.grounding_models.profiles import GroundingProfile
+from reefbench.agents.grounding_models.profiles import GroundingProfile, fit
 from reefbench.agents.images import image_mime
 from reefbench.agents.llm import DEFAULT_HISTORY, Conversation
 from reefbench.agents.providers.base import ImagePart, Part, Provider, TextPart
@@ -67,6 +67,8 @@ class GroundingAgent:
         provider: The model.
         profile: Its output format and coordinate system (:data:`.profiles.PROFILES`).
         history: Earlier exchanges (screenshot and reply) repeated in each request.
+        max_image_side: Send smaller screenshots: relative coordinates fit the image into
+            this side; pixel coordinates cap its pixels (:meth:`GroundingProfile.model_size`).
         name: The agent's label (default: the model and the profile).
     """
 
@@ -76,11 +78,13 @@ class GroundingAgent:
         profile: GroundingProfile,
         *,
         history: int = DEFAULT_HISTORY,
+        max_image_side: int | None = None,
         name: str | None = None,
     ) -> None:
         self.provider = provider
         self.profile = profile
         self.history = history
+        self.max_image_side = max_image_side
         self.name = name or f"{provider.name} grounding:{profile.name}"
         self.devices: dict[str, PointerKind] = {}  # device -> pointer kind, in the task's order
         self.current: str | None = None
@@ -225,10 +229,12 @@ class GroundingAgent:
         if shot is None:
             return f"no screenshot of {device} in this step's observations"
         size = png_size(shot)
-        model = self.profile.model_size(size)
+        model = self.profile.model_size(size, self.max_image_side)
         if self.profile.coordinates == "relative":
-            return _View(device, shot, Scale.normalized(size, span=model[0]))
-        image = shot if model == size else resize_png(shot, model)
+            sent = size if self.max_image_side is None else fit(size, self.max_image_side)
+            image = resize_png(shot, sent)  # unchanged when the size is the same
+            return _View(device, image, Scale.normalized(size, span=model[0]))
+        image = resize_png(shot, model)
         return _View(device, image, Scale(device=size, model=model))
 
     def _system(self, view: _View) -> str:

@@ -61,6 +61,13 @@ def smart_resize(
     return w, h
 
 
+def fit(device: tuple[int, int], max_side: int) -> tuple[int, int]:
+    """``device`` shrunk (never enlarged) so that its longer side is at most ``max_side``."""
+    from reefbench.pointer import Scale
+
+    return Scale.fit(device, max_width=max_side, max_height=max_side).model
+
+
 @dataclass(frozen=True, slots=True)
 class GroundingProfile:
     """How to talk to one family of grounding models.
@@ -86,11 +93,19 @@ class GroundingProfile:
         parser: Callable[[str], Parsed] = parse_uitars if self.format == "uitars" else parse_qwen
         return parser(text)
 
-    def model_size(self, device: tuple[int, int]) -> tuple[int, int]:
-        """The size of the image the model answers about (``SPAN`` x ``SPAN`` if relative)."""
+    def model_size(self, device: tuple[int, int], max_side: int | None = None) -> tuple[int, int]:
+        """The size of the image the model answers about (``SPAN`` x ``SPAN`` if relative).
+
+        ``max_side`` caps the pixels at those of the screenshot fitted into a square of that
+        side; set it to match a server whose image processor has a lower ``max_pixels``
+        (it would shrink the image again, and the model would answer about that one).
+        """
         if self.coordinates == "relative":
             return SPAN, SPAN
-        return smart_resize(*device)
+        if max_side is None:
+            return smart_resize(*device)
+        width, height = fit(device, max_side)
+        return smart_resize(*device, max_pixels=max(FACTOR * FACTOR, width * height))
 
     def system_prompt(
         self,
