@@ -28,7 +28,7 @@ from reefbench.environment import Environment
 from reefbench.episode import Episode
 from reefbench.grounding import pick
 from reefbench.pointer import Scale, png_size
-from reefbench.protocol import AgentOutput, Turn
+from reefbench.protocol import UNPARSABLE, AgentOutput, Turn
 from reefbench.suites import get_suite
 from reefbench.suites.v0.gates import used_environments
 from reefbench.task import ActionStep, Task
@@ -246,6 +246,10 @@ def test_a_grounding_model_completes_a_task_by_coordinates(
     clicks = sum(c.name in ("click_on", "tap_on") for c in task.reference_solution)
     assert pointed(result, device) == clicks
     assert result.invalid_actions == (1 if garbage else 0)
+    if garbage:  # recorded with its reason, and the episode went on (tolerance 1)
+        (record,) = result.trajectory[0].calls
+        assert record.name == UNPARSABLE and record.status == "invalid"
+        assert record.error is not None and "no <tool_call>" in record.error
     assert sent_sizes(server) == agent.expected_sizes
 
 
