@@ -230,6 +230,14 @@ def _shot(size: tuple[int, int]) -> bytes:
         ("laptop", "uitars", "Action: right_single(start_box='(10,10)')", ["click_at"]),
         (
             "laptop",
+            "uitars",
+            "Action: scroll(start_box='(10,10)', direction='down')",
+            ["move_to", "scroll"],
+        ),
+        ("laptop", "uitars", "Action: scroll(direction='up')", ["scroll"]),
+        ("browser", "uitars", "Action: scroll(start_box='(10,10)', direction='up')", ["scroll"]),
+        (
+            "laptop",
             "qwen2.5-vl",
             '<tool_call>{"name": "computer_use", "arguments": {"action": "mouse_move", '
             '"coordinate": [100, 100]}}</tool_call>\n<tool_call>{"name": "computer_use", '

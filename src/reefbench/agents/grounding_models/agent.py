@@ -172,6 +172,10 @@ class GroundingAgent:
             enter = PointerOp(kind="key", keys=("enter",))
             ops = [typed, enter] if typed.text else [enter]
             return [call for o in ops for call in to_calls(view.device, kind, o)]
+        if op.kind == "scroll" and kind == "desktop" and op.x is not None:
+            # The desktop scrolls where the mouse is: bring it to the model's point first.
+            move = PointerOp(kind="move", x=op.x, y=op.y)
+            return [*to_calls(view.device, kind, move), *to_calls(view.device, kind, op)]
         return to_calls(view.device, kind, op)
 
     def _op(self, gesture: Gesture, view: _View) -> PointerOp:
