@@ -292,3 +292,18 @@ def test_a_smaller_image_side_sends_smaller_screenshots(
     assert sent_image(provider) == sent
     (call,) = out.calls
     assert abs(call.arguments["x"] - 640) <= 3 and abs(call.arguments["y"] - 400) <= 3
+
+
+@pytest.mark.parametrize("profile", ["uitars", "qwen2.5-vl"])
+def test_the_prompt_offers_what_the_tasks_devices_can_do(profile: str) -> None:
+    played, provider = agent(profile, ["Action: wait()"], {"browser": SPACES["browser"]})
+    played.act(Turn(1, observations("browser")))
+    system = provider.requests[0][0]
+    for missing in ("left_double", "right_single", "double_click", "long_press", "switch"):
+        assert missing not in system
+    played, provider = agent(profile, ["Action: wait()"])
+    played.act(Turn(1, observations("laptop")))
+    system = provider.requests[0][0]
+    assert "switch" in system and "phone" in system and "browser" in system
+    assert ("right_single" if profile == "uitars" else "right_click") in system
+    assert ("long_press" in system) and ("1288x812" in system or profile == "uitars")

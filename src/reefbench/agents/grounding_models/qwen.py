@@ -186,22 +186,22 @@ def tool_definition(kinds: Collection[str], devices: Sequence[str], size: tuple[
     """The ``computer_use`` function as the Qwen cookbooks describe it, for the devices of
     a task (``kinds``: their pointer kinds) and a screen of ``size`` (the image sent, or
     1000x1000 for relative coordinates)."""
-    actions = ["left_click", "double_click", "right_click", "mouse_move"]
+    actions = ["left_click"]
     notes = [
         "* `key`: Press keys in order and release them in reverse order (keys: a list).",
         "* `type`: Type a string of text (text).",
-        "* `mouse_move`: Move the cursor to (x, y) (coordinate).",
-        "* `left_click`: Click the left mouse button at (x, y) (coordinate).",
-        "* `double_click` / `right_click`: Double-click / right-click at (x, y) (coordinate).",
-        "* `scroll` / `hscroll`: Scroll the wheel at (x, y) (coordinate, optional); pixels > 0 "
+        "* `left_click`: Click (tap) at (x, y) (coordinate).",
+        "* `scroll` / `hscroll`: Scroll at (x, y) (coordinate, optional); pixels > 0 "
         "scrolls up / right, < 0 down / left.",
     ]
-    if "desktop" in kinds:
-        actions.append("left_click_drag")
-        notes.append(
+    if "desktop" in kinds:  # a browser page and a touch screen only click
+        actions += ["double_click", "right_click", "mouse_move", "left_click_drag"]
+        notes += [
+            "* `mouse_move`: Move the cursor to (x, y) (coordinate).",
+            "* `double_click` / `right_click`: Double-click / right-click at (x, y) (coordinate).",
             "* `left_click_drag`: Drag from the cursor position (or start_coordinate) to "
-            "(x, y) (coordinate)."
-        )
+            "(x, y) (coordinate).",
+        ]
     if "touch" in kinds:
         actions += ["long_press", "swipe", "system_button", "clear"]
         notes += [

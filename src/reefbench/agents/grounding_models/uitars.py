@@ -211,16 +211,18 @@ def action_space(kinds: Collection[str], devices: Sequence[str]) -> str:
     """The ``## Action Space`` lines for the devices of a task (``kinds`` are their
     pointer kinds: ``desktop``, ``browser``, ``touch``), in UI-TARS's own wording."""
     lines = [f"click(start_box={_BOX})"]
-    pointer = {"desktop", "browser"} & set(kinds)
-    if pointer:
-        lines += [f"left_double(start_box={_BOX})", f"right_single(start_box={_BOX})"]
-    if "desktop" in kinds:
-        lines += [f"hover(start_box={_BOX})"]
+    keyboard = {"desktop", "browser"} & set(kinds)
+    if "desktop" in kinds:  # a browser page and a touch screen only click
+        lines += [
+            f"left_double(start_box={_BOX})",
+            f"right_single(start_box={_BOX})",
+            f"hover(start_box={_BOX})",
+        ]
     if "touch" in kinds:
         lines += [f"long_press(start_box={_BOX})"]
     if "desktop" in kinds or "touch" in kinds:
         lines += [f"drag(start_box={_BOX}, end_box={_END})  # a swipe on a touch screen"]
-    if pointer:
+    if keyboard:
         lines += [
             "hotkey(key='ctrl c')  # Split keys with a space and use lowercase. "
             "Do not use more than 3 keys in one hotkey action."
