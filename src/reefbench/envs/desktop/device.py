@@ -39,6 +39,7 @@ from reefbench.envs.desktop.x11 import X11, XWindow
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure, InvalidAction
 from reefbench.grounding import Candidate
 from reefbench.observe.marks import Mark, require_mark
+from reefbench.pointer import PointerKind
 from reefbench.sideeffects import Change
 from reefbench.waiting import wait_until
 
@@ -358,6 +359,7 @@ class DesktopDevice(Environment):
     # Grounding (reefbench.grounding.Groundable): the a11y set's ``click_on`` and
     # the oracle find elements by accessible name through these.
     name_addressed: ClassVar[Mapping[str, str]] = {"click_on": "click"}
+    pointer_kind: ClassVar[PointerKind | None] = "desktop"
 
     def element_candidates(self, fresh: bool) -> list[Candidate]:
         """The numbered elements of the latest observation (of a new one if ``fresh``)."""
