@@ -133,6 +133,7 @@ class Environment:
             self.action_space[act.name] = act
         if not self.lazy_reset or self._dirty or not self.on_health():
             self.on_reset()
+            self.settle_view()  # the first observation sees the pristine state drawn
             self._dirty = False
         self.action_log.clear()
 

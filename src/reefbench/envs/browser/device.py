@@ -213,6 +213,13 @@ class BrowserDevice(Environment):
         """Wait until the current tab has settled (see :mod:`.settle`)."""
         return settle(self.page, self.tracker, quiet=self.quiet, timeout=self.settle_timeout)
 
+    def on_settle_view(self, timeout: float) -> bool:
+        """The tab has settled (requests, navigations, a quiet DOM) before anything reads
+        it; actions already wait for that, so this is usually one probe."""
+        if not self.tabs:  # every tab closed: nothing to wait for
+            return True
+        return settle(self.page, self.tracker, quiet=self.quiet, timeout=timeout)
+
     def goto(self, url: str) -> None:
         try:
             self.page.goto(url, wait_until="load", timeout=self.settle_timeout * 3000)

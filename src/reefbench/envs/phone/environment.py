@@ -269,6 +269,11 @@ class PhoneEnvironment(TouchEnvironment):
     def settle(self) -> bool:
         return settle(self.page, self.tracker, quiet=self.quiet, timeout=self.settle_timeout)
 
+    def on_settle_view(self, timeout: float) -> bool:
+        """The screen (shell and app frame) has settled before anything reads it; the
+        primitives already wait for that, so this is usually one probe."""
+        return settle(self.page, self.tracker, quiet=self.quiet, timeout=timeout)
+
     # ------------------------------------------------------ device primitives
     def screen_size(self) -> tuple[int, int]:
         return round(self.viewport["width"] * self.dpr), round(self.viewport["height"] * self.dpr)
