@@ -34,7 +34,9 @@ if TYPE_CHECKING:
 DESCRIPTION = (
     "A web browser (Chromium, {width}x{height}). Each step shows a screenshot with numbered "
     "boxes on the links, buttons and fields you can use, and a list '[id] role \"name\"'; "
-    "pass the number as `elem`. Numbers are valid only for the latest screenshot."
+    "pass the number as `elem`. Numbers are valid only for the latest screenshot. "
+    "A field's line ends with its current text as value=\"...\" and a toggle's with its "
+    "state, e.g. (checked); text on the page that is not an element is listed after them."
 )
 SERVICES_NOTE = (
     " The user's cloud account (mail, calendar, contacts, tasks, notes, files, messages, "

@@ -49,7 +49,9 @@ DESCRIPTION = (
     "A Linux desktop ({width}x{height}) with the openbox window manager and these "
     "applications: {apps}. The screenshot shows numbered boxes (Set-of-Marks) on the "
     "elements you can act on, and the element list gives '[id] role \"name\"' for each; pass "
-    "the id as `elem`. Ids are valid only for the latest observation. Open applications "
+    "the id as `elem`. Ids are valid only for the latest observation. A field's line "
+    'ends with its current text as value="..." and a toggle\'s with its state, e.g. '
+    "(checked); text on the screen that is not an element is listed after them. Open applications "
     "with search_app. The user's home folder is /home/user (also written ~)."
 )
 
