@@ -18,6 +18,7 @@ import pytest
 from reefbench.envs.desktop import DesktopEnvironment
 from reefbench.envs.desktop.screen import Frame
 from reefbench.envs.desktop.settling import unpainted
+from reefbench.grounding import ground
 
 pytestmark = [
     pytest.mark.integration,
@@ -77,7 +78,7 @@ def test_save_as_dialog_is_observed_painted_and_gone_after_saving(
     assert 'push button "Save"' in obs["elements"]
     assert 'push button "Save" (disabled)' not in obs["elements"]
 
-    desk.step("press", {"key": "enter"})
+    desk.step("click", {"elem": ground(desk, "Save", "push button", current=True)})
     obs = desk.observe()
     assert desk.snapshot is not None
     assert [w.title for w in desk.snapshot.stacking] == ["~/garnet.txt - Mousepad"]
