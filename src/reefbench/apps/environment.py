@@ -80,6 +80,11 @@ class ServicesClient:
     def reset(self) -> None:
         self.request("POST", "/internal/reset", {})
 
+    def load_world(self, seed: int) -> dict[str, Any]:
+        """Replace the account with the seeded world ``seed`` (see :mod:`reefbench.apps.world`)."""
+        result: dict[str, Any] = self.request("POST", "/internal/world", {"seed": seed})
+        return result
+
     def snapshot(self) -> None:
         self.request("POST", "/internal/snapshot", {})
 
