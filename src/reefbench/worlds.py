@@ -18,6 +18,10 @@ import shutil
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+from pydantic import GetCoreSchemaHandler
+from pydantic_core import core_schema
 
 from reefbench.errors import ConfigError
 
@@ -36,6 +40,21 @@ VENDORS: tuple[tuple[str, str], ...] = (
     ("Castle Mobile", "CMO"),
     ("Orchard Property Management", "OPM"),
 )
+
+
+class WorldSeed(int):
+    """The type of a ``seed`` argument: an int from 0 to :data:`MAX_SEED`.
+
+    A class rather than ``Annotated[int, Field(ge=0)]`` because actions read their
+    parameters' types with ``typing.get_type_hints``, which drops ``Annotated``'s
+    constraints; a class keeps them, so a task file with a bad seed fails when it loads.
+    """
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        return core_schema.int_schema(ge=0, le=MAX_SEED, strict=True)
 
 
 def check_seed(seed: int) -> int:

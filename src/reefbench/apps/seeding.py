@@ -8,18 +8,14 @@ environment's reset, before the agent starts. Each returns a short confirmation 
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from pydantic import Field
-
 from reefbench.actions import action
 from reefbench.apps.environment import services_of
 from reefbench.environment import Environment
-from reefbench.worlds import MAX_SEED
+from reefbench.worlds import WorldSeed
 
 
 @action
-def load_world(seed: Annotated[int, Field(ge=0, le=MAX_SEED)], env: Environment) -> str:
+def load_world(seed: WorldSeed, env: Environment) -> str:
     """Replace the account with a lived-in world built from a seed: about 330 mails in
     several folders (threads, replies, attachments), 150 contacts with look-alike names,
     200 events over six months, task lists, notes, conversations and files. The world's

@@ -8,15 +8,12 @@ sandbox's home, apps start inside the sandbox, settings go through ``gsettings``
 from __future__ import annotations
 
 import subprocess
-from typing import Annotated
-
-from pydantic import Field
 
 from reefbench.actions import action
 from reefbench.envs.desktop.apps import app as app_spec
 from reefbench.envs.desktop.device import DesktopDevice
 from reefbench.errors import ActionFailed
-from reefbench.worlds import MAX_SEED
+from reefbench.worlds import WorldSeed
 
 
 @action
@@ -34,7 +31,7 @@ def create_file(path: str, content: str = "", *, env: DesktopDevice) -> str:
 
 
 @action
-def load_world(seed: Annotated[int, Field(ge=0, le=MAX_SEED)], env: DesktopDevice) -> str:
+def load_world(seed: WorldSeed, env: DesktopDevice) -> str:
     """Fill the home folder with a lived-in world built from a seed: about 240 documents,
     spreadsheets, images and PDFs in nested folders, with look-alike names. Copied from a
     prepared tree (built once per seed), so it costs a copy, not a generation.
