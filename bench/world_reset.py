@@ -23,6 +23,11 @@ per line:
     with or without a world, so it is not part of this figure. Median of 20.
 ``world_home_snapshot_median``
     ``hometree.snapshot`` of that home (the desktop's side-effect snapshot). Median of 20.
+``world_desktop_reset_median``
+    A real :class:`~reefbench.envs.desktop.DesktopEnvironment` (Xvfb, sandbox, window
+    manager, accessibility reader): ``env.reset()`` then ``load_world(seed=7)``, after
+    each repetition changed the home. ``peer`` is the same reset without a world. Median
+    of 10; skipped when Xvfb or bubblewrap is missing.
 
 Usage: ``python bench/world_reset.py`` (builds into a temporary cache, so "cold" is cold).
 """
@@ -109,12 +114,50 @@ def home(root: Path) -> None:
     emit("world_home_snapshot_median", snap, "s")
 
 
+def desktop() -> None:
+    import shutil
+
+    if not (shutil.which("Xvfb") and shutil.which("bwrap")):
+        return
+    from reefbench.envs.desktop import DesktopEnvironment
+    from reefbench.envs.desktop.setup import load_world
+
+    env = DesktopEnvironment()
+    env.start()
+    try:
+
+        def dirty() -> None:
+            (env.session.home / "Documents" / "changed.txt").write_text("an episode was here")
+
+        def reset_and_load() -> None:
+            env.reset()
+            load_world(seed=SEED).run(env)
+
+        with_world = median(reset_and_load, dirty, 10)
+        bare = median(env.reset, dirty, 10)
+        print(
+            json.dumps(
+                {
+                    "metric": "world_desktop_reset_median",
+                    "value": round(with_world, 4),
+                    "unit": "s",
+                    "peer": "the same reset without a world",
+                    "peer_value": round(bare, 4),
+                }
+            ),
+            flush=True,
+        )
+    finally:
+        env.stop()
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory(prefix="reef-world-bench-") as tmp:
         root = Path(tmp)
         os.environ[CACHE_ENV] = str(root / "cache")
         account(root)
         home(root)
+        desktop()
 
 
 if __name__ == "__main__":
