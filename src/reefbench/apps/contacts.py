@@ -76,8 +76,9 @@ def search_contacts(db: sqlite3.Connection, query: str = "") -> list[sqlite3.Row
     like = f"%{query.strip()}%"
     return db.execute(
         "SELECT * FROM contacts WHERE name LIKE ? OR email LIKE ? OR phone LIKE ? "
-        "OR company LIKE ? ORDER BY starred DESC, name COLLATE NOCASE",
-        (like, like, like, like),
+        "OR company LIKE ? OR work_email LIKE ? OR work_phone LIKE ? "
+        "ORDER BY starred DESC, name COLLATE NOCASE",
+        (like, like, like, like, like, like),
     ).fetchall()
 
 

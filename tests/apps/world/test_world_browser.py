@@ -73,3 +73,23 @@ def test_a_thread_shows_its_attachments(page: Any, account: ServicesEnvironment)
     with page.expect_download() as download:
         listed.get_by_role("link", name=f"Download {attachment['name']}").click()
     assert download.value.suggested_filename == attachment["name"]
+
+
+def test_a_contact_shows_and_keeps_its_work_details(
+    page: Any, account: ServicesEnvironment
+) -> None:
+    person = next(c for c in account.rows("contacts") if c["work_phone"] and c["work_email"])
+    page.goto(f"{account.url}/contacts?q={person['work_email']}")
+    page.get_by_role("link", name=person["name"]).click()
+    expect(page.get_by_label("Work phone")).to_have_text(person["work_phone"])
+    expect(page.get_by_label("Work email")).to_have_text(person["work_email"])
+    page.get_by_role("link", name="Edit").click()
+    page.get_by_label("Company").fill("Reef Labs")
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_label("Company")).to_have_text("Reef Labs")
+    saved = next(c for c in account.rows("contacts") if c["id"] == person["id"])
+    assert (saved["work_phone"], saved["work_email"], saved["work_address"]) == (
+        person["work_phone"],
+        person["work_email"],
+        person["work_address"],
+    )
