@@ -214,6 +214,7 @@ class Store:
         """Return to the last snapshot (the task's seed)."""
         with self.lock:
             self._pristine.backup(self.db)
+            self._pristine_changes = self._change_count()  # a world loaded since is gone
 
     def close(self) -> None:
         with self.lock:

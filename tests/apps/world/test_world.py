@@ -199,3 +199,17 @@ def test_one_injected_change_among_the_world_is_a_side_effect(
     assert len(dirty.side_effects) == 1
     assert dirty.side_effects[0].startswith("account: changed starred of ")
     assert "Your invoice for " in dirty.side_effects[0]
+
+
+def test_a_seeded_account_loads_a_world_after_every_reset() -> None:
+    env = ServicesEnvironment(seed=[add_contact(name="Suite Default")])
+    env.start()
+    try:
+        for _ in range(2):
+            env.reset()
+            load_world(seed=7).run(env)
+            assert len(env.rows("contacts")) >= 150
+        env.reset()
+        assert [c["name"] for c in env.rows("contacts")] == ["Suite Default"]
+    finally:
+        env.stop()
