@@ -213,3 +213,17 @@ def test_a_seeded_account_loads_a_world_after_every_reset() -> None:
         assert [c["name"] for c in env.rows("contacts")] == ["Suite Default"]
     finally:
         env.stop()
+
+
+def test_another_process_with_another_hash_seed_builds_the_same_rows(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    build_account(11, tmp_path / "here.sqlite")
+    code = "import sys, pathlib; from reefbench.apps.world import build_account; "
+    code += "build_account(11, pathlib.Path(sys.argv[1]))"
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    there = tmp_path / "there.sqlite"
+    subprocess.run([sys.executable, "-c", code, str(there)], env=env, check=True, timeout=120)
+    assert _rows(tmp_path / "here.sqlite") == _rows(there)

@@ -99,3 +99,17 @@ def test_a_bad_seed_in_a_task_file_is_a_one_line_error() -> None:
     with pytest.raises(TaskLoadError) as info:
         task_from_dict(data)
     assert "\n" not in str(info.value) and "setup[0].args" in str(info.value)
+
+
+def test_another_process_with_another_hash_seed_builds_the_same_files(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    build_home(11, tmp_path / "here")
+    code = "import sys, pathlib; from reefbench.envs.desktop.world import build_home; "
+    code += "build_home(11, pathlib.Path(sys.argv[1]))"
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    there = tmp_path / "there"
+    subprocess.run([sys.executable, "-c", code, str(there)], env=env, check=True, timeout=120)
+    assert _hashes(tmp_path / "here") == _hashes(there)
