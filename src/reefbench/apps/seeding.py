@@ -16,7 +16,7 @@ from reefbench.worlds import WorldSeed
 
 @action
 def load_world(seed: WorldSeed, env: Environment) -> str:
-    """Replace the account with a lived-in world built from a seed: about 330 mails in
+    """Replace the account with a lived-in world built from a seed: about 360 mails in
     several folders (threads, replies, attachments), 150 contacts with look-alike names,
     200 events over six months, task lists, notes, conversations and files. The world's
     clock is 2026-03-16 09:00. It must come first in a task's setup (it replaces the whole

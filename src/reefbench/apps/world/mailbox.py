@@ -1,6 +1,6 @@
 """The mailbox of a seeded world: threads with replies, invoices, receipts, newsletters.
 
-About 330 messages over the five months before the world's "now", in the inbox, Sent,
+About 360 messages over the five months before the world's "now", in the inbox, Sent,
 Archive, Trash and two folders of the user's own (Receipts, Travel). Look-alikes on
 purpose: every vendor sends "Your invoice for <month>" each month with a PDF attached,
 several threads share a subject in different months, and people with near-identical names

@@ -32,7 +32,7 @@ def create_file(path: str, content: str = "", *, env: DesktopDevice) -> str:
 
 @action
 def load_world(seed: WorldSeed, env: DesktopDevice) -> str:
-    """Fill the home folder with a lived-in world built from a seed: about 240 documents,
+    """Fill the home folder with a lived-in world built from a seed: about 210 documents,
     spreadsheets, images and PDFs in nested folders, with look-alike names. Copied from a
     prepared tree (built once per seed), so it costs a copy, not a generation.
 

@@ -1,6 +1,6 @@
 """A lived-in home folder built from a seed: documents, spreadsheets, images, look-alike names.
 
-About 240 files in nested folders (invoices per vendor and month, letters, project notes,
+About 210 files in nested folders (invoices per vendor and month, letters, project notes,
 CSV reports, holiday photos and screenshots as real JPEG/PNG images, receipts as PDFs) and
 the clutter of a real Downloads folder: ``invoice_2026-03.pdf`` next to
 ``invoice_2026-03 (1).pdf``, ``report_final.csv`` next to ``report_final (2).csv``. Files
