@@ -28,6 +28,8 @@ from reefbench.errors import ConfigError
 # Bump when what a seed generates changes: old caches are then simply not found.
 WORLD_VERSION = 1
 MAX_SEED = 2**31 - 1
+# The world's "today" on both sides (the account's clock, the home's file dates).
+WORLD_NOW = "2026-03-16T09:00"
 CACHE_ENV = "REEF_WORLD_CACHE"
 
 # Companies that bill the user every month, in the account's mail and Files and in the

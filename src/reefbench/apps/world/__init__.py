@@ -17,9 +17,9 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 
-from reefbench.worlds import cached, check_seed
+from reefbench.worlds import WORLD_NOW, cached, check_seed
 
-WORLD_NOW = "2026-03-16T09:00"
+__all__ = ["WORLD_NOW", "account_world", "build_account"]
 
 
 def build_account(seed: int, path: Path) -> None:

@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from reefbench.worlds import VENDORS, cached, check_seed, text_pdf
+from reefbench.worlds import WORLD_NOW as NOW_TEXT
 
-WORLD_NOW = datetime(2026, 3, 16, 9, 0)
+WORLD_NOW = datetime.fromisoformat(NOW_TEXT)
 MONTHS = 6
 CITIES = ("Lisbon 2025", "Edinburgh 2025", "Copenhagen 2026", "Porto 2024")
 PROJECTS = ("Kestrel", "Harbour Refit", "Spring Fair")
