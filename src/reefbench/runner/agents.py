@@ -31,6 +31,7 @@ MODEL_OPTIONS = frozenset(
         "retry_base",
         "max_image_side",
         "prompts",
+        "grounding",
     }
 )
 BUILTIN_OPTIONS = {"oracle": {"alternative"}, "random": {"seed"}, "replay": {"replay"}}
@@ -123,6 +124,12 @@ def _model_factory(spec_json: str) -> Any:
     parsed = parse_model(spec.model)
     if tool_mode == "auto":
         tool_mode = provider_info(parsed.provider).tool_mode
+    grounding = options.get("grounding")
+    if grounding is not None and spec.policy != "single":
+        raise ConfigError(
+            f"--grounding plays one model on one screen at a time: use policy single, "
+            f"not {spec.policy}"
+        )
     prompts = options.get("prompts")
     settings = ModelSettings(
         mode="json" if tool_mode == "json" else "native",
@@ -138,6 +145,16 @@ def _model_factory(spec_json: str) -> Any:
             retry=RetryPolicy(attempts=retries, base=retry_base),
         ),
     )
+    if grounding is not None:
+        from reefbench.agents.grounding_models import GroundingAgent, get_profile
+
+        return functools.partial(
+            GroundingAgent,
+            provider,
+            get_profile(str(grounding)),
+            history=history,
+            max_image_side=settings.max_image_side,
+        )
     return policy_factory(spec.policy, provider, settings)
 
 
@@ -164,6 +181,8 @@ def describe(spec: AgentSpec) -> str:
         from reefbench.agents.providers import parse_model
 
         parsed = parse_model(spec.model)  # the label leaves out a compatible server's URL
-        return f"{parsed.provider}/{parsed.model} {spec.policy}"
+        grounding = spec.options.get("grounding")
+        system = f"grounding:{grounding}" if grounding else spec.policy
+        return f"{parsed.provider}/{parsed.model} {system}"
     extra = {k: v for k, v in spec.options.items() if k != "replay"}
     return spec.name + (f" {json.dumps(extra, sort_keys=True)}" if extra else "")

@@ -26,6 +26,7 @@ from reefbench.envs.browser.settle import INIT_SCRIPT, RequestTracker, settle
 from reefbench.errors import ActionFailed, EnvironmentFailure, InvalidAction
 from reefbench.grounding import Candidate
 from reefbench.observe.marks import Mark, MarkSet, require_mark
+from reefbench.pointer import PointerKind
 
 if TYPE_CHECKING:
     from playwright.sync_api import BrowserContext, Page
@@ -35,7 +36,9 @@ if TYPE_CHECKING:
 MARKS_NOTE = (
     "Each step shows a screenshot with numbered boxes on the links, buttons and fields you "
     "can use, and a list '[id] role \"name\"'; pass the number as `elem`. Numbers are valid "
-    "only for the latest screenshot."
+    "only for the latest screenshot. A field's line ends with its current text as "
+    'value="..." and a toggle\'s with its state, e.g. (checked); text on the page that is '
+    "not an element is listed after them."
 )
 PIXELS_NOTE = (
     "Each step shows a screenshot of the page and the list of open tabs; point at things "
@@ -221,6 +224,13 @@ class BrowserDevice(Environment):
         """Wait until the current tab has settled (see :mod:`.settle`)."""
         return settle(self.page, self.tracker, quiet=self.quiet, timeout=self.settle_timeout)
 
+    def on_settle_view(self, timeout: float) -> bool:
+        """The tab has settled (requests, navigations, a quiet DOM) before anything reads
+        it; actions already wait for that, so this is usually one probe."""
+        if not self.tabs:  # every tab closed: nothing to wait for
+            return True
+        return settle(self.page, self.tracker, quiet=self.quiet, timeout=timeout)
+
     def goto(self, url: str) -> None:
         try:
             self.page.goto(url, wait_until="load", timeout=self.settle_timeout * 3000)
@@ -243,6 +253,7 @@ class BrowserDevice(Environment):
     # Grounding (reefbench.grounding.Groundable): the a11y set's ``click_on`` and
     # the oracle find elements by accessible name through these.
     name_addressed: ClassVar[Mapping[str, str]] = {"click_on": "click"}
+    pointer_kind: ClassVar[PointerKind | None] = "browser"
     # ... and, under the pixels set (no element actions), at the element's centre.
     point_addressed: ClassVar[Mapping[str, str]] = {"click_on": "click_at"}
 

@@ -23,5 +23,4 @@ class BrowserEnvironment(BrowserDevice):
     action_set_removes = ACTION_SET_REMOVES
     action_set_observations = ACTION_SET_OBSERVATIONS
     action_set_descriptions = SET_DESCRIPTIONS
-    pointer_kind = "browser"
     tree_observations = (accessibility,)

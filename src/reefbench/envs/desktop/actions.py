@@ -355,23 +355,14 @@ def _process_gone(env: DesktopDevice, pid: int) -> bool:
     return not any(p["pid"] == pid for p in env.session.processes())
 
 
-def _wait_for_exiting_apps(desk: Any, within: float) -> bool:
-    """Wait (up to ``within`` seconds) until no app process runs without a window; say
-    whether that happened.
+def _wait_for_exiting_apps(desk: DesktopDevice, within: float) -> bool:
+    """Wait (up to ``within`` seconds) until no app is on its way out; say whether that
+    happened.
 
     An app whose last window just closed is on its way out; launching it again in that
     moment hands the request to the dying instance and no window appears.
     """
-
-    def none_exiting() -> bool:
-        classes = {w.wm_class for w in desk.x11.stacking()}
-        running = set(desk.process_names())
-        return not any(
-            a.process in running and a.wm_class not in classes and not a.terminal
-            for a in APPS.values()
-        )
-
-    return bool(wait_until(none_exiting, within, interval=0.05))
+    return bool(wait_until(lambda: not desk.exiting_apps(), within, interval=0.05))
 
 
 # -------------------------------------------------------------- observations

@@ -28,17 +28,19 @@ from reefbench.environment import Environment
 from reefbench.envs import procs
 from reefbench.envs.desktop import hometree
 from reefbench.envs.desktop.a11y import A11yReader, UIWindow
-from reefbench.envs.desktop.apps import AppSpec, app
+from reefbench.envs.desktop.apps import APPS, AppSpec, app
 from reefbench.envs.desktop.hometree import scan
 from reefbench.envs.desktop.input import Input
 from reefbench.envs.desktop.observation import Snapshot, take_snapshot
 from reefbench.envs.desktop.reset import build_baseline, clear_directory, restore_home
 from reefbench.envs.desktop.screen import Frame, Screen, Settle
 from reefbench.envs.desktop.session import DesktopSession, SessionConfig
+from reefbench.envs.desktop.settling import View, settle_view
 from reefbench.envs.desktop.x11 import X11, XWindow
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure, InvalidAction
 from reefbench.grounding import Candidate
 from reefbench.observe.marks import Mark, require_mark
+from reefbench.pointer import PointerKind
 from reefbench.sideeffects import Change
 from reefbench.waiting import wait_until
 
@@ -48,7 +50,9 @@ T = TypeVar("T")
 MARKS_NOTE = (
     "The screenshot shows numbered boxes (Set-of-Marks) on the elements you can act on, "
     "and the element list gives '[id] role \"name\"' for each; pass the id as `elem`. Ids "
-    "are valid only for the latest observation."
+    "are valid only for the latest observation. A field's line ends with its current text "
+    'as value="..." and a toggle\'s with its state, e.g. (checked); text on the screen '
+    "that is not an element is listed after them."
 )
 PIXELS_NOTE = (
     "Each step shows a screenshot of the screen; point at things by their pixel "
@@ -127,6 +131,7 @@ class DesktopDevice(Environment):
         self.session = DesktopSession(self.config)
         self.baseline: Path | None = None
         self.snapshot: Snapshot | None = None
+        self.view: View | None = None  # what the last settle saw (observe_now reuses it)
         self.interactions: list[dict[str, Any]] = []
         # Checkpoints' memory of file contents they saw during the episode (path as the
         # agent sees it -> SHA-256), so "a rename keeps the bytes" can compare against the
@@ -158,6 +163,7 @@ class DesktopDevice(Environment):
         for spec in self.session_apps:
             self.launch(spec)
         self.snapshot = None
+        self.view = None
         self.interactions = []
         self.seen_files = {}
 
@@ -280,10 +286,13 @@ class DesktopDevice(Environment):
     STATE_QUIET_FINAL = 0.4
 
     def on_settle_state(self, timeout: float, quick: bool) -> bool:
-        """Wait until the home tree has stopped changing and no editor is mid-save.
+        """Wait until the home tree has stopped changing, no editor is mid-save and no
+        app is on its way out.
 
         The quiet time starts now, not at the last change: a save the last key press
-        started may not have touched the disk yet.
+        started may not have touched the disk yet. An exiting app may still write (a GTK
+        app writes its recent-files record, which ``saved_with`` reads, as it exits;
+        on a loaded machine that lands after a quiet 0.4 s).
         """
         home = self.session.home
         quiet = self.STATE_QUIET_QUICK if quick else self.STATE_QUIET_FINAL
@@ -296,9 +305,32 @@ class DesktopDevice(Environment):
             if pending or tree != last_tree:
                 last_tree, since = tree, time.monotonic()
                 return False
-            return time.monotonic() - since >= quiet
+            return time.monotonic() - since >= quiet and not self.exiting_apps()
 
         return wait_until(settled, timeout, interval=0.05) is not None
+
+    def exiting_apps(self) -> list[str]:
+        """Apps whose process runs without a window: their last window closed and they
+        are shutting down (a terminal is never counted: its shell outlives windows)."""
+        processes = [a for a in APPS.values() if not a.terminal]
+        running = set(self.process_names())
+        if not any(a.process in running for a in processes):
+            return []
+        classes = {w.wm_class for w in self.x11.stacking()}
+        return [a.process for a in processes if a.process in running and a.wm_class not in classes]
+
+    def on_settle_view(self, timeout: float) -> bool:
+        """Wait until the screen, the windows and the accessibility tree have settled
+        (:mod:`.settling`); the next observation reuses what this saw if nothing moved."""
+        self.view = settle_view(
+            self.screen,
+            self.x11.stacking,
+            self.reader.windows,
+            self.x11.active,
+            quiet=self.settle_quiet,
+            timeout=timeout,
+        )
+        return self.view.settled
 
     def settle(self, before: Frame | None = None) -> Settle:
         _, settle = self.screen.wait_stable(
@@ -342,10 +374,14 @@ class DesktopDevice(Environment):
     def observe_now(self, ocr: str | None = None) -> Snapshot:
         """Take a fresh snapshot (screenshot, tree, marks) and make its ids current."""
         frame = self.screen.grab()
-        windows = self.reader.windows()
-        self.snapshot = take_snapshot(
-            frame, windows, self.x11.stacking(), self.x11.active(), ocr=ocr or self.ocr
-        )
+        stacking = self.x11.stacking()
+        view, self.view = self.view, None
+        if view is not None and view.frame.raw == frame.raw and list(view.stacking) == stacking:
+            # Nothing moved since the view settled: its tree read is this observation's.
+            windows, active = list(view.windows), view.active
+        else:
+            windows, active = self.reader.windows(), self.x11.active()
+        self.snapshot = take_snapshot(frame, windows, stacking, active, ocr=ocr or self.ocr)
         return self.snapshot
 
     def observe(self) -> dict[str, Any]:
@@ -355,6 +391,7 @@ class DesktopDevice(Environment):
     # Grounding (reefbench.grounding.Groundable): the a11y set's ``click_on`` and
     # the oracle find elements by accessible name through these.
     name_addressed: ClassVar[Mapping[str, str]] = {"click_on": "click"}
+    pointer_kind: ClassVar[PointerKind | None] = "desktop"
     # ... and, under the pixels set (no element actions), at the element's centre.
     point_addressed: ClassVar[Mapping[str, str]] = {"click_on": "click_at"}
 

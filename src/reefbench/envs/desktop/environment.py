@@ -22,4 +22,3 @@ class DesktopEnvironment(DesktopDevice):
     action_set_removes = ACTION_SET_REMOVES
     action_set_observations = ACTION_SET_OBSERVATIONS
     action_set_descriptions = SET_DESCRIPTIONS
-    pointer_kind = "desktop"

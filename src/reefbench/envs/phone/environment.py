@@ -39,7 +39,7 @@ from reefbench.envs.ui.actions import (
     TOUCH_ACTIONS,
     touch_observations,
 )
-from reefbench.envs.ui.device import MARKS_NOTE, TOUCH_DESCRIPTIONS, TouchEnvironment
+from reefbench.envs.ui.device import MARKS_NOTE, PIXELS_NOTE, TouchEnvironment
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure
 from reefbench.sideeffects import Change
 
@@ -52,8 +52,16 @@ PIXEL_USER_AGENT = (
     "Chrome/126.0.0.0 Mobile Safari/537.36"
 )
 STANDALONE_ORIGIN = "http://phone.invalid"
+# The phone's element list also carries values and static text (what pixels rewrites).
+PHONE_MARKS_NOTE = (
+    MARKS_NOTE + " A field is listed by its label with its current text as "
+    'value="...", a switch with its state, e.g. (checked); text that is not an element is '
+    "listed after them."
+)
+# What each action set rewrites in the description (Environment.action_set_descriptions).
+SET_DESCRIPTIONS = {"pixels": {PHONE_MARKS_NOTE: PIXELS_NOTE}}
 DESCRIPTION = (
-    "An Android smartphone. " + MARKS_NOTE + " Tap a text field before writing "
+    "An Android smartphone. " + PHONE_MARKS_NOTE + " Tap a text field before writing "
     "into it. The home screen shows some apps; show_all_drawer() lists all of them. "
     "press('back') goes back, press('home') returns to the home screen."
 )
@@ -90,7 +98,7 @@ class PhoneEnvironment(TouchEnvironment):
     action_set_actions = ACTION_SET_ACTIONS
     action_set_removes = ACTION_SET_REMOVES
     action_set_observations = ACTION_SET_OBSERVATIONS
-    action_set_descriptions = TOUCH_DESCRIPTIONS
+    action_set_descriptions = SET_DESCRIPTIONS
     # The client the account attributes this device's changes to.
     account_client: ClassVar[str] = "phone"
 
@@ -275,6 +283,11 @@ class PhoneEnvironment(TouchEnvironment):
 
     def settle(self) -> bool:
         return settle(self.page, self.tracker, quiet=self.quiet, timeout=self.settle_timeout)
+
+    def on_settle_view(self, timeout: float) -> bool:
+        """The screen (shell and app frame) has settled before anything reads it; the
+        primitives already wait for that, so this is usually one probe."""
+        return settle(self.page, self.tracker, quiet=self.quiet, timeout=timeout)
 
     # ------------------------------------------------------ device primitives
     def screen_size(self) -> tuple[int, int]:
