@@ -257,7 +257,7 @@ def test_under_pixels_a_click_at_an_elements_point_lands_on_it(
 def test_under_pixels_a_drop_down_is_chosen_with_a_click_and_keys(pixels: BrowserEnvironment):
     """What select_option did, without it: click the list, type the option, Enter."""
     pixels.observe()
-    pixels.step("click_at", _at(pixels, "Size: Small"))
+    pixels.step("click_at", _at(pixels, "Size"))
     pixels.step("write_text", {"text": "Large"})
     pixels.step("press", {"key": "Enter"})
     assert pixels.page.input_value("#size") == "Large"
