@@ -355,3 +355,41 @@ def test_on_a_real_desktop_the_screenshot_is_the_screen_and_the_call_is_scored(
     [result] = store.results()
     store.close()
     assert not result.success and result.completed_nodes == ["open"] and result.steps == 2
+
+
+@pytest.mark.integration
+@pytest.mark.skipif(
+    not all(shutil.which(t) for t in ("Xvfb", "bwrap", "xdotool", "openbox", "mousepad")),
+    reason="needs Xvfb, bubblewrap, xdotool, openbox and mousepad",
+)
+def test_under_pixels_the_tools_take_points_and_the_only_observation_is_the_screen(
+    tmp_path: Path,
+) -> None:
+    suite = Suite("desk", "one desktop", open_editor_task, one_desktop)
+    episode = ServedEpisode(suite, "desk-open-editor", tmp_path / "run", action_set="pixels")
+
+    async def play(session: ClientSession) -> dict[str, Any]:
+        tools = {t.name: t for t in (await session.list_tools()).tools}
+        listed = [str(r.uri) for r in (await session.list_resources()).resources]
+        clicked = await session.call_tool("desktop__click_at", {"x": 10, "y": 10})
+        done = await session.call_tool("root__complete", {})
+        return {"tools": tools, "listed": listed, "clicked": clicked, "done": done}
+
+    try:
+        episode.start()
+        with ServedApp(create_app(episode, TOKEN), lifespan="on") as served:
+            seen = with_client(served.url + MCP_PATH, play)
+    finally:
+        episode.close()
+
+    tools = seen["tools"]
+    assert not {"desktop__click", "desktop__double_click", "desktop__right_click"} & set(tools)
+    assert {"desktop__click_at", "desktop__drag", "desktop__scroll"} <= set(tools)
+    assert "elem" not in tools["desktop__scroll"].input_schema["properties"]
+    assert {"x", "y"} <= set(tools["desktop__scroll"].input_schema["properties"])
+    observed = [u for u in seen["listed"] if u.startswith("reef://observation/desktop/")]
+    assert observed == ["reef://observation/desktop/screenshot"]  # no element list
+    assert not seen["clicked"].is_error, seen["clicked"].content
+    assert json.loads((tmp_path / "run" / "run.json").read_text())["config"]["action_set"] == (
+        "pixels"
+    )
