@@ -205,3 +205,27 @@ def test_doctor_lists_checks_with_fixes() -> None:
     done = reef("doctor")
     assert done.returncode == 0
     assert "pydantic" in done.stdout and "Xvfb" in done.stdout
+
+
+def test_the_observation_policy_is_recorded_and_a_bad_one_is_one_line(tmp_path: Path) -> None:
+    default = tmp_path / "changed"
+    done = reef("run", "--suite", "memory", "--task", "mem-write-note", "--no-report",
+                "--out", str(default))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads((default / "run.json").read_text())["config"]["observe"] == "changed"
+    out = tmp_path / "all"
+    done = reef("run", "--suite", "memory", "--task", "mem-write-note", "--observe", "all",
+                "--out", str(out))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    manifest = json.loads((out / "run.json").read_text())
+    assert manifest["config"]["observe"] == "all"
+    [run] = json.loads((out / "report" / "report.json").read_text())["runs"].values()
+    assert run["observe"] == "all"
+    assert "observations all" in (out / "report" / "report.html").read_text()
+    wrong = reef("run", "--suite", "memory", "--observe", "some", "--out", str(tmp_path / "x"))
+    assert wrong.returncode == 2
+    assert wrong.stderr.strip() == (
+        "error: run configuration: observe: unknown observation policy 'some': "
+        "choose one of all, latest, changed"
+    )
+    assert not (tmp_path / "x").exists()

@@ -56,6 +56,10 @@ INFRASTRUCTURE: frozenset[str] = frozenset(
     {"agent_error", "env_error", "evaluator_error", "aborted"}
 )
 
+# Invalid actions an episode forgives unless a run says otherwise (CRAB: none). The model
+# agents' prompt states the run's value (``reefbench.agents.prompts.turn_rules``).
+DEFAULT_INVALID_TOLERANCE = 0
+
 
 # Trajectory records are plain slotted dataclasses: they are built several times per agent
 # action, and pydantic validation there cost more than the graph check itself. Pydantic
@@ -181,7 +185,7 @@ class Episode:
         agent: Agent,
         envs: Mapping[str, Environment],
         *,
-        invalid_tolerance: int = 0,
+        invalid_tolerance: int = DEFAULT_INVALID_TOLERANCE,
         step_limit: int | None = None,
         start_at: int = 0,
         observation_sink: ObservationSink = summarise_observation,

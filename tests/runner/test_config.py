@@ -61,3 +61,26 @@ def test_defaults_run_reef_v1_on_every_core_up_to_four() -> None:
     config = RunConfig()
     assert config.suite == "v1" and config.agent.name == "oracle"
     assert config.workers == max(1, min(4, os.cpu_count() or 1))
+
+
+def test_runs_from_before_observation_policies_keep_their_hash_and_resume_as_all(
+    tmp_path: Path,
+) -> None:
+    import hashlib
+    import json
+
+    from reefbench.cli.run import _resumed_config
+    from reefbench.runner.launch import manifest
+
+    old = RunConfig(suite="memory").model_dump(mode="json")
+    del old["observe"]  # what run.json held before the field existed
+    relevant = {k: v for k, v in old.items() if k not in ("workers", "ray_address")}
+    del relevant["action_modules"], relevant["side_effects"]
+    text = json.dumps(relevant, sort_keys=True, separators=(",", ":"))
+    old_hash = hashlib.sha256(text.encode()).hexdigest()[:16]
+    write_run_manifest(tmp_path, {"config": old, "config_hash": old_hash})
+    resumed = _resumed_config(tmp_path / "run.json")
+    assert resumed.observe == "all" and resumed.config_hash() == old_hash
+    write_run_manifest(tmp_path, manifest(resumed))  # the same run: accepted
+    assert RunConfig(suite="memory").observe == "changed"
+    assert RunConfig(suite="memory").config_hash() != old_hash  # a new default is a new run

@@ -6,6 +6,12 @@ Provider SDKs are imported only when a provider is created (:mod:`.providers`).
 
 from reefbench.actions import ActionCall
 from reefbench.agents.builtin import HumanAgent, RandomAgent, ReplayAgent
+from reefbench.agents.observation import (
+    DEFAULT_OBSERVE,
+    OBSERVATION_POLICIES,
+    ObservationPolicy,
+    get_observation_policy,
+)
 from reefbench.agents.policies import (
     POLICIES,
     ByEnvironmentAgent,
@@ -19,6 +25,8 @@ from reefbench.agents.scripted import NullAgent, OracleAgent, ScriptedAgent
 from reefbench.protocol import Agent, AgentOutput, CallResult, Turn, Usage
 
 __all__ = [
+    "DEFAULT_OBSERVE",
+    "OBSERVATION_POLICIES",
     "POLICIES",
     "ActionCall",
     "Agent",
@@ -29,6 +37,7 @@ __all__ = [
     "HumanAgent",
     "ModelSettings",
     "NullAgent",
+    "ObservationPolicy",
     "OracleAgent",
     "Prompts",
     "RandomAgent",
@@ -37,5 +46,6 @@ __all__ = [
     "SingleAgent",
     "Turn",
     "Usage",
+    "get_observation_policy",
     "policy_factory",
 ]

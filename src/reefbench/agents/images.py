@@ -56,3 +56,29 @@ def downscale(data: bytes, mime: str, max_side: int) -> tuple[bytes, str]:
             resized = resized.convert("RGB")
         resized.save(out, format=fmt)
         return out.getvalue(), mime if mime in formats else "image/png"
+
+
+# A pixel counts as changed when its grey level moves by more than this (PNG screenshots of
+# the same frame are identical; anti-aliasing noise stays well below it).
+_CHANGED_LEVEL = 24
+_CHANGED_TABLE = [0] * (_CHANGED_LEVEL + 1) + [255] * (255 - _CHANGED_LEVEL)
+# A change no wider than this is a text caret blinking (1-2 px), not new content.
+CARET_WIDTH = 3
+
+
+def screens_differ(before: bytes, after: bytes) -> bool:
+    """Whether two screenshots show different content, cheaply: the grey-level difference
+    of the two frames, thresholded; a change only a caret's width wide does not count, so
+    a blinking cursor on a device nobody touched does not make it "changed"."""
+    if before == after:
+        return False
+    try:
+        from PIL import Image, ImageChops
+    except ImportError:  # without Pillow, any byte difference counts
+        return True
+    with Image.open(io.BytesIO(before)) as old, Image.open(io.BytesIO(after)) as new:
+        if old.size != new.size:
+            return True
+        diff = ImageChops.difference(old.convert("L"), new.convert("L"))
+    box = diff.point(_CHANGED_TABLE).getbbox()
+    return box is not None and box[2] - box[0] > CARET_WIDTH

@@ -38,6 +38,8 @@ Mode = Literal["native", "json"]
 MODES: tuple[Mode, ...] = ("native", "json")
 DEFAULT_HISTORY = 2  # CRAB keeps two turns of history
 MAX_RESULT_CHARS = 4000
+# Which parts of a user message are which device's observation: device -> part positions.
+ObservationParts = dict[str, list[int]]
 
 
 # ------------------------------------------------------------------ conversation
@@ -51,6 +53,9 @@ class Conversation:
         history: How many earlier exchanges (user message + reply) each request repeats.
         history_images: Keep screenshots of earlier exchanges; ``False`` replaces them with
             a short note to save tokens.
+        supersede: Replace a device's observation in an earlier exchange by a one-line
+            note when a later message of the request carries that device again (see
+            :mod:`reefbench.agents.observation`), so a request shows each device once.
     """
 
     def __init__(
@@ -61,6 +66,7 @@ class Conversation:
         *,
         history: int = DEFAULT_HISTORY,
         history_images: bool = True,
+        supersede: bool = False,
     ) -> None:
         if history < 0:
             raise ConfigError(f"history must be 0 or more turns, not {history}")
@@ -69,23 +75,54 @@ class Conversation:
         self.tools = list(tools)
         self.history = history
         self.history_images = history_images
+        self.supersede = supersede
         self.exchanges: list[tuple[Message, Message]] = []
+        self._carried: list[ObservationParts] = []  # per exchange: device -> part indices
 
-    def ask(self, parts: list[Part]) -> ProviderReply:
+    def ask(self, parts: list[Part], carried: ObservationParts | None = None) -> ProviderReply:
+        """One request: the window, then ``parts``. ``carried`` says which of ``parts``
+        are which device's observation (:func:`observation_parts` with ``index``)."""
         user = Message("user", parts)
-        messages = [*self.window(), user]
+        messages = [*self.window(set(carried or {})), user]
         messages[0] = _detach_results(messages[0])
         reply = self.provider.complete(self.system, messages, self.tools)
         self.exchanges.append((user, reply.as_message()))
-        del self.exchanges[: -max(self.history, 1)]
+        self._carried.append(dict(carried or {}))
+        keep = max(self.history, 1)
+        del self.exchanges[:-keep]
+        del self._carried[:-keep]
         return reply
 
-    def window(self) -> list[Message]:
-        kept = self.exchanges[-self.history :] if self.history else []
+    def window(self, later: set[str] | None = None) -> list[Message]:
+        """The earlier exchanges a request repeats; ``later`` names the devices the new
+        message carries (their earlier observations are superseded)."""
+        count = min(self.history, len(self.exchanges))
+        if not count:
+            return []
+        seen = set(later or ())
         out: list[Message] = []
-        for user, assistant in kept:
-            out += [user if self.history_images else _without_images(user), assistant]
+        pairs = list(zip(self.exchanges[-count:], self._carried[-count:], strict=True))
+        for (user, assistant), carried in reversed(pairs):
+            if self.supersede:
+                user = _superseded(user, carried, seen)
+                seen |= set(carried)
+            out = [user if self.history_images else _without_images(user), assistant, *out]
         return out
+
+
+def _superseded(message: Message, carried: ObservationParts, later: set[str]) -> Message:
+    """``message`` with the observation parts of devices in ``later`` replaced by a note."""
+    gone = {i: env for env in carried if env in later for i in carried[env]}
+    if not gone:
+        return message
+    parts: list[Part] = []
+    for i, part in enumerate(message.parts):
+        env = gone.get(i)
+        if env is None:
+            parts.append(part)
+        elif i == min(carried[env]):
+            parts.append(TextPart(f"[{env}] (observation superseded by a later one)"))
+    return Message(message.role, parts, message.native)
 
 
 def _detach_results(message: Message) -> Message:
@@ -112,11 +149,19 @@ def _without_images(message: Message) -> Message:
 
 # ------------------------------------------------------------------ observations
 def observation_parts(
-    observations: Mapping[str, Mapping[str, Any]], *, max_image_side: int | None = None
+    observations: Mapping[str, Mapping[str, Any]],
+    *,
+    max_image_side: int | None = None,
+    index: ObservationParts | None = None,
+    offset: int = 0,
 ) -> list[Part]:
-    """Observations as content: text as text, image bytes as images with their MIME type."""
+    """Observations as content: text as text, image bytes as images with their MIME type.
+
+    ``index``, when given, is filled with each device's part positions (plus ``offset``,
+    the parts that will precede these in the message), for :meth:`Conversation.ask`."""
     parts: list[Part] = []
     for env, values in observations.items():
+        start = len(parts)
         for name, value in values.items():
             label = f"[{env}] {name}"
             if isinstance(value, bytes | bytearray):
@@ -132,6 +177,8 @@ def observation_parts(
                 parts.append(TextPart(f"{label}:\n{value}"))
             else:
                 parts.append(TextPart(f"{label}:\n{json.dumps(value, default=_jsonable)}"))
+        if index is not None:
+            index[env] = list(range(offset + start, offset + len(parts)))
     return parts
 
 
@@ -242,12 +289,18 @@ class ActingRole:
         mode: Mode = "native",
         history: int = DEFAULT_HISTORY,
         history_images: bool = True,
+        supersede: bool = False,
     ) -> None:
         self.toolbox = toolbox
         self.mode = mode
         tools = toolbox.specs if mode == "native" else ()
         self.conversation = Conversation(
-            provider, system, tools, history=history, history_images=history_images
+            provider,
+            system,
+            tools,
+            history=history,
+            history_images=history_images,
+            supersede=supersede,
         )
         self._pending: list[_Pending] = []
         self._loose: list[str] = []  # problems of the last reply tied to no call
@@ -286,8 +339,8 @@ class ActingRole:
         parts += [TextPart(note) for note in notes]
         return parts
 
-    def act(self, parts: list[Part]) -> RoleOutput:
-        reply = self.conversation.ask(parts)
+    def act(self, parts: list[Part], carried: ObservationParts | None = None) -> RoleOutput:
+        reply = self.conversation.ask(parts, carried)
         out = RoleOutput(text=reply.text, usage=reply.usage)
         if self.mode == "native":
             calls = reply.tool_calls
@@ -327,10 +380,11 @@ class PlanningRole:
         *,
         history: int = DEFAULT_HISTORY,
         history_images: bool = True,
+        supersede: bool = False,
     ) -> None:
         self.conversation = Conversation(
-            provider, system, history=history, history_images=history_images
+            provider, system, history=history, history_images=history_images, supersede=supersede
         )
 
-    def act(self, parts: list[Part]) -> ProviderReply:
-        return self.conversation.ask(parts)
+    def act(self, parts: list[Part], carried: ObservationParts | None = None) -> ProviderReply:
+        return self.conversation.ask(parts, carried)

@@ -10,21 +10,24 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from reefbench.actions import Action
 from reefbench.agents.llm import (
     DEFAULT_HISTORY,
     ActingRole,
     Mode,
+    ObservationParts,
     PlanningRole,
     episode_results,
     observation_parts,
     results_text,
 )
-from reefbench.agents.prompts import Prompts
+from reefbench.agents.observation import DEFAULT_OBSERVE, Observer, get_observation_policy
+from reefbench.agents.prompts import Prompts, turn_rules
 from reefbench.agents.providers.base import Part, Provider, TextPart
 from reefbench.agents.tools import SKIP_TOOL, Toolbox
+from reefbench.episode import DEFAULT_INVALID_TOLERANCE
 from reefbench.errors import ConfigError
 from reefbench.protocol import NO_ACTION, AgentOutput, CallResult, Turn, Usage
 from reefbench.root import ROOT
@@ -46,6 +49,14 @@ class ModelSettings:
         history_images: Keep screenshots in those earlier exchanges.
         max_image_side: Downscale screenshots so their longer side fits (needs Pillow).
         prompts: The prompt templates (defaults: package data).
+        observe: The observation policy (:mod:`reefbench.agents.observation`): which
+            devices' observations each request carries.
+        invalid_tolerance: The run's invalid-action tolerance, which the prompt states
+            (the episode enforces it).
+        prompt_tools: How a native tool-calling role's system prompt lists the tools:
+            ``names`` (by environment; the definitions sent with each request describe
+            them) or ``full`` (every description again, as before). JSON mode always
+            lists them in full: it has no other description of the tools.
     """
 
     mode: Mode = "native"
@@ -53,10 +64,34 @@ class ModelSettings:
     history_images: bool = True
     max_image_side: int | None = None
     prompts: Prompts = field(default_factory=Prompts.default)
+    observe: str = DEFAULT_OBSERVE
+    invalid_tolerance: int = DEFAULT_INVALID_TOLERANCE
+    prompt_tools: Literal["names", "full"] = "names"
+
+    def __post_init__(self) -> None:
+        get_observation_policy(self.observe)  # an unknown name fails when configured
 
     @property
     def json_mode(self) -> bool:
         return self.mode == "json"
+
+    @property
+    def supersede(self) -> bool:
+        return get_observation_policy(self.observe).supersede
+
+    def tool_list(self, toolbox: Toolbox) -> str:
+        """The ``$action_descriptions`` of a role that calls ``toolbox``'s tools."""
+        if self.json_mode or self.prompt_tools == "full":
+            return toolbox.describe()
+        return toolbox.index()
+
+    def turn_rules(self) -> str:
+        """The turn rules the role prompts state (``$turn_rules``)."""
+        return turn_rules(self.prompts, self.invalid_tolerance, self.observe)
+
+    def observer(self) -> Observer:
+        """A fresh observer for one role and episode."""
+        return Observer(get_observation_policy(self.observe), self.history)
 
 
 def environments_text(descriptions: Mapping[str, str]) -> str:
@@ -79,6 +114,30 @@ def _step(turn: Turn) -> TextPart:
     return TextPart(f"Step {turn.step}. Current observations:")
 
 
+def _observe(
+    observer: Observer,
+    turn: Turn,
+    parts: list[Part],
+    max_image_side: int | None,
+    only: str | None = None,
+) -> ObservationParts:
+    """Append what the observation policy sends this step (observations, then one note
+    per device left out) to ``parts``; returns where each device's observation is.
+    ``only`` restricts to one environment (a sub-agent's)."""
+    observations = turn.observations
+    previous = turn.previous
+    if only is not None:
+        observations = {only: observations[only]} if only in observations else {}
+        previous = [r for r in previous if r.call.env == only]
+    chosen = observer.select(turn.step, observations, previous)
+    index: ObservationParts = {}
+    parts += observation_parts(
+        chosen.carried, max_image_side=max_image_side, index=index, offset=len(parts)
+    )
+    parts += [TextPart(note) for note in chosen.notes]
+    return index
+
+
 class SingleAgent:
     """One model sees everything and calls actions in every environment."""
 
@@ -89,6 +148,7 @@ class SingleAgent:
         self.settings = settings or ModelSettings()
         self.name = name or f"{provider.name} single"
         self._role: ActingRole | None = None
+        self._observer = self.settings.observer()
 
     def reset(
         self,
@@ -103,7 +163,8 @@ class SingleAgent:
             s.json_mode,
             task_description=task.instruction,
             env_description=environments_text(descriptions),
-            action_descriptions=toolbox.describe(),
+            action_descriptions=s.tool_list(toolbox),
+            turn_rules=s.turn_rules(),
         )
         self._role = ActingRole(
             self.provider,
@@ -112,19 +173,19 @@ class SingleAgent:
             mode=s.mode,
             history=s.history,
             history_images=s.history_images,
+            supersede=s.supersede,
         )
+        self._observer = s.observer()
 
     def act(self, turn: Turn) -> AgentOutput:
         role = _ready(self._role)
         parts = role.feed(episode_results(turn.previous), _no_action_notes(turn.previous))
-        parts += [_step(turn), *self._observe(turn)]
-        out = role.act(parts)
+        parts.append(_step(turn))
+        carried = _observe(self._observer, turn, parts, self.settings.max_image_side)
+        out = role.act(parts, carried)
         return AgentOutput(
             message=out.text, calls=out.calls, usage=out.usage, invalid=_invalid(out.errors)
         )
-
-    def _observe(self, turn: Turn) -> list[Part]:
-        return observation_parts(turn.observations, max_image_side=self.settings.max_image_side)
 
 
 class ByFunctionAgent:
@@ -139,6 +200,7 @@ class ByFunctionAgent:
         self.name = name or f"{provider.name} by-func"
         self._planner: PlanningRole | None = None
         self._tool: ActingRole | None = None
+        self._observer = self.settings.observer()
 
     def reset(
         self,
@@ -154,23 +216,27 @@ class ByFunctionAgent:
             task_description=task.instruction,
             env_description=environments_text(descriptions),
             action_descriptions=actions,
+            turn_rules=s.turn_rules(),
         )
-        tool = s.prompts.render("tool_agent", s.json_mode, action_descriptions=actions)
+        tool = s.prompts.render("tool_agent", s.json_mode, action_descriptions=s.tool_list(toolbox))
         self._planner = PlanningRole(
-            self.provider, planner, history=s.history, history_images=s.history_images
+            self.provider,
+            planner,
+            history=s.history,
+            history_images=s.history_images,
+            supersede=s.supersede,
         )
         self._tool = ActingRole(self.provider, tool, toolbox, mode=s.mode, history=s.history)
+        self._observer = s.observer()
 
     def act(self, turn: Turn) -> AgentOutput:
         planner, tool = _ready(self._planner), _ready(self._tool)
         parts: list[Part] = []
         if turn.previous:
             parts.append(TextPart(results_text(turn.previous)))
-        parts += [
-            _step(turn),
-            *observation_parts(turn.observations, max_image_side=self.settings.max_image_side),
-        ]
-        plan = planner.act(parts)
+        parts.append(_step(turn))
+        carried = _observe(self._observer, turn, parts, self.settings.max_image_side)
+        plan = planner.act(parts, carried)
         instruction = tool.feed(episode_results(turn.previous), _no_action_notes(turn.previous))
         instruction.append(TextPart(f"Instruction:\n{plan.text}"))
         out = tool.act(instruction)
@@ -200,6 +266,7 @@ class ByEnvironmentAgent:
         self.name = name or f"{provider.name} by-env"
         self._planner: PlanningRole | None = None
         self._roles: dict[str, ActingRole] = {}
+        self._observers: dict[str | None, Observer] = {}
 
     def reset(
         self,
@@ -214,10 +281,13 @@ class ByEnvironmentAgent:
                 "planner_by_env",
                 task_description=task.instruction,
                 env_description=environments_text(descriptions),
+                turn_rules=s.turn_rules(),
             ),
             history=s.history,
             history_images=s.history_images,
+            supersede=s.supersede,
         )
+        self._observers = {None: s.observer()}
         self._roles = {}
         devices = [e for e, actions in action_spaces.items() if e != ROOT and actions]
         for env in [*devices, ROOT] if ROOT in action_spaces else devices:
@@ -238,7 +308,9 @@ class ByEnvironmentAgent:
                 mode=s.mode,
                 history=s.history,
                 history_images=s.history_images,
+                supersede=s.supersede,
             )
+            self._observers[env] = s.observer()
 
     def act(self, turn: Turn) -> AgentOutput:
         planner = _ready(self._planner)
@@ -246,8 +318,8 @@ class ByEnvironmentAgent:
         parts: list[Part] = []
         if turn.previous:
             parts.append(TextPart(results_text(turn.previous, "Results of your team's last step:")))
-        parts += [_step(turn), *observation_parts(turn.observations, max_image_side=side)]
-        plan = planner.act(parts)
+        parts.append(_step(turn))
+        plan = planner.act(parts, _observe(self._observers[None], turn, parts, side))
         output = AgentOutput(message=f"[lead] {plan.text}", usage=plan.usage)
         usage: Usage = plan.usage
         errors: list[str] = []
@@ -257,10 +329,11 @@ class ByEnvironmentAgent:
             mine, queue = queue[: role.expects], queue[role.expects :]
             content = role.feed(mine)
             content.append(TextPart(f"Instruction from the lead agent:\n{plan.text}"))
+            carried: ObservationParts = {}
             if env in turn.observations:
                 content.append(TextPart(f"Current state of {env}:"))
-                content += observation_parts({env: turn.observations[env]}, max_image_side=side)
-            out = role.act(content)
+                carried = _observe(self._observers[env], turn, content, side, only=env)
+            out = role.act(content, carried)
             usage = usage + out.usage
             output.calls += out.calls
             errors += [f"{env} agent: {e}" for e in out.errors]

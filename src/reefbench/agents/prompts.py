@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields, replace
 from importlib import resources
 from pathlib import Path
 
+from reefbench.agents.observation import get_observation_policy
 from reefbench.errors import ConfigError
 from reefbench.userfiles import read_text
 
@@ -23,7 +24,8 @@ class Prompts:
     """The system prompt of every role (CRAB App. B.3, in our own words).
 
     ``json_format`` is appended to a role's prompt when its model writes actions as JSON
-    in text instead of calling tools natively.
+    in text instead of calling tools natively. ``turn_rules`` is filled in by
+    :func:`turn_rules` and reaches the role prompts as ``$turn_rules``.
     """
 
     single: str
@@ -33,6 +35,7 @@ class Prompts:
     sub_agent: str
     root_agent: str
     json_format: str
+    turn_rules: str
 
     @classmethod
     def default(cls) -> Prompts:
@@ -73,3 +76,40 @@ def _default() -> Prompts:
     return Prompts(
         **{f.name: (folder / f"{f.name}.txt").read_text("utf-8") for f in fields(Prompts)}
     )
+
+
+def invalid_rule(tolerance: int) -> str:
+    """The invalid-action rule of a run forgiving ``tolerance`` invalid actions (what
+    :class:`~reefbench.episode.Episode` does with its ``invalid_tolerance``)."""
+    what = (
+        "An invalid action (an unknown tool, a missing or malformed argument, an element "
+        "number that is not in the observation)"
+    )
+    if tolerance == 0:
+        return (
+            f"{what} ends the episode at once: this run forgives none (the default; a run "
+            "started with --invalid-tolerance N forgives N)."
+        )
+    return (
+        f"{what} is reported back to you, but this run forgives only {tolerance} of them "
+        "in the whole episode: the next one ends it."
+    )
+
+
+def turn_rules(prompts: Prompts, tolerance: int, observe: str) -> str:
+    """The turn rules of a run: several calls per reply, which observation element
+    numbers refer to, the invalid-action tolerance, the automatic end, and what the
+    observation policy leaves out."""
+    values = {
+        "invalid_rule": invalid_rule(tolerance),
+        "observation_rule": "".join(
+            f"\n- {r}" for r in [get_observation_policy(observe).rule] if r
+        ),
+    }
+    try:
+        return string.Template(prompts.turn_rules).substitute(values).rstrip("\n")
+    except (KeyError, ValueError) as exc:
+        raise ConfigError(
+            f"prompt 'turn_rules': bad placeholder {exc}; available: "
+            + ", ".join("$" + k for k in sorted(values))
+        ) from None

@@ -92,6 +92,20 @@ class Toolbox:
         """One entry per tool: signature, description and parameter notes (for prompts)."""
         return "\n".join(_describe(spec) for spec in self.specs)
 
+    def index(self) -> str:
+        """The tool names by environment, one line each: for a prompt whose model also
+        gets the tool definitions natively (repeating them cost ~2,300 tokens a request
+        in reef-v1)."""
+        by_env: dict[str, list[str]] = {}
+        for name, binding in self._bindings.items():
+            by_env.setdefault(binding.env, []).append(name)
+        lines = [f"- {env}: {', '.join(names)}" for env, names in by_env.items()]
+        if self.extra:
+            lines.append(f"- {', '.join(self.extra)}")
+        return "\n".join(
+            [*lines, "(Each tool's parameters and description come with its definition.)"]
+        )
+
 
 def _describe(spec: ToolSpec) -> str:
     if spec.action is None:

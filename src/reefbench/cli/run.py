@@ -90,7 +90,8 @@ def run(
         str | None, typer.Option(help="Distribute over a Ray cluster ('local' starts one).")
     ] = None,
     invalid_tolerance: Annotated[
-        int | None, typer.Option(help="Invalid actions forgiven before an episode ends (0).")
+        int | None,
+        typer.Option(help="Invalid actions forgiven before an episode ends (default 0)."),
     ] = None,
     side_effects: Annotated[
         str | None,
@@ -111,6 +112,15 @@ def run(
             help="How agents address devices: marks (element numbers and coordinates, the "
             "default), a11y (adds click_on/tap_on by accessible name) or pixels "
             "(coordinates only, plain screenshots)."
+        ),
+    ] = None,
+    observe: Annotated[
+        str | None,
+        typer.Option(
+            help="Which devices' observations a model agent's request carries: changed "
+            "(default: the devices acted on or changed since last sent, a note for the "
+            "others), latest (every device, each once per request) or all (every device "
+            "every step, screenshots kept in the history)."
         ),
     ] = None,
     judge: Annotated[
@@ -155,6 +165,7 @@ def run(
                 "step_limit": step_limit,
                 "max_infra_retries": max_infra_retries,
                 "action_set": action_set,
+                "observe": observe,
                 "judge": judge,
             },
             agent={"name": agent, "model": model, "policy": policy},
@@ -190,11 +201,15 @@ def _resumed_config(manifest_path: Path) -> Any:
     """The configuration a stopped run was started with, from its ``run.json``."""
     import pydantic
 
+    from reefbench.agents.observation import LEGACY_OBSERVE
     from reefbench.runner.config import RunConfig
     from reefbench.userfiles import parse_json, read_text
 
     manifest = parse_json(read_text(manifest_path), str(manifest_path))
     config = manifest.get("config") if isinstance(manifest, dict) else None
+    if isinstance(config, dict) and "observe" not in config:
+        # A run from before observation policies sent every observation: resume it so.
+        config = {**config, "observe": LEGACY_OBSERVE}
     try:
         return RunConfig.model_validate(config)
     except pydantic.ValidationError:
@@ -241,7 +256,9 @@ def _execute(config: Any, out: Path, write_report: bool) -> None:
     from reefbench.runner.progress import LiveProgress
     from reefbench.suites import get_suite
 
-    label = f"{describe(config.agent)} on {config.suite} ({config.action_set} actions)"
+    # The observation policy shapes only what a model is sent.
+    observed = f", {config.observe} observations" if config.agent.model else ""
+    label = f"{describe(config.agent)} on {config.suite} ({config.action_set} actions{observed})"
     tasks = {t.id: t for t in get_suite(config.suite).load()}
     select_tasks(list(tasks.values()), config.tasks)  # a typo fails before the run starts
     console.print(f"run directory: {out}", highlight=False)
@@ -266,7 +283,7 @@ def _execute(config: Any, out: Path, write_report: bool) -> None:
             launch(
                 config,
                 out,
-                lambda key: agent_from_spec(config.agent, key),
+                lambda key: agent_from_spec(config.agent, key, config),
                 on_progress=on_progress,
                 on_plan=live.set_total,
             )

@@ -82,6 +82,7 @@ def build(runs: Sequence[LoadedRun]) -> dict[str, Any]:
             "tasks_source": run.tasks_source,
             "warnings": run.warnings,
             "action_set": run.action_set,
+            "observe": run.observe,
             "summary": summary_row(summarize(results, run.tasks)),
             "platform": _rows(run, "platform"),
             "capability": _rows(run, "capabilities"),

@@ -48,11 +48,18 @@ class LoadedRun:
         return str(self.manifest.get("config", {}).get("action_set", "legacy"))
 
     @property
+    def observe(self) -> str:
+        """The run's observation policy (which devices' observations a model agent's
+        request carried); ``all`` for runs made before policies, which sent everything."""
+        return str(self.manifest.get("config", {}).get("observe", "all"))
+
+    @property
     def label(self) -> str:
         agent = self.manifest.get("config", {}).get("agent", {})
         model = agent.get("model")
         name = f"{model} ({agent.get('policy', 'single')})" if model else agent.get("name", "?")
-        return f"{name} [{self.action_set}] · {self.path.name}"
+        observed = f", observe {self.observe}" if model else ""
+        return f"{name} [{self.action_set}{observed}] · {self.path.name}"
 
 
 def load_run(path: Path, *, trajectory: bool = False) -> LoadedRun:

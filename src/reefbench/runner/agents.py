@@ -13,11 +13,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+from reefbench.agents.observation import DEFAULT_OBSERVE
+from reefbench.episode import DEFAULT_INVALID_TOLERANCE
 from reefbench.errors import ConfigError
 from reefbench.log.store import EpisodeKey
 from reefbench.protocol import Agent
 from reefbench.root import Judge
-from reefbench.runner.config import AgentSpec
+from reefbench.runner.config import AgentSpec, RunConfig
 
 BUILTIN_AGENTS = ("oracle", "null", "random", "replay", "human")
 TOOL_MODES = ("auto", "native", "json")
@@ -37,10 +39,15 @@ MODEL_OPTIONS = frozenset(
 BUILTIN_OPTIONS = {"oracle": {"alternative"}, "random": {"seed"}, "replay": {"replay"}}
 
 
-def agent_from_spec(spec: AgentSpec, key: EpisodeKey) -> Agent:
-    """A fresh agent for one episode (the random agent is seeded by the episode's seed)."""
+def agent_from_spec(spec: AgentSpec, key: EpisodeKey, config: RunConfig | None = None) -> Agent:
+    """A fresh agent for one episode (the random agent is seeded by the episode's seed).
+
+    A model agent follows the run's observation policy and is told the run's
+    invalid-action tolerance (``config``; the defaults without one)."""
     if spec.model is not None:
-        model_agent: Agent = _model_factory(spec.model_dump_json())()
+        observe = config.observe if config else DEFAULT_OBSERVE
+        tolerance = config.invalid_tolerance if config else DEFAULT_INVALID_TOLERANCE
+        model_agent: Agent = _model_factory(spec.model_dump_json(), observe, tolerance)()
         return model_agent
     from reefbench.agents import HumanAgent, NullAgent, OracleAgent, RandomAgent
 
@@ -91,7 +98,11 @@ def check_spec(spec: AgentSpec) -> None:
 
 
 @functools.lru_cache(maxsize=8)
-def _model_factory(spec_json: str) -> Any:
+def _model_factory(
+    spec_json: str,
+    observe: str = DEFAULT_OBSERVE,
+    invalid_tolerance: int = DEFAULT_INVALID_TOLERANCE,
+) -> Any:
     from reefbench.agents import POLICIES, ModelSettings, Prompts, policy_factory
     from reefbench.agents.providers import (
         ProviderOptions,
@@ -136,6 +147,8 @@ def _model_factory(spec_json: str) -> Any:
         history=history,
         max_image_side=None if side is None else int(side),
         prompts=Prompts.from_dir(Path(prompts)) if prompts else Prompts.default(),
+        observe=observe,
+        invalid_tolerance=invalid_tolerance,
     )
     provider = make_provider(
         parsed,

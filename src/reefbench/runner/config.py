@@ -22,7 +22,13 @@ import pydantic
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from reefbench.action_sets import ACTION_SETS, DEFAULT_ACTION_SET
+from reefbench.agents.observation import (
+    DEFAULT_OBSERVE,
+    LEGACY_OBSERVE,
+    OBSERVATION_POLICIES,
+)
 from reefbench.agents.providers.registry import TABLE
+from reefbench.episode import DEFAULT_INVALID_TOLERANCE
 from reefbench.errors import ConfigError
 from reefbench.sideeffects import SideEffectPolicy
 from reefbench.userfiles import TOO_DEEP, first_validation_error, parse_json, read_text
@@ -61,7 +67,7 @@ class RunConfig(BaseModel):
     agent: AgentSpec = Field(default_factory=AgentSpec)
     seeds: list[int] = Field(default_factory=lambda: [0], min_length=1)
     start_at: list[int] = Field(default_factory=lambda: [0], min_length=1)
-    invalid_tolerance: int = Field(default=0, ge=0)
+    invalid_tolerance: int = Field(default=DEFAULT_INVALID_TOLERANCE, ge=0)
     side_effects: SideEffectPolicy = Field(
         default="fail",
         description="changes beyond what a task may change: 'fail' the episode, only "
@@ -72,6 +78,11 @@ class RunConfig(BaseModel):
     action_set: str = Field(
         default=DEFAULT_ACTION_SET,
         description="how agents address devices: marks (default), a11y or pixels",
+    )
+    observe: str = Field(
+        default=DEFAULT_OBSERVE,
+        description="which devices' observations a model agent's request carries: "
+        + ", ".join(OBSERVATION_POLICIES),
     )
     workers: int = Field(default_factory=default_workers, ge=1, le=256)
     ray_address: str | None = None
@@ -91,10 +102,22 @@ class RunConfig(BaseModel):
             raise ValueError(f"unknown action set {name!r}: choose one of {', '.join(ACTION_SETS)}")
         return name
 
+    @field_validator("observe")
+    @classmethod
+    def _known_observation_policy(cls, name: str) -> str:
+        if name not in OBSERVATION_POLICIES:
+            raise ValueError(
+                f"unknown observation policy {name!r}: choose one of "
+                + ", ".join(OBSERVATION_POLICIES)
+            )
+        return name
+
     def config_hash(self) -> str:
         relevant = self.model_dump(exclude={"workers", "ray_address", "action_modules"})
         if relevant["side_effects"] == "fail":  # the default: hashes of earlier runs stand
             del relevant["side_effects"]
+        if relevant["observe"] == LEGACY_OBSERVE:  # what runs before policies did
+            del relevant["observe"]
         text = json.dumps(relevant, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 

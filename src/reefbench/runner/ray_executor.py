@@ -44,7 +44,7 @@ class EpisodePlayer:
 
         if self.envs is None:
             self.envs = self.suite.make_environments()
-        agent = build_agent(self.config.agent, EpisodeKey(task_id, seed, start_at))
+        agent = build_agent(self.config.agent, EpisodeKey(task_id, seed, start_at), self.config)
         result = Episode(
             self.tasks[task_id],
             agent,
@@ -71,11 +71,12 @@ class EpisodePlayer:
             self.envs = None
 
 
-def build_agent(spec: AgentSpec, key: EpisodeKey) -> Agent:
-    """The agent a spec names (built-in agents; model agents come from the providers)."""
+def build_agent(spec: AgentSpec, key: EpisodeKey, config: RunConfig) -> Agent:
+    """The agent a spec names (built-in agents; model agents come from the providers),
+    told the run's observation policy and invalid-action tolerance."""
     from reefbench.runner.agents import agent_from_spec
 
-    return agent_from_spec(spec, key)
+    return agent_from_spec(spec, key, config)
 
 
 class RayPool:

@@ -1,0 +1,300 @@
+"""What a model agent is sent per step: prompt tokens and image bytes by observation
+policy and action set, on a fixed set of reef-v1 tasks.
+
+Each task is played once per action set by the oracle on the real devices (all of the
+suite's environments, as in ``reef run``). At every step the oracle's turn is also handed
+to one single agent per observation policy, whose provider records the request and
+answers with the oracle's own calls, so every shadow agent sees exactly the results,
+history and observations an LLM making those moves would. The request is built by the
+real request builder (``to_openai_messages`` and the OpenAI tool schemas, what
+``--model openai/...`` and ``openai-compatible/...`` send).
+
+Counting:
+
+* text tokens: the JSON of messages (images left out) and tool definitions, tokenised
+  with ``o200k_base`` (GPT-4o's encoding; ``bpe-openai`` ships it, so no download);
+* image tokens: OpenAI's published formula for ``detail: high`` (fit in 2048x2048, shortest
+  side 768, 170 per 512-px tile + 85), and Anthropic's (long side at most 1568, about
+  1.15 MP, ``w*h/750``) as ``anthropic_image_tokens``;
+* image bytes: the PNG bytes the request carries (before base64).
+
+Figures, one JSON object per line (``{"metric", "value", "unit", ...}``):
+
+``prompt_tokens_per_step``   mean text + image tokens of one request, per policy and set
+``image_bytes_per_step``     mean PNG bytes of one request
+``images_per_step``          mean number of images of one request
+``text_tokens_per_step``     the text part alone (system prompt, tools, messages)
+``tool_tokens_per_step``     the tool definitions alone (the same in every task and step)
+``prompt_tokens_per_step_from_4``  the mean from step 4 on, once the history window is
+                             full: what each step of a longer episode costs
+``prompt_tokens_ratio``      a policy's tokens per step over ``before``'s (what agents sent
+                             before observation policies: the issue's target for the
+                             default policy is at most 0.40) and over ``all``'s
+
+``observe`` names the policy; ``before`` is ``all`` with every tool description repeated
+in the system prompt, i.e. the request of the code before policies.
+
+Usage: ``python bench/agent_tokens.py [--tasks ID ...] [--per-platform 1]`` (needs the
+desktop, browser and phone stacks; about a minute per task and action set).
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import io
+import json
+import math
+import statistics
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from reefbench import Episode, Task
+from reefbench.action_sets import ACTION_SETS
+from reefbench.actions import Action
+from reefbench.agents import ModelSettings, OracleAgent, SingleAgent
+from reefbench.agents.observation import OBSERVATION_POLICIES
+from reefbench.agents.providers import Message, ProviderReply, ToolCall, ToolSpec
+from reefbench.agents.providers.openai import to_openai_messages
+from reefbench.agents.tools import SEPARATOR
+from reefbench.environment import Environment
+from reefbench.protocol import AgentOutput, Turn
+from reefbench.suites import get_suite
+
+PLATFORMS = ("desktop", "phone", "browser", "cross")
+# Long enough for history to matter, short enough to replay quickly.
+MIN_CALLS, MAX_CALLS = 5, 10
+# From this step on the history window is full: what every later step of a long episode costs.
+LATE = 4
+
+
+def emit(metric: str, value: float, unit: str, **extra: Any) -> None:
+    print(json.dumps({"metric": metric, "value": round(value, 3), "unit": unit, **extra}))
+
+
+# ------------------------------------------------------------------ counting
+def openai_image_tokens(width: int, height: int) -> int:
+    """OpenAI's ``detail: high`` cost: fit 2048x2048, shortest side 768, 512-px tiles."""
+    scale = min(1.0, 2048 / max(width, height))
+    w, h = width * scale, height * scale
+    scale = min(1.0, 768 / min(w, h))
+    w, h = w * scale, h * scale
+    return 85 + 170 * math.ceil(w / 512) * math.ceil(h / 512)
+
+
+def anthropic_image_tokens(width: int, height: int) -> int:
+    """Anthropic's cost: long side at most 1568 and about 1.15 MP, then ``w*h/750``."""
+    scale = min(1.0, 1568 / max(width, height), math.sqrt(1_150_000 / (width * height)))
+    return math.ceil(width * scale * height * scale / 750)
+
+
+@dataclass
+class Count:
+    text_tokens: int = 0
+    image_tokens: int = 0
+    anthropic_image_tokens: int = 0
+    image_bytes: int = 0
+    images: int = 0
+    tool_tokens: int = 0
+    step: int = 0
+
+
+def count_request(payload: Mapping[str, Any], encoder: Any) -> Count:
+    """Tokens and image bytes of one Chat Completions payload (messages + tools)."""
+    from PIL import Image
+
+    count = Count()
+    messages = []
+    for message in payload["messages"]:
+        content = message.get("content")
+        if isinstance(content, list):
+            kept = []
+            for part in content:
+                if part.get("type") != "image_url":
+                    kept.append(part)
+                    continue
+                data = base64.b64decode(part["image_url"]["url"].split(",", 1)[1])
+                with Image.open(io.BytesIO(data)) as image:
+                    width, height = image.size
+                count.images += 1
+                count.image_bytes += len(data)
+                count.image_tokens += openai_image_tokens(width, height)
+                count.anthropic_image_tokens += anthropic_image_tokens(width, height)
+            message = {**message, "content": kept}
+        messages.append(message)
+    tools = json.dumps(payload["tools"])
+    count.tool_tokens = len(encoder.encode(tools))
+    count.text_tokens = len(encoder.encode(json.dumps(messages, ensure_ascii=False))) + (
+        count.tool_tokens
+    )
+    return count
+
+
+# ------------------------------------------------------------------ shadow agents
+BEFORE = "before"
+
+
+def variants() -> dict[str, ModelSettings]:
+    """Every observation policy, and ``before``: what agents sent before policies (every
+    observation, history screenshots, every tool description repeated in the prompt)."""
+    return {
+        BEFORE: ModelSettings(observe="all", prompt_tools="full"),
+        **{name: ModelSettings(observe=name) for name in OBSERVATION_POLICIES},
+    }
+
+
+class Recorder:
+    """A provider that keeps each request's payload and answers with the next calls."""
+
+    name = "bench/recorder"
+
+    def __init__(self) -> None:
+        self.payloads: list[dict[str, Any]] = []
+        self.reply: list[ToolCall] = []
+
+    def complete(
+        self, system: str, messages: Sequence[Message], tools: Sequence[ToolSpec] = ()
+    ) -> ProviderReply:
+        self.payloads.append(
+            {
+                "messages": to_openai_messages(system, messages),
+                "tools": [t.schema("openai") for t in tools],
+            }
+        )
+        return ProviderReply("", list(self.reply))
+
+
+@dataclass
+class Shadowed:
+    """The oracle plays; one single agent per variant (:func:`variants`) is sent the same
+    turns."""
+
+    oracle: OracleAgent
+    recorders: dict[str, Recorder] = field(default_factory=dict)
+    shadows: dict[str, SingleAgent] = field(default_factory=dict)
+    name: str = "oracle+shadows"
+
+    def attach(self, envs: Mapping[str, Environment]) -> None:
+        self.oracle.attach(envs)
+
+    def reset(
+        self, task: Task, action_spaces: Mapping[str, list[Action]], descriptions: Mapping[str, str]
+    ) -> None:
+        self.oracle.reset(task, action_spaces, descriptions)
+        for variant, settings in variants().items():
+            self.recorders[variant] = Recorder()
+            self.shadows[variant] = SingleAgent(self.recorders[variant], settings)
+            self.shadows[variant].reset(task, action_spaces, descriptions)
+
+    def act(self, turn: Turn) -> AgentOutput:
+        output = self.oracle.act(turn)
+        calls = [
+            ToolCall(f"call-{turn.step}-{i}", f"{c.env}{SEPARATOR}{c.name}", dict(c.arguments))
+            for i, c in enumerate(output.calls)
+        ]
+        for observe, shadow in self.shadows.items():
+            self.recorders[observe].reply = calls
+            shadow.act(turn)
+        return output
+
+
+# ------------------------------------------------------------------ the run
+def chosen_tasks(tasks: list[Task], ids: Sequence[str], per_platform: int) -> list[Task]:
+    """``ids`` if given; else, per platform, the first tasks (by id) whose reference
+    solution has MIN_CALLS to MAX_CALLS calls."""
+    if ids:
+        by_id = {t.id: t for t in tasks}
+        missing = [i for i in ids if i not in by_id]
+        if missing:
+            sys.exit(f"error: no task {', '.join(missing)} in reef-v1")
+        return [by_id[i] for i in ids]
+    out: list[Task] = []
+    for platform in PLATFORMS:
+        fitting = sorted(
+            (
+                t
+                for t in tasks
+                if t.metadata.platform == platform
+                and MIN_CALLS <= len(t.reference_solution) <= MAX_CALLS
+            ),
+            key=lambda t: t.id,
+        )
+        out += fitting[:per_platform]
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tasks", nargs="*", default=[], help="reef-v1 task ids")
+    parser.add_argument("--per-platform", type=int, default=1)
+    args = parser.parse_args()
+    import bpe_openai
+
+    encoder = bpe_openai.get_encoding("o200k_base")
+    suite = get_suite("v1")
+    tasks = chosen_tasks(suite.load(), args.tasks, args.per_platform)
+    counts: dict[tuple[str, str], list[Count]] = {}
+    envs = suite.make_environments()
+    try:
+        for action_set in ACTION_SETS:
+            for task in tasks:
+                agent = Shadowed(OracleAgent())
+                result = Episode(task, agent, envs, action_set=action_set).run()
+                if not result.success:
+                    print(
+                        f"warning: {task.id} [{action_set}] ended {result.termination}: "
+                        f"{result.error}",
+                        file=sys.stderr,
+                    )
+                for observe, recorder in agent.recorders.items():
+                    steps = [count_request(p, encoder) for p in recorder.payloads]
+                    for number, count in enumerate(steps, 1):
+                        count.step = number
+                    counts.setdefault((action_set, observe), []).extend(steps)
+                    emit(
+                        "prompt_tokens_per_step",
+                        statistics.fmean(c.text_tokens + c.image_tokens for c in steps),
+                        "tokens",
+                        task=task.id,
+                        platform=task.metadata.platform,
+                        action_set=action_set,
+                        observe=observe,
+                        steps=len(steps),
+                    )
+    finally:
+        for env in envs.values():
+            env.stop()
+    for (action_set, observe), steps in counts.items():
+        tags = {"action_set": action_set, "observe": observe, "tasks": len(tasks)}
+        tokens = statistics.fmean(c.text_tokens + c.image_tokens for c in steps)
+        emit("prompt_tokens_per_step", tokens, "tokens", **tags, steps=len(steps))
+        emit(
+            "text_tokens_per_step", statistics.fmean(c.text_tokens for c in steps), "tokens", **tags
+        )
+        emit(
+            "anthropic_prompt_tokens_per_step",
+            statistics.fmean(c.text_tokens + c.anthropic_image_tokens for c in steps),
+            "tokens",
+            **tags,
+        )
+        emit(
+            "image_bytes_per_step", statistics.fmean(c.image_bytes for c in steps), "bytes", **tags
+        )
+        emit("images_per_step", statistics.fmean(c.images for c in steps), "images", **tags)
+        emit(
+            "tool_tokens_per_step", statistics.fmean(c.tool_tokens for c in steps), "tokens", **tags
+        )
+        late = [c.text_tokens + c.image_tokens for c in steps if c.step >= LATE]
+        if late:
+            emit(f"prompt_tokens_per_step_from_{LATE}", statistics.fmean(late), "tokens", **tags)
+        for peer in (BEFORE, "all"):
+            base = statistics.fmean(
+                c.text_tokens + c.image_tokens for c in counts[(action_set, peer)]
+            )
+            emit("prompt_tokens_ratio", tokens / base, "ratio", **tags, peer=peer, target=0.4)
+
+
+if __name__ == "__main__":
+    main()
