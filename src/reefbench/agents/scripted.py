@@ -4,8 +4,9 @@ They play stored calls, which name elements by accessible name (``click_on``) be
 numbers change with every observation. They are privileged
 (:class:`~reefbench.protocol.PrivilegedAgent`): under an action set without name-addressed
 actions (the default ``marks``) each such call is grounded against the current observation
-and played as the set's real element action (``click(elem=...)``), so a reference solution
-goes through the same action space as any agent.
+and played as the set's real element action (``click(elem=...)``), and under ``pixels`` as
+the coordinate action at the element's centre (``click_at(x=..., y=...)``), so a reference
+solution goes through the same action space as any agent.
 """
 
 from __future__ import annotations
