@@ -31,6 +31,9 @@ MODEL_OPTIONS = frozenset(
         "retry_base",
         "max_image_side",
         "prompts",
+        "computer_use",
+        "safety_checks",
+        "computer_tool",
     }
 )
 BUILTIN_OPTIONS = {"oracle": {"alternative"}, "random": {"seed"}, "replay": {"replay"}}
@@ -121,6 +124,13 @@ def _model_factory(spec_json: str) -> Any:
     if side is not None and int(side) < 16:
         raise ConfigError("the longer image side must be at least 16 pixels")
     parsed = parse_model(spec.model)
+    options_for_requests = ProviderOptions(
+        max_tokens=max_tokens,
+        timeout=timeout,
+        retry=RetryPolicy(attempts=retries, base=retry_base),
+    )
+    if _computer_use(spec):
+        return _native_factory(spec, parsed, options_for_requests)
     if tool_mode == "auto":
         tool_mode = provider_info(parsed.provider).tool_mode
     prompts = options.get("prompts")
@@ -130,15 +140,46 @@ def _model_factory(spec_json: str) -> Any:
         max_image_side=None if side is None else int(side),
         prompts=Prompts.from_dir(Path(prompts)) if prompts else Prompts.default(),
     )
-    provider = make_provider(
-        parsed,
-        ProviderOptions(
-            max_tokens=max_tokens,
-            timeout=timeout,
-            retry=RetryPolicy(attempts=retries, base=retry_base),
-        ),
-    )
+    provider = make_provider(parsed, options_for_requests)
     return policy_factory(spec.policy, provider, settings)
+
+
+def _computer_use(spec: AgentSpec) -> bool:
+    """Whether the spec plays natively (``RunConfig`` has settled ``auto`` already)."""
+    from reefbench.agents.computer_use.selection import COMPUTER_USE_MODES
+
+    mode = spec.options.get("computer_use", "off")
+    if mode not in COMPUTER_USE_MODES:
+        raise ConfigError(f"computer use {mode!r}: choose one of {', '.join(COMPUTER_USE_MODES)}")
+    return bool(mode == "on")
+
+
+def _native_factory(spec: AgentSpec, parsed: Any, options: Any) -> Any:
+    """A factory of native computer-use agents (``--computer-use``, ``--safety-checks``)."""
+    from reefbench.agents.computer_use import DEFAULT_SAFETY, SAFETY_POLICIES, ComputerUseAgent
+    from reefbench.agents.computer_use.selection import wants_computer_use
+    from reefbench.agents.providers.registry import make_native
+
+    wants_computer_use(parsed, "", "on")  # a provider without an interface fails here
+    if spec.policy != "single":
+        raise ConfigError(
+            f"policy '{spec.policy}': a native computer-use model plays as a single agent "
+            "(--policy single)"
+        )
+    safety = spec.options.get("safety_checks", DEFAULT_SAFETY)
+    if safety not in SAFETY_POLICIES:
+        raise ConfigError(
+            f"safety-check policy {safety!r}: choose one of {', '.join(SAFETY_POLICIES)}"
+        )
+    settings = {}
+    if "computer_tool" in spec.options:
+        settings["computer_tool"] = str(spec.options["computer_tool"])
+    interface = make_native(parsed, options, settings=settings)
+
+    def make() -> ComputerUseAgent:
+        return ComputerUseAgent(interface, safety=safety)
+
+    return make
 
 
 def _recording(path: str) -> Agent:
@@ -164,6 +205,7 @@ def describe(spec: AgentSpec) -> str:
         from reefbench.agents.providers import parse_model
 
         parsed = parse_model(spec.model)  # the label leaves out a compatible server's URL
-        return f"{parsed.provider}/{parsed.model} {spec.policy}"
+        native = spec.options.get("computer_use") == "on"
+        return f"{parsed.provider}/{parsed.model} {'computer-use' if native else spec.policy}"
     extra = {k: v for k, v in spec.options.items() if k != "replay"}
     return spec.name + (f" {json.dumps(extra, sort_keys=True)}" if extra else "")
