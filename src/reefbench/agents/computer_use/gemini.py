@@ -152,6 +152,8 @@ class GeminiSession:
                 types.Tool(computer_use=computer),
                 types.Tool(function_declarations=self._declarations),
             ],
+            # The agent answers every call itself; the SDK must not try to.
+            automatic_function_calling=types.AutomaticFunctionCallingConfig(disable=True),
         )
         response = self.interface.create(self.contents, config)
         content = response.candidates[0].content
