@@ -92,8 +92,8 @@ def test_ops_map_both_points() -> None:
 def test_the_real_kinds_are_told_apart_by_their_actions() -> None:
     from reefbench.envs.browser.actions import BROWSER_ACTIONS
     from reefbench.envs.desktop.actions import DESKTOP_ACTIONS
-    from reefbench.envs.ui.actions import TOUCH_ACTIONS
     from reefbench.envs.memory import MemoryEnvironment
+    from reefbench.envs.ui.actions import TOUCH_ACTIONS
     from reefbench.root import RootEnvironment
 
     assert pointer_kind(DESKTOP_ACTIONS) == "desktop"
