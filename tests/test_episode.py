@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -21,7 +22,7 @@ from reefbench import (
 )
 from reefbench.agents import NullAgent, OracleAgent, ScriptedAgent
 from reefbench.envs import memory as m
-from reefbench.root import answer_equals
+from reefbench.root import answer_equals, answer_judged
 from reefbench.suites import memory as suite
 from reefbench.task import ActionStep
 
@@ -334,3 +335,16 @@ def test_extra_actions_last_one_episode_on_reused_environments() -> None:
     assert "stamp" in seen[0] and "stamp" not in devices["laptop"].action_space
     assert Episode(two_step_task(), Spy(), devices).run().success
     assert "stamp" not in seen[1]  # the next task on the same devices does not see it
+
+
+def test_a_failing_judge_is_an_infrastructure_outcome_not_the_agents_failure() -> None:
+    from reefbench.agents.providers import ProviderError
+
+    def unreachable(question: str, answer: str, facts: Sequence[str]) -> tuple[bool, str]:
+        raise ProviderError("judge: connection refused after 3 attempts")
+
+    task = Task(id="j", instruction="where?", nodes={"ans": answer_judged("Where?", ["C"])})
+    agent = ScriptedAgent([[ActionCall(env="root", name="submit", arguments={"answer": "C"})]])
+    result = Episode(task, agent, {}, judge=unreachable).run()
+    assert result.termination == "evaluator_error" and result.infrastructure_failure
+    assert "connection refused" in (result.error or "")

@@ -4,6 +4,8 @@
 points an agent system (``--policy``) at a model, e.g. ``--model openai/gpt-4o`` or
 ``--model openai-compatible/qwen2.5-vl@http://127.0.0.1:8000/v1``. A run can also be
 described by a TOML/YAML/JSON file (``--config``); flags given as well override it.
+``--grounding NAME`` plays the model as an open grounding model (UI-TARS, Qwen-VL: one
+screenshot in, coordinates out; :mod:`reefbench.agents.grounding_models`).
 ``--action-set`` picks how agents address devices (``marks``, the default, or ``a11y``);
 it is part of the configuration, so ``run.json`` and the report record it.
 Results go to a run directory (``--out``); ``--resume`` continues a run that was stopped.
@@ -17,6 +19,7 @@ from typing import Annotated, Any
 
 import typer
 
+from reefbench.agents.grounding_models.profiles import profiles_help
 from reefbench.agents.providers.registry import model_help
 from reefbench.cli.app import app, console
 from reefbench.errors import ReefError
@@ -37,6 +40,13 @@ def run(
     ] = None,
     policy: Annotated[
         str | None, typer.Option(help="Agent system for --model: single, by-func, by-env.")
+    ] = None,
+    grounding: Annotated[
+        str | None,
+        typer.Option(
+            help="Play --model as an open grounding model (screenshot in, coordinates out) "
+            f"in its own output format: {profiles_help()}."
+        ),
     ] = None,
     tool_mode: Annotated[
         str | None,
@@ -164,6 +174,7 @@ def run(
             agent={"name": agent, "model": model, "policy": policy},
             options={
                 "tool_mode": tool_mode,
+                "grounding": grounding,
                 "history": history,
                 "max_tokens": max_tokens,
                 "timeout": timeout,

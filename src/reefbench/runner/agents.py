@@ -34,6 +34,7 @@ MODEL_OPTIONS = frozenset(
         "computer_use",
         "safety_checks",
         "computer_tool",
+        "grounding",
     }
 )
 BUILTIN_OPTIONS = {"oracle": {"alternative"}, "random": {"seed"}, "replay": {"replay"}}
@@ -133,6 +134,12 @@ def _model_factory(spec_json: str) -> Any:
         return _native_factory(spec, parsed, options_for_requests)
     if tool_mode == "auto":
         tool_mode = provider_info(parsed.provider).tool_mode
+    grounding = options.get("grounding")
+    if grounding is not None and spec.policy != "single":
+        raise ConfigError(
+            f"--grounding plays one model on one screen at a time: use policy single, "
+            f"not {spec.policy}"
+        )
     prompts = options.get("prompts")
     settings = ModelSettings(
         mode="json" if tool_mode == "json" else "native",
@@ -141,6 +148,16 @@ def _model_factory(spec_json: str) -> Any:
         prompts=Prompts.from_dir(Path(prompts)) if prompts else Prompts.default(),
     )
     provider = make_provider(parsed, options_for_requests)
+    if grounding is not None:
+        from reefbench.agents.grounding_models import GroundingAgent, get_profile
+
+        return functools.partial(
+            GroundingAgent,
+            provider,
+            get_profile(str(grounding)),
+            history=history,
+            max_image_side=settings.max_image_side,
+        )
     return policy_factory(spec.policy, provider, settings)
 
 
@@ -161,6 +178,8 @@ def _native_factory(spec: AgentSpec, parsed: Any, options: Any) -> Any:
     from reefbench.agents.providers.registry import make_native
 
     wants_computer_use(parsed, "", "on")  # a provider without an interface fails here
+    if spec.options.get("grounding"):
+        raise ConfigError("--grounding and --computer-use on exclude each other: pick one")
     if spec.policy != "single":
         raise ConfigError(
             f"policy '{spec.policy}': a native computer-use model plays as a single agent "
@@ -205,7 +224,10 @@ def describe(spec: AgentSpec) -> str:
         from reefbench.agents.providers import parse_model
 
         parsed = parse_model(spec.model)  # the label leaves out a compatible server's URL
-        native = spec.options.get("computer_use") == "on"
-        return f"{parsed.provider}/{parsed.model} {'computer-use' if native else spec.policy}"
+        grounding = spec.options.get("grounding")
+        system = f"grounding:{grounding}" if grounding else spec.policy
+        if spec.options.get("computer_use") == "on":
+            system = "computer-use"
+        return f"{parsed.provider}/{parsed.model} {system}"
     extra = {k: v for k, v in spec.options.items() if k != "replay"}
     return spec.name + (f" {json.dumps(extra, sort_keys=True)}" if extra else "")

@@ -99,6 +99,9 @@ class RunConfig(BaseModel):
         options = self.agent.options
         if self.agent.model is None or options.get("computer_use", "auto") != "auto":
             return self
+        if options.get("grounding"):  # an open grounding model prompts for its own format
+            options.pop("computer_use", None)
+            return self
         from reefbench.agents.computer_use.selection import wants_computer_use
         from reefbench.agents.providers.registry import parse_model
 

@@ -17,6 +17,7 @@ from reefbench.envs.desktop.device import DesktopDevice
 from reefbench.episode import Episode
 from reefbench.errors import ActionFailed
 from reefbench.task import ActionStep, Task
+from reefbench.waiting import wait_until
 
 pytestmark = [
     pytest.mark.integration,
@@ -170,3 +171,17 @@ def test_collateral_changes_on_the_desktop_are_side_effects(desk: DesktopEnviron
         "desktop: setting org.gnome.desktop.interface/gtk-theme changed 'Adwaita' -> "
         "'HighContrast'",
     ]
+
+
+def test_settling_waits_for_an_app_that_is_still_exiting(desk: DesktopEnvironment) -> None:
+    desk.reset()
+    target = desk.session.host_path("~/late-record.txt")
+    # An editor whose window has closed but whose process is still shutting down, and
+    # writes its record as it exits (as a GTK app writes recently-used.xbel): the home
+    # tree stays quiet for longer than the settle's quiet time before that write.
+    script = "sleep 1.5; printf saved > ~/late-record.txt"
+    desk.session.spawn(["bash", "-c", f"exec -a mousepad bash -c '{script}'"], name="exiting")
+    assert wait_until(lambda: "mousepad" in desk.exiting_apps(), 10.0), "it has started"
+    assert desk.settle_state(10.0)
+    assert target.read_text() == "saved"
+    assert desk.exiting_apps() == []

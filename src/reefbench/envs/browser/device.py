@@ -26,6 +26,7 @@ from reefbench.envs.browser.settle import INIT_SCRIPT, RequestTracker, settle
 from reefbench.errors import ActionFailed, EnvironmentFailure, InvalidAction
 from reefbench.grounding import Candidate
 from reefbench.observe.marks import Mark, MarkSet, require_mark
+from reefbench.pointer import PointerKind
 
 if TYPE_CHECKING:
     from playwright.sync_api import BrowserContext, Page
@@ -235,6 +236,7 @@ class BrowserDevice(Environment):
     # Grounding (reefbench.grounding.Groundable): the a11y set's ``click_on`` and
     # the oracle find elements by accessible name through these.
     name_addressed: ClassVar[Mapping[str, str]] = {"click_on": "click"}
+    pointer_kind: ClassVar[PointerKind | None] = "browser"
 
     def element_candidates(self, fresh: bool) -> list[Candidate]:
         """The numbered elements of the latest observation (of a new one if ``fresh``)."""

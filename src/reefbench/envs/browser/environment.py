@@ -18,5 +18,4 @@ class BrowserEnvironment(BrowserDevice):
     default_action_space = BROWSER_ACTIONS
     default_observation_space = OBSERVATIONS
     action_set_actions = ACTION_SET_ACTIONS
-    pointer_kind = "browser"
     tree_observations = (accessibility,)

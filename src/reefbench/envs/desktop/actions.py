@@ -298,10 +298,18 @@ def search_app(name: str, env: DesktopDevice) -> str:
         env.settle()
         titles = ", ".join(a.title for a in APPS.values() if a.available())
         raise ActionFailed(f"no application matches {name!r} (available: {titles})")
+    # What is typed next must reach the app: on a loaded machine the window manager maps
+    # a window well before it gives it the focus, and keys typed in between are lost.
+    wait_until(partial(_has_focus, env, window), 5.0, interval=0.02)
     env.settle()
     spec = next((a for a in APPS.values() if a.wm_class == window.wm_class), None)
     env.record("opened_app", app=spec.name if spec else window.wm_class, query=query)
     return f"opened {window.title or window.wm_class}"
+
+
+def _has_focus(env: DesktopDevice, window: XWindow) -> bool:
+    active = env.x11.active()
+    return active is not None and (active.id, active.pid) == (window.id, window.pid)
 
 
 def _screen_changed(env: DesktopDevice, raw: bytes) -> bool:
@@ -320,23 +328,14 @@ def _process_gone(env: DesktopDevice, pid: int) -> bool:
     return not any(p["pid"] == pid for p in env.session.processes())
 
 
-def _wait_for_exiting_apps(desk: Any, within: float) -> bool:
-    """Wait (up to ``within`` seconds) until no app process runs without a window; say
-    whether that happened.
+def _wait_for_exiting_apps(desk: DesktopDevice, within: float) -> bool:
+    """Wait (up to ``within`` seconds) until no app is on its way out; say whether that
+    happened.
 
     An app whose last window just closed is on its way out; launching it again in that
     moment hands the request to the dying instance and no window appears.
     """
-
-    def none_exiting() -> bool:
-        classes = {w.wm_class for w in desk.x11.stacking()}
-        running = set(desk.process_names())
-        return not any(
-            a.process in running and a.wm_class not in classes and not a.terminal
-            for a in APPS.values()
-        )
-
-    return bool(wait_until(none_exiting, within, interval=0.05))
+    return bool(wait_until(lambda: not desk.exiting_apps(), within, interval=0.05))
 
 
 # -------------------------------------------------------------- observations

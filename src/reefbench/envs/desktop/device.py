@@ -28,7 +28,7 @@ from reefbench.environment import Environment
 from reefbench.envs import procs
 from reefbench.envs.desktop import hometree
 from reefbench.envs.desktop.a11y import A11yReader, UIWindow
-from reefbench.envs.desktop.apps import AppSpec, app
+from reefbench.envs.desktop.apps import APPS, AppSpec, app
 from reefbench.envs.desktop.hometree import scan
 from reefbench.envs.desktop.input import Input
 from reefbench.envs.desktop.observation import Snapshot, take_snapshot
@@ -39,6 +39,7 @@ from reefbench.envs.desktop.x11 import X11, XWindow
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure, InvalidAction
 from reefbench.grounding import Candidate
 from reefbench.observe.marks import Mark, require_mark
+from reefbench.pointer import PointerKind
 from reefbench.sideeffects import Change
 from reefbench.waiting import wait_until
 
@@ -270,10 +271,13 @@ class DesktopDevice(Environment):
     STATE_QUIET_FINAL = 0.4
 
     def on_settle_state(self, timeout: float, quick: bool) -> bool:
-        """Wait until the home tree has stopped changing and no editor is mid-save.
+        """Wait until the home tree has stopped changing, no editor is mid-save and no
+        app is on its way out.
 
         The quiet time starts now, not at the last change: a save the last key press
-        started may not have touched the disk yet.
+        started may not have touched the disk yet. An exiting app may still write (a GTK
+        app writes its recent-files record, which ``saved_with`` reads, as it exits;
+        on a loaded machine that lands after a quiet 0.4 s).
         """
         home = self.session.home
         quiet = self.STATE_QUIET_QUICK if quick else self.STATE_QUIET_FINAL
@@ -286,9 +290,19 @@ class DesktopDevice(Environment):
             if pending or tree != last_tree:
                 last_tree, since = tree, time.monotonic()
                 return False
-            return time.monotonic() - since >= quiet
+            return time.monotonic() - since >= quiet and not self.exiting_apps()
 
         return wait_until(settled, timeout, interval=0.05) is not None
+
+    def exiting_apps(self) -> list[str]:
+        """Apps whose process runs without a window: their last window closed and they
+        are shutting down (a terminal is never counted: its shell outlives windows)."""
+        processes = [a for a in APPS.values() if not a.terminal]
+        running = set(self.process_names())
+        if not any(a.process in running for a in processes):
+            return []
+        classes = {w.wm_class for w in self.x11.stacking()}
+        return [a.process for a in processes if a.process in running and a.wm_class not in classes]
 
     def settle(self, before: Frame | None = None) -> Settle:
         _, settle = self.screen.wait_stable(
@@ -345,6 +359,7 @@ class DesktopDevice(Environment):
     # Grounding (reefbench.grounding.Groundable): the a11y set's ``click_on`` and
     # the oracle find elements by accessible name through these.
     name_addressed: ClassVar[Mapping[str, str]] = {"click_on": "click"}
+    pointer_kind: ClassVar[PointerKind | None] = "desktop"
 
     def element_candidates(self, fresh: bool) -> list[Candidate]:
         """The numbered elements of the latest observation (of a new one if ``fresh``)."""

@@ -13,4 +13,3 @@ class DesktopEnvironment(DesktopDevice):
     default_action_space = DESKTOP_ACTIONS
     default_observation_space = OBSERVATIONS
     action_set_actions = ACTION_SET_ACTIONS
-    pointer_kind = "desktop"

@@ -108,12 +108,29 @@ def _failure(label: str, result: EpisodeResult) -> str:
     if failed and not result.error:
         first = failed[0]
         detail += f"; first failed action: {first.env}.{first.name}: {first.error}"
+    if not result.error:
+        detail += _unreached(result)
     regressed = [c for c in result.end_checks if c.verdict == "regressed"]
     if regressed:
         detail += "; at the end " + "; ".join(f"{c.node}: {c.message}" for c in regressed)
     if result.side_effects:
         detail += "; side effects: " + "; ".join(result.side_effects)
     return f"{label} ended with {result.termination} ({detail})"
+
+
+def _unreached(result: EpisodeResult) -> str:
+    """Which checkpoints were not reached, with what each last said: a failure in CI must
+    be diagnosable from its one line."""
+    last: dict[str, str] = {}
+    for turn in result.trajectory:
+        for call in turn.calls:
+            for check in call.checks:
+                last[check.node] = check.error or check.message
+    done = set(result.completed_nodes)
+    missing = [n for n in last if n not in done]
+    if not missing:
+        return ""
+    return "; not reached: " + "; ".join(f"{n}: {last[n][:160]}" for n in missing)
 
 
 def used_environments(task: Task, envs: Mapping[str, Environment]) -> dict[str, Environment]:

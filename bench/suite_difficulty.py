@@ -1,0 +1,77 @@
+"""How hard a frozen suite is by construction: the figures [world]'s targets are stated in.
+
+One JSON object per line, ``{"metric", "value", "unit"}``, read from the suite's frozen
+data (nothing runs):
+
+``tasks``
+    Number of tasks (target for reef-v1: at least 200).
+``median_solution_actions``
+    Median length of the reference solutions, in actions (target: at least 15).
+``share_short_tasks``
+    Percent of tasks whose reference solution has at most 5 actions (target: at most 10).
+``long_tasks``
+    Tasks with at least 25 actions (target: at least 40).
+``share_cross_device``
+    Percent of tasks whose instruction involves more than one device (target: at least 30).
+``subtasks_median`` / ``subtasks_max``
+    Subtasks per task (VeriGUI-style chains have 4-8).
+``app_categories``
+    Distinct application categories the tasks' subtasks cover.
+
+An *action* is a call of the reference solution other than ``root.wait`` (a turn of
+slack for a slow screen is not work an agent has to find).
+
+Usage: ``python bench/suite_difficulty.py [--suite v1]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+
+from reefbench.suites import get_suite
+from reefbench.task import Task
+
+SCREEN_DEVICES = frozenset({"desktop", "phone", "browser", "android"})
+
+
+def actions(task: Task) -> int:
+    """The reference solution's length in actions (waits excluded)."""
+    return sum(1 for c in task.reference_solution if (c.env, c.name) != ("root", "wait"))
+
+
+def devices(task: Task) -> set[str]:
+    """The screen devices the task involves."""
+    return set(task.metadata.environments) & SCREEN_DEVICES
+
+
+def figures(tasks: list[Task]) -> list[tuple[str, float, str]]:
+    """(metric, value, unit) for the suite."""
+    lengths = [actions(t) for t in tasks]
+    subtasks = [len(t.metadata.subtasks) for t in tasks]
+    categories = {s.app_category for t in tasks for s in t.metadata.subtasks if s.app_category}
+    n = len(tasks)
+    return [
+        ("tasks", n, "tasks"),
+        ("median_solution_actions", statistics.median(lengths), "actions"),
+        ("share_short_tasks", round(100 * sum(x <= 5 for x in lengths) / n, 1), "%"),
+        ("long_tasks", sum(x >= 25 for x in lengths), "tasks"),
+        ("share_cross_device", round(100 * sum(len(devices(t)) > 1 for t in tasks) / n, 1), "%"),
+        ("subtasks_median", statistics.median(subtasks), "subtasks"),
+        ("subtasks_max", max(subtasks), "subtasks"),
+        ("app_categories", len(categories), "categories"),
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--suite", default="v1")
+    args = parser.parse_args()
+    tasks = get_suite(args.suite).load()
+    for metric, value, unit in figures(tasks):
+        print(json.dumps({"metric": metric, "value": value, "unit": unit, "suite": args.suite}))
+
+
+if __name__ == "__main__":
+    main()
