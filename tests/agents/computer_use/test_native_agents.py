@@ -424,3 +424,47 @@ def test_agent_needs_a_screen() -> None:
             agent.reset(one_click_task("laptop"), {"laptop": list(env.action_space.values())}, {})
     finally:
         server.close()
+
+
+def test_a_screenshot_request_is_answered_without_a_step(server: WireServer) -> None:
+    screen = DesktopScreen("desktop")
+    replies = iter([[Said("screenshot")], [Said("click", *find_colour(screen.png()) or (0, 0))]])
+
+    def brain(request: Request) -> list[Said]:
+        said = next(replies)
+        if said[0].kind == "click":  # the model clicks in the image it was sent
+            return [Said("click", *find_colour(request.screenshot()))]  # type: ignore[misc]
+        return said
+
+    server.brain = brain
+    result = Episode(one_click_task("desktop"), server.agent(), {"desktop": screen}).run()
+    assert result.success and len(result.trajectory) == 1
+    assert len(server.requests) == 2
+    assert result.usage.prompt_tokens == 200  # both requests are counted
+
+
+@pytest.mark.parametrize("server", ["anthropic", "google"], indirect=True)
+def test_old_screenshots_leave_the_conversation(server: WireServer) -> None:
+    screen = DesktopScreen("desktop")
+
+    def misses(request: Request) -> list[Said]:
+        return [Said("click", 1, 1)]
+
+    server.brain = misses
+    episode = Episode(one_click_task("desktop"), server.agent(), {"desktop": screen}, step_limit=6)
+    result = episode.run()
+    assert result.termination == "step_limit"
+    counts = [len(r.images()) for r in server.requests]
+    assert counts[:3] == [1, 2, 3] and set(counts[3:]) == {3}
+
+
+@pytest.mark.parametrize("server", ["openai"], indirect=True)
+def test_responses_chain_on_the_previous_response(server: WireServer) -> None:
+    screen = DesktopScreen("desktop")
+    server.brain = lambda request: [Said("click", 1, 1)]
+    episode = Episode(one_click_task("desktop"), server.agent(), {"desktop": screen}, step_limit=3)
+    episode.run()
+    previous = [r.body.get("previous_response_id") for r in server.requests]
+    assert previous == [None, "resp_1", "resp_2"]
+    # The server holds the conversation: each request carries only the new screenshot.
+    assert [len(r.images()) for r in server.requests] == [1, 1, 1]
