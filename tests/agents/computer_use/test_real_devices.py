@@ -10,6 +10,7 @@ checkpoints decide whether the clicks landed.
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -78,15 +79,22 @@ def _box(env: Any, elem: int) -> tuple[int, int, int, int]:
     return tuple(mark.box)  # type: ignore[return-value]
 
 
+_SHOWN = re.compile(r"(?:Screenshot of|now looking at) '(\w+)'")
+
+
 @dataclass
 class Player:
-    """A brain playing the steps of a reference solution with native calls."""
+    """A brain playing the steps of a reference solution with native calls, switching to
+    the device first when the agent shows it another one."""
 
     env: Any
     steps: list[Any]
     last: tuple[int, int] = (0, 0)
 
     def __call__(self, request: Request) -> list[Said]:
+        shown = _SHOWN.findall(request.texts())
+        if shown and shown[-1] != self.env.name:
+            return [Said("function", name="switch_device", args={"name": self.env.name})]
         if not self.steps:
             return [Said("function", name="complete")]
         step = self.steps.pop(0)
