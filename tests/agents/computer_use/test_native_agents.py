@@ -110,11 +110,23 @@ def drag(from_x: int, from_y: int, to_x: int, to_y: int, env: Screen) -> str:
     return "dragged"
 
 
+@action
+def move_to(x: int, y: int, env: Screen) -> str:
+    """Move the pointer."""
+    return "moved"
+
+
+@action
+def scroll(direction: str, env: Screen, amount: int = 3) -> str:
+    """Scroll under the pointer."""
+    return f"scrolled {direction} by {amount}"
+
+
 # The actions are annotated with the base class (as the real kinds' actions are with
 # their device class), so the agent tells the kinds apart by their coordinate actions.
 class DesktopScreen(Screen):
     pointer_kind: ClassVar[PointerKind | None] = "desktop"
-    default_action_space = (click_at, drag, write_text, press, hotkey)
+    default_action_space = (click_at, drag, move_to, scroll, write_text, press, hotkey)
     default_observation_space = (screenshot,)
 
 
@@ -468,3 +480,19 @@ def test_responses_chain_on_the_previous_response(server: WireServer) -> None:
     assert previous == [None, "resp_1", "resp_2"]
     # The server holds the conversation: each request carries only the new screenshot.
     assert [len(r.images()) for r in server.requests] == [1, 1, 1]
+
+
+def test_a_scroll_at_a_point_moves_the_desktop_pointer_there_first(server: WireServer) -> None:
+    screen = DesktopScreen("desktop")
+
+    def scrolls_over_the_target(request: Request) -> list[Said]:
+        return [Said("scroll", *find_colour(request.screenshot()), text="down")]  # type: ignore[misc]
+
+    server.brain = scrolls_over_the_target
+    episode = Episode(one_click_task("desktop"), server.agent(), {"desktop": screen}, step_limit=1)
+    (turn,) = episode.run().trajectory
+    move, wheel = turn.calls
+    assert move.name == "move_to" and wheel.name == "scroll"
+    x0, y0, w, h = screen.target
+    assert x0 <= move.arguments["x"] < x0 + w and y0 <= move.arguments["y"] < y0 + h
+    assert wheel.arguments["direction"] == "down" and wheel.arguments["amount"] >= 1
