@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import enum
 import json
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from reefbench import Action, ConfigError, InvalidActionArguments, action
 
@@ -282,3 +282,20 @@ def test_an_env_annotation_that_does_not_resolve_is_one_config_error() -> None:
 
     with pytest.raises(ConfigError, match="must be annotated with an environment class"):
         action(not_a_class)
+
+
+def test_annotated_limits_reach_the_schema_and_are_enforced() -> None:
+    @action
+    def scroll_by(amount: Annotated[int, Field(ge=1, le=50)]) -> str:
+        """Scroll.
+
+        Args:
+            amount: Wheel steps.
+        """
+        return f"scrolled {amount}"
+
+    schema = scroll_by.parameters_schema["properties"]["amount"]
+    assert (schema["minimum"], schema["maximum"]) == (1, 50)
+    assert scroll_by.run(amount=50) == "scrolled 50"
+    with pytest.raises(InvalidActionArguments, match="amount"):
+        scroll_by.run(amount=999)

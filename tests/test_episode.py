@@ -348,3 +348,41 @@ def test_a_failing_judge_is_an_infrastructure_outcome_not_the_agents_failure() -
     result = Episode(task, agent, {}, judge=unreachable).run()
     assert result.termination == "evaluator_error" and result.infrastructure_failure
     assert "connection refused" in (result.error or "")
+
+
+class _SettlingEnvironment(m.MemoryEnvironment):
+    """A memory device whose view settles only when asked, and says when it was asked."""
+
+    def __init__(self, name: str, log: list[str]) -> None:
+        super().__init__(name)
+        self.log = log
+
+    def on_settle_view(self, timeout: float) -> bool:
+        self.log.append(f"settle {self.name}")
+        return True
+
+
+def test_each_action_settles_its_device_before_checks_and_the_time_is_recorded() -> None:
+    log: list[str] = []
+
+    @evaluator
+    def exists_when_settled(path: str, env: _SettlingEnvironment) -> bool:
+        log.append(f"check {env.name}")
+        return path in env.files
+
+    task = Task(
+        id="t",
+        instruction="write a",
+        nodes={"a": exists_when_settled("a").on("laptop")},
+        reference_solution=[write("laptop", "a")],
+    )
+    devices = {"laptop": _SettlingEnvironment("laptop", log), "phone": m.MemoryEnvironment("phone")}
+    result = Episode(task, OracleAgent(), devices).run()
+    assert result.success
+    first_check = log.index("check laptop")
+    assert "settle laptop" in log[:first_check]  # settled before the first checkpoint
+    turn = result.trajectory[0]
+    assert set(turn.settle_seconds) == {"laptop"}  # the device acted on, and only it
+    assert turn.calls[0].settle_seconds == turn.settle_seconds["laptop"] >= 0.0
+    dumped = result.model_dump(mode="json")["trajectory"][0]
+    assert "laptop" in dumped["settle_seconds"]

@@ -327,7 +327,7 @@ def _arguments_model(
     doc: docstring_parser.Docstring,
 ) -> type[pydantic.BaseModel]:
     try:
-        hints = typing.get_type_hints(func)
+        hints = typing.get_type_hints(func, include_extras=True)
     except Exception as exc:  # unresolved forward references and similar
         raise ConfigError(f"action '{action_name}': cannot resolve annotations: {exc}") from None
     described = {p.arg_name: (p.description or "").strip() for p in doc.params}

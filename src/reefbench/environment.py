@@ -41,6 +41,7 @@ class ActionRecord:
     error: str | None
     started: float
     seconds: float
+    settle_seconds: float = 0.0
 
 
 class Environment:
@@ -63,6 +64,8 @@ class Environment:
     pointer_kind: ClassVar[PointerKind | None] = None
     """How the kind is driven by screen coordinates (:mod:`reefbench.pointer`), or None
     for a kind without a screen (computer-use agents cannot address it)."""
+    view_settle_timeout: ClassVar[float] = 5.0
+    """Default deadline of :meth:`settle_view` (seconds)."""
     action_set_actions: ClassVar[Mapping[str, Sequence[Action]]] = {}
     """Actions each action set adds to this kind's space, by set name (a set that is not
     listed adds nothing: the kind has no name-addressed elements, say)."""
@@ -89,6 +92,7 @@ class Environment:
         self.started = False
         self.action_set = DEFAULT_ACTION_SET
         self.lazy_reset = lazy_reset
+        self.last_settle_seconds = 0.0
         self._dirty = True  # something may have changed the state since the last reset
         self._episode_actions: list[str] = []
 
@@ -133,6 +137,7 @@ class Environment:
             self.action_space[act.name] = act
         if not self.lazy_reset or self._dirty or not self.on_health():
             self.on_reset()
+            self.settle_view()  # the first observation sees the pristine state drawn
             self._dirty = False
         self.action_log.clear()
 
@@ -211,8 +216,11 @@ class Environment:
         try:
             result = target.run(self, **args)
         except ActionFailed as exc:
+            # A failed action may still have changed the screen (a dialog it opened).
+            self.settle_view()
             self._log(name, {**target.bound, **args}, None, str(exc), started, t0)
             raise
+        self.settle_view()
         self._log(name, {**target.bound, **args}, result, None, started, t0)
         return result
 
@@ -227,7 +235,10 @@ class Environment:
         action's import reference and JSON arguments instead of running it here.
         """
         self._dirty = True
-        return action.run(self)
+        try:
+            return action.run(self)
+        finally:
+            self.settle_view()
 
     def evaluate(self, evaluator: Evaluator) -> EvalResult:
         """Check a bound evaluator against this environment's state (remote: server-side)."""
@@ -249,6 +260,28 @@ class Environment:
         if before is None or not self.started:
             return []
         return self.on_state_changes(before)
+
+    def settle_view(self, timeout: float | None = None) -> float:
+        """Wait until what an observation would show has settled after an action (the
+        screen repainted, windows mapped or unmapped, the element tree stable), so that
+        no observation or checkpoint sees the middle of a change. :meth:`step` and
+        :meth:`execute` call it after every action.
+
+        Args:
+            timeout: Deadline in seconds (default: the environment's own,
+                ``view_settle_timeout``); at the deadline the view is taken as it is.
+
+        Returns:
+            The seconds it took (also kept in ``last_settle_seconds`` and in the action
+            log, so trajectories record it per step and device).
+        """
+        seconds = 0.0
+        if self.started:
+            t0 = time.perf_counter()
+            self.on_settle_view(self.view_settle_timeout if timeout is None else timeout)
+            seconds = time.perf_counter() - t0
+        self.last_settle_seconds = seconds
+        return seconds
 
     def settle_state(self, timeout: float, *, quick: bool = False) -> bool:
         """Wait until work the last action started has landed (a file being saved), so
@@ -288,6 +321,11 @@ class Environment:
         """Diff against a snapshot (see :meth:`state_changes`); nothing by default."""
         return []
 
+    def on_settle_view(self, timeout: float) -> bool:
+        """Wait for the view to settle (see :meth:`settle_view`); return whether it did
+        within ``timeout``. Nothing to wait for by default."""
+        return True
+
     def on_settle_state(self, timeout: float, quick: bool) -> bool:
         """Wait for pending writes to land (see :meth:`settle_state`); nothing to wait for
         by default."""
@@ -304,7 +342,13 @@ class Environment:
     ) -> None:
         self.action_log.append(
             ActionRecord(
-                name, arguments, loggable(result), error, started, time.perf_counter() - t0
+                name,
+                arguments,
+                loggable(result),
+                error,
+                started,
+                time.perf_counter() - t0,
+                self.last_settle_seconds,
             )
         )
 

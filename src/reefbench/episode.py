@@ -73,6 +73,8 @@ class CallRecord:
     checks: list[NodeCheck] = field(default_factory=list)
     completed: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    settle_seconds: float = 0.0
+    """How long the device took to settle after the call (part of ``seconds``)."""
 
 
 @dataclass(slots=True)
@@ -86,6 +88,9 @@ class TurnRecord:
     usage: Usage = NO_USAGE
     agent_seconds: float = 0.0
     observe_seconds: float = 0.0
+    settle_seconds: dict[str, float] = field(default_factory=dict)
+    """Per device, the time its view took to settle after this step's calls, before
+    checkpoints and the next observation read it."""
 
 
 class EpisodeResult(BaseModel):
@@ -355,6 +360,9 @@ class Episode:
             for call in calls:
                 result, call_record = self._execute(call)
                 record.calls.append(call_record)
+                if call_record.settle_seconds:
+                    settled = record.settle_seconds.get(call.env, 0.0)
+                    record.settle_seconds[call.env] = settled + call_record.settle_seconds
                 previous.append(result)
                 if call_record.status == "invalid":
                     self._invalid += 1
@@ -416,6 +424,7 @@ class Episode:
                 raise InvalidAction(
                     f"no environment '{call.env}' (environments: {', '.join(self.envs)})"
                 )
+            env.last_settle_seconds = 0.0
             value = env.step(call.name, call.arguments)
         except InvalidAction as exc:
             status, error = "invalid", str(exc)
@@ -433,6 +442,7 @@ class Episode:
         )
         if status != "invalid":
             self._actions += 1
+            record.settle_seconds = env.last_settle_seconds if env is not None else 0.0
             record.checks, record.completed = self._evaluate(env)
         record.seconds = time.perf_counter() - t0
         return CallResult(call=call, status=status, result=record.result, error=error), record

@@ -4,7 +4,14 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from reefbench.observe.marks import MarkSet, build_marks, clip_box, draw_marks, overlap
+from reefbench.observe.marks import (
+    MarkSet,
+    build_marks,
+    clip_box,
+    draw_marks,
+    overlap,
+    static_text,
+)
 from reefbench.observe.ocr import OcrLine, group_lines, parse_tsv
 
 
@@ -82,3 +89,39 @@ def test_tsv_words_and_lines() -> None:
         ("File Edit", (10, 10, 85, 12)),
         ("Help", (300, 10, 40, 12)),
     ]
+
+
+@dataclass
+class Field:
+    role: str
+    name: str
+    box: tuple[int, int, int, int] | None
+    value: str | None = None
+    shown_states: tuple[str, ...] = ()
+
+
+def test_marks_list_values_and_states_apart_from_names() -> None:
+    nodes = [
+        Field("entry", "Name", (0, 0, 100, 20), value="garnet.txt"),
+        Field("check box", "Bold", (0, 30, 100, 20), shown_states=("unchecked",)),
+        Field("push button", "Save", (0, 60, 100, 20), shown_states=("disabled",)),
+        Field("text", "", (0, 90, 100, 20), value="x" * 500),
+        Node("push button", "Plain", (0, 120, 100, 20)),
+    ]
+    lines = build_marks(nodes, (800, 600)).text().splitlines()
+    assert lines[0] == '[1] entry "Name" value="garnet.txt"'
+    assert lines[1] == '[2] check box "Bold" (unchecked)'
+    assert lines[2] == '[3] push button "Save" (disabled)'
+    assert lines[3] == '[4] text "" value="' + "x" * 197 + '..."'  # capped
+    assert lines[4] == '[5] push button "Plain"'
+
+
+def test_static_text_is_deduplicated_and_capped_per_item_and_in_total() -> None:
+    texts = ["Save", "  Meet at   the cafe ", "Meet at the cafe", "y" * 300, "z" * 150, "w" * 150]
+    items = static_text(texts, shown=["save"], item_cap=200, total_cap=400)
+    assert items[0] == "Meet at the cafe"  # spaces collapsed, the repeat and "Save" left out
+    assert items[1] == "y" * 197 + "..."
+    assert len(items) == 3 and sum(map(len, items)) <= 400  # the rest would pass the cap
+    listed = MarkSet((), tuple(items)).text()
+    assert listed.startswith("(no interactive elements)\nText on screen (not elements):\n")
+    assert '- "Meet at the cafe"' in listed

@@ -13,6 +13,10 @@ from reefbench.apps.store import StoreError, digits, one
 from reefbench.apps.web import client_of, render, require_login, see_other, store, text
 
 FIELDS = ("name", "phone", "email", "address", "company", "birthday", "notes")
+# A second number, address and mailbox at work: seeded worlds give people several, and the
+# edit form shows them only for a contact that has them (so the form of everyone else, and
+# every task written before them, is unchanged).
+WORK_FIELDS = ("work_phone", "work_email", "work_address")
 
 
 def add_contact(
@@ -24,13 +28,27 @@ def add_contact(
     company: str = "",
     birthday: str = "",
     notes: str = "",
+    work_phone: str = "",
+    work_email: str = "",
+    work_address: str = "",
 ) -> int:
     if not name.strip():
         raise StoreError("a contact needs a name")
     cur = db.execute(
-        "INSERT INTO contacts(name, phone, email, address, company, birthday, notes) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (name.strip(), phone, email, address, company, birthday, notes),
+        "INSERT INTO contacts(name, phone, email, address, company, birthday, notes, "
+        "work_phone, work_email, work_address) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            name.strip(),
+            phone,
+            email,
+            address,
+            company,
+            birthday,
+            notes,
+            work_phone,
+            work_email,
+            work_address,
+        ),
     )
     return int(cur.lastrowid or 0)
 
@@ -39,7 +57,7 @@ def update_contact(db: sqlite3.Connection, contact_id: int, **values: str) -> No
     if not values.get("name", "x").strip():
         raise StoreError("a contact needs a name")
     for key in values:
-        if key not in FIELDS:
+        if key not in FIELDS + WORK_FIELDS:
             raise StoreError(f"contacts have no field {key!r}; fields: {', '.join(FIELDS)}")
     assignments = ", ".join(f"{key} = ?" for key in values)
     db.execute(f"UPDATE contacts SET {assignments} WHERE id = ?", (*values.values(), contact_id))
@@ -58,8 +76,9 @@ def search_contacts(db: sqlite3.Connection, query: str = "") -> list[sqlite3.Row
     like = f"%{query.strip()}%"
     return db.execute(
         "SELECT * FROM contacts WHERE name LIKE ? OR email LIKE ? OR phone LIKE ? "
-        "OR company LIKE ? ORDER BY starred DESC, name COLLATE NOCASE",
-        (like, like, like, like),
+        "OR company LIKE ? OR work_email LIKE ? OR work_phone LIKE ? "
+        "ORDER BY starred DESC, name COLLATE NOCASE",
+        (like, like, like, like, like, like),
     ).fetchall()
 
 
@@ -82,7 +101,9 @@ router = APIRouter(prefix="/contacts", dependencies=[Depends(require_login)])
 
 
 def _form_values(form: Any) -> dict[str, str]:
-    return {key: text(form, key) for key in FIELDS}
+    values = {key: text(form, key) for key in FIELDS}
+    values.update({key: text(form, key) for key in WORK_FIELDS if key in form})
+    return values
 
 
 @router.get("", response_class=HTMLResponse)

@@ -34,6 +34,9 @@ DESCRIPTION = (
 )
 
 
+WORLD_BUILD_TIMEOUT = 120.0
+
+
 class ServicesClient:
     """Calls the internal API of a running services server (JSON over loopback HTTP)."""
 
@@ -42,14 +45,16 @@ class ServicesClient:
         self.token = token
         self.timeout = timeout
 
-    def request(self, method: str, path: str, payload: Any = None) -> Any:
+    def request(
+        self, method: str, path: str, payload: Any = None, timeout: float | None = None
+    ) -> Any:
         data = None if payload is None else json.dumps(payload).encode("utf-8")
         req = urllib.request.Request(self.url + path, data=data, method=method)
         req.add_header("Authorization", f"Bearer {self.token}")
         if data is not None:
             req.add_header("Content-Type", "application/json")
         try:
-            with urllib.request.urlopen(req, timeout=self.timeout) as response:
+            with urllib.request.urlopen(req, timeout=timeout or self.timeout) as response:
                 return json.loads(response.read() or b"null")
         except urllib.error.HTTPError as exc:
             detail = _detail(exc)
@@ -79,6 +84,15 @@ class ServicesClient:
 
     def reset(self) -> None:
         self.request("POST", "/internal/reset", {})
+
+    def load_world(self, seed: int) -> dict[str, Any]:
+        """Replace the account with the seeded world ``seed`` (see :mod:`reefbench.apps.world`)."""
+        # The first use of a seed builds it (a second or two, more on a busy machine);
+        # every later one is a copy.
+        result: dict[str, Any] = self.request(
+            "POST", "/internal/world", {"seed": seed}, timeout=WORLD_BUILD_TIMEOUT
+        )
+        return result
 
     def snapshot(self) -> None:
         self.request("POST", "/internal/snapshot", {})

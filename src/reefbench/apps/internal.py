@@ -34,6 +34,7 @@ from reefbench.apps import (
 from reefbench.apps.attribution import CLIENT_KEY_HEADER, DESKTOP, DEVICE_CLIENTS
 from reefbench.apps.store import DUMPABLE, StoreError
 from reefbench.apps.web import SESSION_COOKIE, services
+from reefbench.errors import ConfigError
 
 MAX_BODY = 32 * 1024 * 1024  # seeded files travel inside the JSON
 OPERATIONS: dict[str, Callable[..., Any]] = {
@@ -78,6 +79,21 @@ async def reset(request: Request) -> dict[str, bool]:
 async def snapshot(request: Request) -> dict[str, bool]:
     services(request).store.snapshot()
     return {"ok": True}
+
+
+@router.post("/world")
+async def load_world(request: Request) -> dict[str, Any]:
+    """Replace the account with the seeded world ``{"seed": N}`` (built once, then copied)."""
+    from reefbench.apps.world import WORLD_NOW, account_world
+
+    body = await _json_body(request, "world")
+    seed = body.get("seed") if isinstance(body, dict) else None
+    try:
+        path = account_world(seed)  # type: ignore[arg-type]  # checked by check_seed
+        services(request).store.load(path)
+    except (StoreError, ConfigError) as exc:
+        raise HTTPException(422, f"load_world: {exc}") from None
+    return {"seed": seed, "now": WORLD_NOW}
 
 
 @router.get("/tables/{table}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Callable
 from typing import Any
@@ -14,6 +15,37 @@ from reefbench.apps.store import StoreError, get_setting, now_text, one, parse_d
 from reefbench.apps.web import client_of, ints, render, require_login, see_other, store, text
 
 FOLDERS = (("inbox", "Inbox"), ("starred", "Starred"), ("sent", "Sent"), ("trash", "Trash"))
+# Folders a message can be stored in; any other name is a folder of the user's own
+# ("Receipts"), which the mailbox lists once it holds mail, as "Archive" is.
+STORED = ("inbox", "sent", "archive", "trash")
+_VIEWS = ("starred", "all")
+_FOLDER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9 _&-]{0,39}")
+
+
+def check_folder(folder: str) -> str:
+    """A folder a message may be stored in: a built-in one, or a plain name of one's own."""
+    if folder in STORED:
+        return folder
+    if folder.lower() in STORED + _VIEWS or not _FOLDER_NAME.fullmatch(folder):
+        raise StoreError(
+            f"mail folder must be inbox, sent, archive, trash or a name of letters and "
+            f"digits (e.g. Receipts), not {folder!r}"
+        )
+    return folder
+
+
+def folder_tabs(db: sqlite3.Connection) -> list[tuple[str, str]]:
+    """The mailbox's folder tabs: the built-in views, then every other folder holding mail
+    (Archive first, then the user's own folders by name)."""
+    others = [
+        str(row[0])
+        for row in db.execute(
+            "SELECT DISTINCT folder FROM mail WHERE folder NOT IN ('inbox', 'sent', 'trash') "
+            "ORDER BY folder != 'archive', folder COLLATE NOCASE"
+        )
+    ]
+    extra = [(name, "Archive" if name == "archive" else name) for name in others]
+    return [*FOLDERS[:3], *extra, FOLDERS[3]]
 
 
 def _next_thread(db: sqlite3.Connection) -> int:
@@ -40,8 +72,7 @@ def add_mail(
     thread_id: int | None = None,
 ) -> int:
     """Insert one message (received mail by default); attachments map file name -> text."""
-    if folder not in ("inbox", "sent", "trash"):
-        raise StoreError(f"mail folder must be inbox, sent or trash, not {folder!r}")
+    folder = check_folder(folder)
     recipients = _addresses(to) or get_setting(db, "account_email")
     cur = db.execute(
         "INSERT INTO mail(thread_id, folder, sender, recipients, cc, subject, body, date, read, "
@@ -129,7 +160,7 @@ def list_mail(db: sqlite3.Connection, folder: str, query: str = "") -> list[sqli
         "trash": ("folder = 'trash'", ()),
         "starred": ("starred = 1 AND folder != 'trash'", ()),
         "all": ("folder != 'trash'", ()),
-    }.get(folder, ("folder = 'inbox'", ()))
+    }.get(folder, ("folder = ?", (folder,)))
     sql = f"SELECT * FROM mail WHERE {where}"
     params: list[Any] = list(args)
     for word in query.split():
@@ -150,7 +181,8 @@ async def mailbox(request: Request, folder: str = "inbox", q: str = "") -> Respo
         unread = db.execute(
             "SELECT count(*) FROM mail WHERE folder = 'inbox' AND read = 0"
         ).fetchone()[0]
-    name = dict(FOLDERS).get(folder, "Search results" if q else "All mail")
+        tabs = folder_tabs(db)
+    name = dict(tabs).get(folder, "Search results" if q else "All mail")
     return render(
         request,
         "mail/list.html",
@@ -158,7 +190,7 @@ async def mailbox(request: Request, folder: str = "inbox", q: str = "") -> Respo
         name,
         messages=rows,
         folder=folder,
-        folders=FOLDERS,
+        folders=tabs,
         q=q,
         unread=unread,
     )

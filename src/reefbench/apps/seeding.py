@@ -11,6 +11,22 @@ from __future__ import annotations
 from reefbench.actions import action
 from reefbench.apps.environment import services_of
 from reefbench.environment import Environment
+from reefbench.worlds import WorldSeed
+
+
+@action
+def load_world(seed: WorldSeed, env: Environment) -> str:
+    """Replace the account with a lived-in world built from a seed: about 360 mails in
+    several folders (threads, replies, attachments), 150 contacts with look-alike names,
+    200 events over six months, task lists, notes, conversations and files. The world's
+    clock is 2026-03-16 09:00. It must come first in a task's setup (it replaces the whole
+    account); later setup actions add to it.
+
+    Args:
+        seed: Which world (the same seed always builds the same one).
+    """
+    result = services_of(env).client.load_world(seed)
+    return f"loaded world {seed}; now is {result['now']}"
 
 
 @action
@@ -102,7 +118,7 @@ def add_mail(
         body: Message text.
         to: Recipients (comma separated); the account's own address by default.
         date: When it was sent, "YYYY-MM-DDTHH:MM"; the account's now by default.
-        folder: inbox, sent or trash.
+        folder: inbox, sent, archive, trash, or a folder of one's own (e.g. "Receipts").
         read: Whether it is already read.
         attachments: Attached text files, file name -> content.
     """
@@ -305,6 +321,7 @@ def add_world_clock(city: str, env: Environment) -> str:
 
 
 SETUP_ACTIONS = [
+    load_world,
     set_now,
     set_today,
     set_setting,

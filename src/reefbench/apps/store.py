@@ -18,6 +18,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date, datetime
+from pathlib import Path
 from typing import Any
 
 from reefbench.apps.attribution import CHANGES_TABLE, SETUP, check_client, install_change_log
@@ -43,7 +44,9 @@ CREATE TABLE contacts (
     id INTEGER PRIMARY KEY, name TEXT NOT NULL, phone TEXT NOT NULL DEFAULT '',
     email TEXT NOT NULL DEFAULT '', address TEXT NOT NULL DEFAULT '',
     company TEXT NOT NULL DEFAULT '', birthday TEXT NOT NULL DEFAULT '',
-    notes TEXT NOT NULL DEFAULT '', starred INTEGER NOT NULL DEFAULT 0);
+    notes TEXT NOT NULL DEFAULT '', starred INTEGER NOT NULL DEFAULT 0,
+    work_phone TEXT NOT NULL DEFAULT '', work_email TEXT NOT NULL DEFAULT '',
+    work_address TEXT NOT NULL DEFAULT '');
 CREATE TABLE mail (
     id INTEGER PRIMARY KEY, thread_id INTEGER NOT NULL, folder TEXT NOT NULL,
     sender TEXT NOT NULL, recipients TEXT NOT NULL DEFAULT '', cc TEXT NOT NULL DEFAULT '',
@@ -148,6 +151,7 @@ class Store:
         # After the defaults: the log starts empty, and records every change from here on.
         install_change_log(self.db, TABLES)
         self._pristine = _connect()
+        self._pristine_changes = 0
         self.snapshot()
 
     @contextmanager
@@ -180,11 +184,37 @@ class Store:
         """Make the current state the one :meth:`reset` returns to."""
         with self.lock:
             self.db.backup(self._pristine)
+            self._pristine_changes = self._change_count()
+
+    def load(self, path: Path) -> None:
+        """Replace the whole account with a prepared database file (a seeded world).
+
+        A copy with SQLite's backup API: milliseconds for thousands of rows, which is what
+        keeps a lived-in world's reset fast. It replaces everything, so it must come before
+        any other write since the last reset (a task's setup loads its world first);
+        otherwise the rows written before would vanish without a word.
+        """
+        with self.lock:
+            if self._change_count() != self._pristine_changes:
+                raise StoreError(
+                    "load the world first in a task's setup: it replaces the whole account, "
+                    "and this account was already changed since its reset"
+                )
+            source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            try:
+                source.backup(self.db)
+            finally:
+                source.close()
+            self._pristine_changes = self._change_count()
+
+    def _change_count(self) -> int:
+        return int(self.db.execute(f"SELECT count(*) FROM {CHANGES_TABLE}").fetchone()[0])
 
     def reset(self) -> None:
         """Return to the last snapshot (the task's seed)."""
         with self.lock:
             self._pristine.backup(self.db)
+            self._pristine_changes = self._change_count()  # a world loaded since is gone
 
     def close(self) -> None:
         with self.lock:

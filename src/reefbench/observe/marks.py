@@ -65,7 +65,12 @@ _UNNAMED_NOISE = frozenset({"table cell", "list item", "tree item", "menu item",
 
 
 class Element(Protocol):
-    """What a UI-tree node must offer to become a mark."""
+    """What a UI-tree node must offer to become a mark.
+
+    A node may also offer ``value`` (``str | None``: a field's current text, a drop-down's
+    choice) and ``shown_states`` (``tuple[str, ...]``: ``checked``, ``unchecked``,
+    ``selected``, ``expanded``, ``disabled``); :func:`build_marks` copies them when there.
+    """
 
     @property
     def role(self) -> str: ...
@@ -87,6 +92,10 @@ class Mark:
         name: Accessible name, or the OCR text.
         box: ``(x, y, w, h)`` in screen pixels.
         source: ``"a11y"`` (UI tree) or ``"ocr"``.
+        value: A field's current value (``None``: not a field, or not known), shown
+            apart from the name so that a filled field keeps its label as its name.
+        states: What an agent cannot tell from a name: ``checked``/``unchecked``,
+            ``selected``, ``expanded``, ``disabled``.
     """
 
     id: int
@@ -94,6 +103,8 @@ class Mark:
     name: str
     box: Box
     source: str = "a11y"
+    value: str | None = None
+    states: tuple[str, ...] = ()
 
     @property
     def center(self) -> tuple[int, int]:
@@ -101,10 +112,66 @@ class Mark:
         return x + w // 2, y + h // 2
 
     def line(self) -> str:
-        name = self.name.replace("\n", " ").strip()
-        if len(name) > 80:
-            name = name[:77] + "..."
-        return f'[{self.id}] {self.role} "{name}"'
+        """``[id] role "name"``, then ``value="..."`` for a field and ``(states)``."""
+        out = f'[{self.id}] {self.role} "{clip_text(self.name, 80)}"'
+        if self.value is not None:
+            out += f' value="{clip_text(self.value, VALUE_CAP)}"'
+        if self.states:
+            out += f" ({', '.join(self.states)})"
+        return out
+
+
+# A field's value is shown up to this many characters (a text editor's whole document is
+# the value of one element: the list must stay small).
+VALUE_CAP = 200
+# Static text (not an element, but what a task may ask about: a mail's body, an event's
+# place): each item and all of them together are capped so lists stay small.
+STATIC_ITEM_CAP = 200
+STATIC_TOTAL_CAP = 2000
+
+
+def clip_text(text: str, limit: int) -> str:
+    """``text`` on one line, cut to ``limit`` characters with ``...`` when longer."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
+
+def static_text(
+    texts: Iterable[str],
+    shown: Iterable[str] = (),
+    *,
+    item_cap: int = STATIC_ITEM_CAP,
+    total_cap: int = STATIC_TOTAL_CAP,
+) -> list[str]:
+    """Texts on the screen that no element carries, clipped and de-duplicated: each item
+    to ``item_cap`` characters, all of them to ``total_cap`` (the rest is dropped).
+
+    Args:
+        texts: Candidate texts in reading order.
+        shown: Names and values the element list already shows (left out here).
+    """
+    seen = {" ".join(t.split()).casefold() for t in shown if t}
+    out: list[str] = []
+    total = 0
+    for text in texts:
+        flat = " ".join(text.split())
+        key = flat.casefold()
+        if not flat or key in seen:
+            continue
+        seen.add(key)
+        item = clip_text(flat, item_cap)
+        if total + len(item) > total_cap:
+            break
+        out.append(item)
+        total += len(item)
+    return out
+
+
+def static_lines(items: Sequence[str]) -> str:
+    """The static-text section of an element list (empty when there is none)."""
+    if not items:
+        return ""
+    return "\nText on screen (not elements):\n" + "\n".join(f'- "{t}"' for t in items)
 
 
 @dataclass(frozen=True)
@@ -112,6 +179,8 @@ class MarkSet:
     """The marks of one observation, addressable by id."""
 
     marks: tuple[Mark, ...]
+    texts: tuple[str, ...] = ()
+    """Static text of the screen (see :func:`static_text`), listed after the marks."""
 
     def get(self, mark_id: int) -> Mark | None:
         index = mark_id - 1
@@ -120,8 +189,9 @@ class MarkSet:
         return next((m for m in self.marks if m.id == mark_id), None)
 
     def text(self) -> str:
-        """The prompt list, one ``[id] role "name"`` per line."""
-        return "\n".join(m.line() for m in self.marks) or "(no interactive elements)"
+        """The prompt list, one ``[id] role "name"`` per line, then the static text."""
+        listed = "\n".join(m.line() for m in self.marks) or "(no interactive elements)"
+        return listed + static_lines(self.texts)
 
     def __len__(self) -> int:
         return len(self.marks)
@@ -202,7 +272,10 @@ def build_marks(
         if key in seen:
             continue
         seen.add(key)
-        marks.append(Mark(len(marks) + 1, element.role, element.name, box))
+        # Optional parts of an element (see Element): not every tree knows them.
+        value = getattr(element, "value", None)
+        states = tuple(getattr(element, "shown_states", ()))
+        marks.append(Mark(len(marks) + 1, element.role, element.name, box, "a11y", value, states))
     tree_boxes = [m.box for m in marks]
     for line in ocr_lines:
         box = clip_box(line.box, screen)

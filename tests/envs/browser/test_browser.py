@@ -27,6 +27,17 @@ PAGES = {
 <form action="/second"><input name="term" aria-label="Term"><button>Search</button></form>
 <div style="height: 3000px"></div><p id="bottom">Bottom</p>""",
     "/second": "<!doctype html><title>Second</title><h1>Second page</h1><a href='/'>Home</a>",
+    "/mail": """<!doctype html><title>Mail</title>
+<h1>Lunch on Friday</h1>
+<p class="body">Hi Ada, shall we meet at the <b>Harbour Cafe</b> at noon? Bring the plans.</p>
+<p>"""
+    + "long words " * 60
+    + """</p>
+<label><input type="checkbox" id="star"> Starred</label>
+<button role="switch" aria-checked="true" aria-label="Notifications">N</button>
+<label for="to">To</label><input id="to">
+<label for="note">Note</label><textarea id="note">first line</textarea>
+<button disabled>Send</button>""",
 }
 
 
@@ -89,7 +100,7 @@ def test_observation_has_marks_screenshot_and_accessibility_tree(browser: Browse
     for line in (
         'link "Second page"',
         'textbox "Query"',
-        'combobox "Size: Small"',
+        'combobox "Size" value="Small"',
         'button "Load"',
     ):
         assert line in elements
@@ -107,10 +118,10 @@ def test_click_waits_for_the_request_and_the_dom_change(browser: BrowserEnvironm
 def test_typing_selecting_submitting_and_history(browser: BrowserEnvironment, site: str):
     browser.step("write_text", {"text": 'héllo "x"; $(id)', "elem": mark(browser, "Query")})
     assert browser.page.input_value("#q") == 'héllo "x"; $(id)'
-    browser.step("select_option", {"elem": mark(browser, "Size: Small"), "option": "large"})
+    browser.step("select_option", {"elem": mark(browser, "Size"), "option": "large"})
     assert browser.page.input_value("#size") == "Large"
     with pytest.raises(ActionFailed, match="options are: Small, Large"):
-        browser.step("select_option", {"elem": mark(browser, "Size: Large"), "option": "Huge"})
+        browser.step("select_option", {"elem": mark(browser, "Size"), "option": "Huge"})
     browser.step("write_text", {"text": "reef\n", "elem": mark(browser, "Term")})
     assert browser.page.url == f"{site}/second?term=reef"
     browser.step("back")
@@ -174,3 +185,30 @@ def test_stop_leaves_no_process(site: str):
         except OSError:
             continue
     assert leftover == []
+
+
+def test_elements_carry_values_states_and_static_text(
+    browser: BrowserEnvironment, site: str
+) -> None:
+    browser.goto(site + "/mail")
+    listed = browser.observe()["elements"]
+    for line in (
+        'checkbox "Starred" (unchecked)',
+        'switch "Notifications" (checked)',
+        'textbox "To" value=""',
+        'textbox "Note" value="first line"',
+        'button "Send" (disabled)',
+    ):
+        assert line in listed, listed
+    static = listed.split("Text on screen (not elements):\n", 1)[1].splitlines()
+    assert '- "Hi Ada, shall we meet at the Harbour Cafe at noon? Bring the plans."' in static
+    assert '- "Lunch on Friday"' in static
+    long_item = next(x for x in static if x.startswith('- "long words'))
+    assert len(long_item) <= 200 + len('- ""') and long_item.endswith('..."')
+    assert not any("Starred" in x or "first line" in x for x in static)  # no repeats
+
+    browser.step("click", {"elem": mark(browser, "Starred")})
+    browser.step("write_text", {"text": "bob@example.org", "elem": mark(browser, "To")})
+    listed = browser.observe()["elements"]
+    assert 'checkbox "Starred" (checked)' in listed
+    assert 'textbox "To" value="bob@example.org"' in listed

@@ -356,3 +356,59 @@ def test_swipe_from_scrolls_a_long_list_by_coordinates(
         "() => document.getElementById('app_frame').contentDocument.scrollingElement.scrollTop"
     )
     assert scrolled > 100
+
+
+def _line(listed: str, fragment: str) -> str:
+    found = [x for x in listed.splitlines() if fragment in x]
+    assert found, listed
+    return found[0]
+
+
+def test_fields_are_named_by_their_labels_with_the_value_apart(phone: PhoneEnvironment):
+    phone.open_app("com.reef.clock")
+    phone.step("tap", {"elem": mark_of(phone, "Timers")})
+    listed = phone.observe()["elements"]
+    for label in ("Hours", "Minutes", "Seconds"):
+        assert f'EditText "{label}" value="0"' in listed, listed
+    assert 'EditText "0"' not in listed
+    phone.step("tap", {"elem": mark_of(phone, "Minutes")})
+    phone.step("write_text", {"text": "25"})
+    assert 'EditText "Minutes" value="025"' in phone.observe()["elements"]
+
+
+def test_switches_show_whether_they_are_on(phone: PhoneEnvironment):
+    phone.open_app("com.reef.settings")
+    before = _line(phone.observe()["elements"], '"Wi-Fi"')
+    assert before.endswith(("(checked)", "(unchecked)")), before
+    phone.step("tap", {"elem": mark_of(phone, "Wi-Fi")})
+    after = _line(phone.observe()["elements"], '"Wi-Fi"')
+    flipped = "(checked)" if before.endswith("(unchecked)") else "(unchecked)"
+    assert after.endswith(flipped), (before, after)
+
+
+def test_static_text_such_as_a_mail_body_is_listed_capped(phone: PhoneEnvironment):
+    from reefbench.apps.seeding import add_mail
+    from reefbench.grounding import ground
+
+    body = "Meet me at the Harbour Cafe at noon on Friday. " + "More words follow. " * 40
+    phone.execute(add_mail(sender="ada@example.org", subject="Lunch plans", body=body))
+    phone.open_app("com.reef.mail")
+    phone.step("tap", {"elem": ground(phone, "Lunch plans")})  # the row holds more text
+    listed = phone.observe()["elements"]
+    assert "Text on screen (not elements):" in listed, listed
+    static = listed.split("Text on screen (not elements):\n", 1)[1].splitlines()
+    item = next(x for x in static if "Harbour Cafe" in x)
+    assert len(item) <= 200 + len('- ""') and item.endswith('..."')
+    assert sum(len(x) for x in static) <= 2000 + 4 * len(static)
+
+
+def test_the_foreground_app_follows_navigation_inside_the_app(phone: PhoneEnvironment):
+    phone.open_app("com.reef.mail")
+    assert phone.current_package() == "com.reef.mail"
+    phone.step("tap", {"elem": mark_of(phone, "Calendar")})
+    assert phone.current_package() == "com.reef.calendar"
+    listed = phone.observe()["elements"]
+    assert listed.startswith("Foreground app: com.reef.calendar"), listed
+    assert current_app(package="com.reef.calendar").evaluate(phone).success
+    phone.step("press", {"key": "back"})  # back inside the frame: Mail again
+    assert phone.current_package() == "com.reef.mail"

@@ -35,7 +35,9 @@ if TYPE_CHECKING:
 DESCRIPTION = (
     "A web browser (Chromium, {width}x{height}). Each step shows a screenshot with numbered "
     "boxes on the links, buttons and fields you can use, and a list '[id] role \"name\"'; "
-    "pass the number as `elem`. Numbers are valid only for the latest screenshot."
+    "pass the number as `elem`. Numbers are valid only for the latest screenshot. "
+    "A field's line ends with its current text as value=\"...\" and a toggle's with its "
+    "state, e.g. (checked); text on the page that is not an element is listed after them."
 )
 SERVICES_NOTE = (
     " The user's cloud account (mail, calendar, contacts, tasks, notes, files, messages, "
@@ -213,6 +215,13 @@ class BrowserDevice(Environment):
     def settle(self) -> bool:
         """Wait until the current tab has settled (see :mod:`.settle`)."""
         return settle(self.page, self.tracker, quiet=self.quiet, timeout=self.settle_timeout)
+
+    def on_settle_view(self, timeout: float) -> bool:
+        """The tab has settled (requests, navigations, a quiet DOM) before anything reads
+        it; actions already wait for that, so this is usually one probe."""
+        if not self.tabs:  # every tab closed: nothing to wait for
+            return True
+        return settle(self.page, self.tracker, quiet=self.quiet, timeout=timeout)
 
     def goto(self, url: str) -> None:
         try:

@@ -8,23 +8,30 @@ by :func:`reefbench.observe.marks.build_marks`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from reefbench.envs.browser.settle import script
-from reefbench.observe.marks import MarkSet, build_marks
+from reefbench.observe.marks import MarkSet, build_marks, static_text
 
 if TYPE_CHECKING:
     from playwright.sync_api import Frame, Page
 
 COLLECT = script("collect_marks.js")
+COLLECT_TEXT = script("collect_text.js")
 
 
 @dataclass(frozen=True, slots=True)
 class PageElement:
+    """One interactive element: ``value`` for a field (its text, a drop-down's choice) and
+    ``shown_states`` (checked/unchecked, selected, expanded, disabled) as the element
+    list shows them."""
+
     role: str
     name: str
     box: tuple[int, int, int, int] | None
+    value: str | None = None
+    shown_states: tuple[str, ...] = ()
 
 
 WEB_ROLES = frozenset(
@@ -74,11 +81,30 @@ def collect_elements(page: Page) -> list[PageElement]:
                 round(item["h"]),
             )
             role = item["role"] if item["role"] in WEB_ROLES else "button"
-            out.append(PageElement(role, item["name"], box))
+            value = item.get("value")
+            states = tuple(str(x) for x in item.get("states") or ())
+            out.append(PageElement(role, item["name"], box, value, states))
+    return out
+
+
+def collect_text(page: Page) -> list[str]:
+    """Visible static text of every readable frame, one entry per block, in page order."""
+    out: list[str] = []
+    for frame in page.frames:
+        if _frame_offset(frame) is None:
+            continue
+        try:
+            found: list[str] = frame.evaluate(COLLECT_TEXT)
+        except Exception:  # a frame navigating away has nothing to offer
+            continue
+        out += [str(t) for t in found]
     return out
 
 
 def page_marks(page: Page) -> MarkSet:
+    """The marks of the current viewport and its static text (capped)."""
     size = page.viewport_size or {"width": 1280, "height": 800}
     elements = collect_elements(page)
-    return build_marks(elements, (size["width"], size["height"]), roles=WEB_ROLES)
+    marks = build_marks(elements, (size["width"], size["height"]), roles=WEB_ROLES)
+    shown = [m.name for m in marks.marks] + [m.value for m in marks.marks if m.value]
+    return replace(marks, texts=tuple(static_text(collect_text(page), shown)))

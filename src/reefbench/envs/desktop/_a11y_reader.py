@@ -8,7 +8,8 @@ replies are JSON lines:
     {"id": 2, "op": "ping"}  -> {"id": 2, "ok": true}
 
 A window is ``{"app", "pid", "title", "box", "active", "nodes"}``; a node is ``{"role",
-"name", "box": [x, y, w, h], "states": [...], "depth", "text"?}``. Only nodes that are
+"name", "box": [x, y, w, h], "states": [...], "depth", "text"?, "label"?}`` (``label``: the
+name of what labels an unnamed field). Only nodes that are
 showing are walked (a collapsed menu's items and hidden pages cost nothing), and the walk
 stops at ``max_nodes`` per window so a huge list cannot stall an observation.
 """
@@ -34,7 +35,11 @@ _STATES = {
     "sensitive": S.SENSITIVE,
     "active": S.ACTIVE,
     "pressed": S.PRESSED,
+    "checkable": S.CHECKABLE,
 }
+# Fields often have no name of their own: a label beside them names them ("Name:" in a
+# file dialog), through a labelled-by relation.
+_FIELD_ROLES = {"text", "entry", "password text", "spin button", "combo box"}
 _TEXT_ROLES = {"text", "entry", "terminal", "password text", "label", "paragraph", "heading"}
 _TEXT_CAP = 2000
 _WINDOW_ROLES = {"frame", "window", "dialog", "alert", "file chooser"}
@@ -69,6 +74,22 @@ def _text(acc: Any, role: str) -> str | None:
         return None
 
 
+def _label(acc: Any) -> str:
+    """The name of the element that labels ``acc`` (a labelled-by relation), or ``""``."""
+    try:
+        for relation in acc.get_relation_set() or ():
+            if relation.get_relation_type() != Atspi.RelationType.LABELLED_BY:
+                continue
+            for i in range(relation.get_n_targets()):
+                target = relation.get_target(i)
+                name = target.get_name() if target is not None else ""
+                if name:
+                    return str(name)
+    except Exception:
+        return ""
+    return ""
+
+
 def _walk(
     acc: Any, depth: int, out: list[dict[str, Any]], max_nodes: int, max_children: int
 ) -> None:
@@ -95,6 +116,10 @@ def _walk(
     text = _text(acc, role)
     if text:
         node["text"] = text
+    if not name and role in _FIELD_ROLES:
+        label = _label(acc)
+        if label:
+            node["label"] = label
     out.append(node)
     try:
         count = acc.get_child_count()

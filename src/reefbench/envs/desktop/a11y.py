@@ -19,9 +19,22 @@ _READER = Path(__file__).with_name("_a11y_reader.py")
 Box = tuple[int, int, int, int]
 
 
+# Roles whose text is a value the agent edits (a terminal's is its screen).
+FIELD_ROLES = frozenset({"text", "entry", "password text", "spin button", "terminal"})
+# Roles that are on or off: their state is listed as checked or unchecked.
+CHECK_ROLES = frozenset(
+    {"check box", "toggle button", "check menu item", "radio button", "radio menu item"}
+)
+VALUE_CAP = 200
+
+
 @dataclass(frozen=True, slots=True)
 class UINode:
-    """One accessible element: role, name, screen box, states, text (for text roles)."""
+    """One accessible element: role, name, screen box, states, text (for text roles).
+
+    ``name`` is the accessible name, or for an unnamed field the name of the label that
+    labels it (a file dialog's ``Name:``).
+    """
 
     role: str
     name: str
@@ -29,6 +42,36 @@ class UINode:
     states: frozenset[str]
     depth: int
     text: str | None = None
+
+    @property
+    def value(self) -> str | None:
+        """A field's current text (a terminal's last lines), capped; ``None`` otherwise."""
+        if self.role not in FIELD_ROLES:
+            return None
+        text = self.text or ""
+        if self.role == "terminal":
+            # What a terminal shows last is what matters: keep its end, trailing blank
+            # lines dropped.
+            flat = " ".join(text.split())
+            return flat if len(flat) <= VALUE_CAP else "..." + flat[-(VALUE_CAP - 3) :]
+        return text
+
+    @property
+    def shown_states(self) -> tuple[str, ...]:
+        """The states an element list shows: on/off, selected, expanded, disabled."""
+        out: list[str] = []
+        if self.role in CHECK_ROLES or "checkable" in self.states:
+            on = "checked" in self.states or (
+                self.role == "toggle button" and "pressed" in self.states
+            )
+            out.append("checked" if on else "unchecked")
+        if "selected" in self.states:
+            out.append("selected")
+        if "expanded" in self.states:
+            out.append("expanded")
+        if "sensitive" not in self.states:
+            out.append("disabled")
+        return tuple(out)
 
     @property
     def center(self) -> tuple[int, int] | None:
@@ -68,6 +111,15 @@ def _box(raw: Any) -> Box | None:
     return (x, y, w, h) if w > 0 and h > 0 else None
 
 
+def _name(node: dict[str, Any]) -> str:
+    # Menu items pad their names with spaces before the accelerator column; a field named
+    # by its label drops the label's colon ("Name:" names the field "Name").
+    name = " ".join(str(node.get("name", "")).split())
+    if not name:
+        name = " ".join(str(node.get("label", "")).split()).rstrip(":").strip()
+    return name
+
+
 def parse_windows(raw: list[dict[str, Any]]) -> list[UIWindow]:
     """Build typed windows from the reader's JSON."""
     windows = []
@@ -75,8 +127,7 @@ def parse_windows(raw: list[dict[str, Any]]) -> list[UIWindow]:
         nodes = tuple(
             UINode(
                 role=n.get("role", ""),
-                # Menu items pad their names with spaces before the accelerator column.
-                name=" ".join(str(n.get("name", "")).split()),
+                name=_name(n),
                 box=_box(n.get("box")),
                 states=frozenset(n.get("states", ())),
                 depth=int(n.get("depth", 0)),

@@ -35,6 +35,7 @@ from reefbench.envs.desktop.observation import Snapshot, take_snapshot
 from reefbench.envs.desktop.reset import build_baseline, clear_directory, restore_home
 from reefbench.envs.desktop.screen import Frame, Screen, Settle
 from reefbench.envs.desktop.session import DesktopSession, SessionConfig
+from reefbench.envs.desktop.settling import View, settle_view
 from reefbench.envs.desktop.x11 import X11, XWindow
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure, InvalidAction
 from reefbench.grounding import Candidate
@@ -49,7 +50,9 @@ DESCRIPTION = (
     "A Linux desktop ({width}x{height}) with the openbox window manager and these "
     "applications: {apps}. The screenshot shows numbered boxes (Set-of-Marks) on the "
     "elements you can act on, and the element list gives '[id] role \"name\"' for each; pass "
-    "the id as `elem`. Ids are valid only for the latest observation. Open applications "
+    "the id as `elem`. Ids are valid only for the latest observation. A field's line "
+    'ends with its current text as value="..." and a toggle\'s with its state, e.g. '
+    "(checked); text on the screen that is not an element is listed after them. Open applications "
     "with search_app. The user's home folder is /home/user (also written ~)."
 )
 
@@ -118,6 +121,7 @@ class DesktopDevice(Environment):
         self.session = DesktopSession(self.config)
         self.baseline: Path | None = None
         self.snapshot: Snapshot | None = None
+        self.view: View | None = None  # what the last settle saw (observe_now reuses it)
         self.interactions: list[dict[str, Any]] = []
         # Checkpoints' memory of file contents they saw during the episode (path as the
         # agent sees it -> SHA-256), so "a rename keeps the bytes" can compare against the
@@ -149,6 +153,7 @@ class DesktopDevice(Environment):
         for spec in self.session_apps:
             self.launch(spec)
         self.snapshot = None
+        self.view = None
         self.interactions = []
         self.seen_files = {}
 
@@ -304,6 +309,19 @@ class DesktopDevice(Environment):
         classes = {w.wm_class for w in self.x11.stacking()}
         return [a.process for a in processes if a.process in running and a.wm_class not in classes]
 
+    def on_settle_view(self, timeout: float) -> bool:
+        """Wait until the screen, the windows and the accessibility tree have settled
+        (:mod:`.settling`); the next observation reuses what this saw if nothing moved."""
+        self.view = settle_view(
+            self.screen,
+            self.x11.stacking,
+            self.reader.windows,
+            self.x11.active,
+            quiet=self.settle_quiet,
+            timeout=timeout,
+        )
+        return self.view.settled
+
     def settle(self, before: Frame | None = None) -> Settle:
         _, settle = self.screen.wait_stable(
             before=before, quiet=self.settle_quiet, timeout=self.settle_timeout
@@ -346,10 +364,14 @@ class DesktopDevice(Environment):
     def observe_now(self, ocr: str | None = None) -> Snapshot:
         """Take a fresh snapshot (screenshot, tree, marks) and make its ids current."""
         frame = self.screen.grab()
-        windows = self.reader.windows()
-        self.snapshot = take_snapshot(
-            frame, windows, self.x11.stacking(), self.x11.active(), ocr=ocr or self.ocr
-        )
+        stacking = self.x11.stacking()
+        view, self.view = self.view, None
+        if view is not None and view.frame.raw == frame.raw and list(view.stacking) == stacking:
+            # Nothing moved since the view settled: its tree read is this observation's.
+            windows, active = list(view.windows), view.active
+        else:
+            windows, active = self.reader.windows(), self.x11.active()
+        self.snapshot = take_snapshot(frame, windows, stacking, active, ocr=ocr or self.ocr)
         return self.snapshot
 
     def observe(self) -> dict[str, Any]:

@@ -9,14 +9,20 @@ interactive elements (the launcher, a canvas, an app without accessibility).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from reefbench.envs.desktop.a11y import UINode, UIWindow
 from reefbench.envs.desktop.screen import Frame
 from reefbench.envs.desktop.x11 import XWindow
 from reefbench.observe.image import encode_png
-from reefbench.observe.marks import INTERACTIVE_ROLES, MarkSet, build_marks, draw_marks
+from reefbench.observe.marks import (
+    INTERACTIVE_ROLES,
+    MarkSet,
+    build_marks,
+    draw_marks,
+    static_text,
+)
 from reefbench.observe.ocr import OcrLine, group_lines, ocr_image
 
 if TYPE_CHECKING:
@@ -117,6 +123,17 @@ def ocr_lines(frame: Frame, region: tuple[int, int, int, int] | None = None) -> 
     return group_lines(ocr_image(image, offset=offset))
 
 
+# Roles of text that is read, not acted on (a dialog's message, a status bar).
+STATIC_ROLES = frozenset({"label", "heading", "paragraph", "static", "caption", "status bar"})
+
+
+def screen_text(nodes: Sequence[UINode], marks: MarkSet) -> list[str]:
+    """The visible static text no mark carries, capped (:func:`static_text`)."""
+    texts = [n.name or n.text or "" for n in nodes if n.role in STATIC_ROLES and n.box]
+    shown = [m.name for m in marks.marks] + [m.value for m in marks.marks if m.value]
+    return static_text(texts, shown)
+
+
 def take_snapshot(
     frame: Frame,
     windows: Sequence[UIWindow],
@@ -133,4 +150,5 @@ def take_snapshot(
     if run_ocr:
         lines = ocr_lines(frame)
     marks = build_marks(nodes, (frame.width, frame.height), ocr_lines=lines)
+    marks = replace(marks, texts=tuple(screen_text(nodes, marks)))
     return Snapshot(frame, tuple(windows), tuple(stacking), active, marks, run_ocr)

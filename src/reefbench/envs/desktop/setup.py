@@ -13,6 +13,7 @@ from reefbench.actions import action
 from reefbench.envs.desktop.apps import app as app_spec
 from reefbench.envs.desktop.device import DesktopDevice
 from reefbench.errors import ActionFailed
+from reefbench.worlds import WorldSeed
 
 
 @action
@@ -27,6 +28,21 @@ def create_file(path: str, content: str = "", *, env: DesktopDevice) -> str:
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(content, encoding="utf-8")
     return f"created {path}"
+
+
+@action
+def load_world(seed: WorldSeed, env: DesktopDevice) -> str:
+    """Fill the home folder with a lived-in world built from a seed: about 210 documents,
+    spreadsheets, images and PDFs in nested folders, with look-alike names. Copied from a
+    prepared tree (built once per seed), so it costs a copy, not a generation.
+
+    Args:
+        seed: Which world (the same seed always gives the same files).
+    """
+    from reefbench.envs.desktop.world import copy_world_into
+
+    copy_world_into(env.session.home, seed)
+    return f"loaded world {seed} into the home folder"
 
 
 @action
@@ -93,4 +109,4 @@ def position_window(title: str, x: int, y: int, width: int, height: int, env: De
     return f"placed {window.title!r}"
 
 
-SETUP_ACTIONS = [create_file, create_directory, open_app, set_gsetting, position_window]
+SETUP_ACTIONS = [load_world, create_file, create_directory, open_app, set_gsetting, position_window]

@@ -49,7 +49,9 @@ STANDALONE_ORIGIN = "http://phone.invalid"
 DESCRIPTION = (
     "An Android smartphone. Each step shows a screenshot with numbered boxes on the "
     "elements you can touch and a list '[id] class \"label\"'; pass the number as `elem`. "
-    "Numbers are valid only for the latest screenshot. Tap a text field before writing "
+    "Numbers are valid only for the latest screenshot. A field is listed by its label "
+    'with its current text as value="...", a switch with its state, e.g. (checked); '
+    "text that is not an element is listed after them. Tap a text field before writing "
     "into it. The home screen shows some apps; show_all_drawer() lists all of them. "
     "press('back') goes back, press('home') returns to the home screen."
 )
@@ -268,6 +270,11 @@ class PhoneEnvironment(TouchEnvironment):
 
     def settle(self) -> bool:
         return settle(self.page, self.tracker, quiet=self.quiet, timeout=self.settle_timeout)
+
+    def on_settle_view(self, timeout: float) -> bool:
+        """The screen (shell and app frame) has settled before anything reads it; the
+        primitives already wait for that, so this is usually one probe."""
+        return settle(self.page, self.tracker, quiet=self.quiet, timeout=timeout)
 
     # ------------------------------------------------------ device primitives
     def screen_size(self) -> tuple[int, int]:

@@ -10,12 +10,43 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from reefbench.envs.ui.hierarchy import UIHierarchy, UINode
-from reefbench.observe.marks import Mark, MarkSet, clip_box
+from reefbench.envs.ui.hierarchy import UIHierarchy, UINode, normalise
+from reefbench.observe.marks import Mark, MarkSet, clip_box, static_text
+
+# Views whose text is a value the user edits or picks: they are named by their label.
+FIELD_CLASSES = frozenset({"EditText", "AutoCompleteTextView", "MultiAutoCompleteTextView"})
+CHOICE_CLASSES = frozenset({"Spinner"})
+
+
+def is_field(node: UINode) -> bool:
+    return node.short_class in FIELD_CLASSES or node.short_class in CHOICE_CLASSES
+
+
+def node_value(node: UINode) -> str | None:
+    """A field's current text or a drop-down's choice; ``None`` for anything else."""
+    return node.text if is_field(node) else None
+
+
+def node_states(node: UINode) -> tuple[str, ...]:
+    """What a name cannot say: on/off for switches and check boxes, selected, disabled."""
+    out: list[str] = []
+    if node.flag("checkable"):
+        out.append("checked" if node.flag("checked") else "unchecked")
+    if node.flag("selected"):
+        out.append("selected")
+    if not node.flag("enabled"):
+        out.append("disabled")
+    return tuple(out)
 
 
 def node_name(node: UINode, limit: int = 80) -> str:
-    """The node's own label, else the texts of its descendants joined (clipped)."""
+    """The node's own label, else the texts of its descendants joined (clipped).
+
+    A field is named by its label (content description, else hint, else resource id),
+    never by the text in it: that is its value (a timer's ``Hours`` field holding 0).
+    """
+    if is_field(node):
+        return node.content_desc or node.hint or node.id_name or node.text
     if node.label and node.label != node.id_name:
         return node.label
     parts = []
@@ -71,9 +102,46 @@ def ui_marks(ui: UIHierarchy, screen: tuple[int, int] | None = None) -> UIMarks:
         box = clip_box(node.box, size)
         if box is None:
             continue
-        marks.append(Mark(len(marks) + 1, node.short_class, node_name(node), box, source="ui"))
+        marks.append(
+            Mark(
+                len(marks) + 1,
+                node.short_class,
+                node_name(node),
+                box,
+                source="ui",
+                value=node_value(node),
+                states=node_states(node),
+            )
+        )
         kept.append(node)
-    return UIMarks(MarkSet(tuple(marks)), tuple(kept))
+    texts = screen_text(ui, marks, kept, size)
+    return UIMarks(MarkSet(tuple(marks), tuple(texts)), tuple(kept))
+
+
+def screen_text(
+    ui: UIHierarchy, marks: list[Mark], kept: list[UINode], size: tuple[int, int]
+) -> list[str]:
+    """Visible texts no mark already says (a mail's body, an event's place), capped.
+
+    A text inside a numbered row is left out when the row's name already holds it.
+    """
+    named = {id(node): normalise(mark.name) for mark, node in zip(marks, kept, strict=True)}
+    texts = []
+    for node in ui.iter():
+        # A container's description names a group ("Mail folders"), not what it says.
+        text = node.text or ("" if node.children else node.content_desc)
+        if not text or id(node) in named or is_field(node):
+            continue
+        if node.box is None or clip_box(node.box, size) is None:
+            continue
+        ancestor = node.parent
+        while ancestor is not None and id(ancestor) not in named:
+            ancestor = ancestor.parent
+        if ancestor is not None and normalise(text) in named[id(ancestor)]:
+            continue
+        texts.append(text)
+    shown = [m.name for m in marks] + [m.value for m in marks if m.value]
+    return static_text(texts, shown)
 
 
 def scaled(marks: MarkSet, factor: float) -> MarkSet:
@@ -85,7 +153,16 @@ def scaled(marks: MarkSet, factor: float) -> MarkSet:
         x, y, w, h = mark.box
         box = (round(x * factor), round(y * factor), round(w * factor), round(h * factor))
         out.append(replace(mark, box=box))
-    return MarkSet(tuple(out))
+    return MarkSet(tuple(out), marks.texts)
 
 
-__all__ = ["Mark", "UIMarks", "actionable_nodes", "node_name", "scaled", "ui_marks"]
+__all__ = [
+    "Mark",
+    "UIMarks",
+    "actionable_nodes",
+    "node_name",
+    "node_states",
+    "node_value",
+    "scaled",
+    "ui_marks",
+]

@@ -21,13 +21,47 @@
     if (el.isContentEditable) return 'textbox';
     return 'button';
   };
+  const shownOption = (el) => (el.selectedOptions.length ? el.selectedOptions[0].text : '');
+  const TEXT_INPUTS = ['text', 'email', 'search', 'tel', 'url', 'number', 'password', 'date',
+    'time', 'datetime-local', 'month', 'week', 'color', 'range'];
+  // A field's current value (null: not a field). A password shows as bullets.
+  const valueOf = (el) => {
+    const tag = el.tagName;
+    if (tag === 'SELECT') return shownOption(el);
+    if (tag === 'TEXTAREA') return el.value;
+    if (tag === 'INPUT') {
+      const t = (el.getAttribute('type') || 'text').toLowerCase();
+      if (!TEXT_INPUTS.includes(t)) return null;
+      return t === 'password' ? '\u2022'.repeat(el.value.length) : el.value;
+    }
+    if (el.isContentEditable) return el.innerText;
+    return null;
+  };
+  // What the name cannot say: on/off, selected, expanded, disabled.
+  const statesOf = (el, role) => {
+    const out = [];
+    const t = (el.getAttribute('type') || '').toLowerCase();
+    if (el.tagName === 'INPUT' && (t === 'checkbox' || t === 'radio')) {
+      out.push(el.checked ? 'checked' : 'unchecked');
+    } else if (['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'].includes(role)) {
+      out.push(el.getAttribute('aria-checked') === 'true' ? 'checked' : 'unchecked');
+    } else if (el.hasAttribute('aria-pressed')) {
+      out.push(el.getAttribute('aria-pressed') === 'true' ? 'checked' : 'unchecked');
+    }
+    if (el.getAttribute('aria-selected') === 'true' ||
+        (el.getAttribute('aria-current') && el.getAttribute('aria-current') !== 'false')) out.push('selected');
+    const expanded = el.getAttribute('aria-expanded') === 'true' ||
+      (el.tagName === 'SUMMARY' && el.parentElement && el.parentElement.open);
+    if (expanded) out.push('expanded');
+    if (el.disabled || el.getAttribute('aria-disabled') === 'true') out.push('disabled');
+    return out;
+  };
   const nameOf = (el) => {
     if (el.tagName === 'SELECT') {
-      // A drop-down list: its label and the option it shows.
-      const shown = el.selectedOptions.length ? el.selectedOptions[0].text : '';
+      // A drop-down list is named by its label; the option it shows is its value.
       const label = el.getAttribute('aria-label') ||
         (el.labels && el.labels.length ? Array.from(el.labels).map((l) => l.innerText).join(' ') : '');
-      return label && shown ? label + ': ' + shown : label || shown;
+      return label || shownOption(el);
     }
     const aria = el.getAttribute('aria-label');
     if (aria) return aria;
@@ -51,7 +85,6 @@
   const out = [];
   const vw = window.innerWidth, vh = window.innerHeight;
   for (const el of document.querySelectorAll(SELECTOR)) {
-    if (el.disabled) continue;
     if (el.getAttribute('tabindex') === '-1' && !el.matches('a, button, input, select, textarea, [role]')) continue;
     const r = el.getBoundingClientRect();
     if (r.width < 2 || r.height < 2 || r.bottom <= 0 || r.right <= 0 || r.top >= vh || r.left >= vw) continue;
@@ -64,8 +97,9 @@
       const pr = parent.getBoundingClientRect();
       if (Math.abs(pr.width - r.width) < 2 && Math.abs(pr.height - r.height) < 2) continue;
     }
-    out.push({ role: el.getAttribute('role') || implicit(el), name: nameOf(el).replace(/\\s+/g, ' ').trim(),
-               x: r.left, y: r.top, w: r.width, h: r.height });
+    const role = el.getAttribute('role') || implicit(el);
+    out.push({ role, name: nameOf(el).replace(/\\s+/g, ' ').trim(), value: valueOf(el),
+               states: statesOf(el, role), x: r.left, y: r.top, w: r.width, h: r.height });
   }
   return out;
 }

@@ -8,8 +8,33 @@
     state: window.PHONE_STATE,
 
     status() {
+      this.follow();
       const drawer = !$('drawer').hidden;
       return { package: this.current || 'com.reef.launcher', drawer, menu: !$('app_menu').hidden };
+    },
+    // The app whose path is the longest prefix of a frame path ('/calendar/day' is
+    // Calendar's), or null for a page no app starts from.
+    packageOf(path) {
+      let best = null;
+      for (const [pkg, app] of Object.entries(apps)) {
+        const base = app.path.split('?')[0].replace(/\/$/, '');
+        const inside = path === base || path.startsWith(base + '/');
+        if (inside && (best === null || base.length > apps[best].path.split('?')[0].length)) best = pkg;
+      }
+      return best;
+    },
+    // The services' apps link to each other (their app bar): navigating inside the frame
+    // from Mail to Calendar brings Calendar to the front, as opening it would.
+    follow() {
+      const frame = this.frame();
+      if (!frame || !this.current) return;
+      let path = null;
+      try { path = frame.contentWindow.location.pathname; } catch (e) { path = null; }
+      const pkg = path ? this.packageOf(path) : null;
+      if (pkg && pkg !== this.current) {
+        this.current = pkg;
+        frame.dataset.package = pkg;
+      }
     },
     frame() { return $('app_frame'); },
     closeOverlays() { $('drawer').hidden = true; $('app_menu').hidden = true; $('home').hidden = false; },

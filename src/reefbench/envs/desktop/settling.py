@@ -1,0 +1,108 @@
+"""Waiting until the desktop has settled after an action, before it is observed or checked.
+
+A quiet screen alone is not enough: GTK maps a dialog before it paints it (for a moment
+the dialog's area is one flat colour, usually black, while its accessible elements are
+already there), and an app may take longer than the screen's quiet period to react to a
+key at all (Enter in a Save As dialog), so the observation showed a black frame with the
+dialog's boxes drawn on it, or the dialog after it had gone. The view has settled when,
+with a deadline:
+
+* the screen has not changed for the quiet period (:meth:`Screen.wait_stable`);
+* no managed window shows as a single flat colour (mapped but not painted yet);
+* two reads of the window stack and of the accessibility tree, with a quiet screen
+  between them, are equal (windows mapped or unmapped, the tree rebuilt), and the screen
+  did not change between them either.
+
+The second read's windows and frame are the observation's, so settling costs one
+accessibility read more than observing.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from reefbench.envs.desktop.a11y import UIWindow
+from reefbench.envs.desktop.screen import Frame, Screen
+from reefbench.envs.desktop.x11 import XWindow
+
+# A window smaller than this (either side) is not checked for paint: tooltips, the
+# one-pixel helper windows some toolkits map.
+MIN_PAINT_CHECK = 48
+
+
+@dataclass(frozen=True)
+class View:
+    """What the desktop showed once it settled (or at the deadline)."""
+
+    frame: Frame
+    windows: tuple[UIWindow, ...]
+    stacking: tuple[XWindow, ...]
+    active: XWindow | None
+    settled: bool
+    seconds: float
+
+
+def unpainted(frame: Frame, stacking: Sequence[XWindow]) -> list[XWindow]:
+    """Windows whose whole on-screen box is one flat colour: mapped, not painted yet.
+
+    A real window always has something on it (a title, a border, text, a widget edge); a
+    freshly mapped X window without a compositor shows its background until the toolkit
+    draws its first frame.
+    """
+    image = None
+    found = []
+    for window in stacking:
+        x, y, w, h = window.box
+        x0, y0 = max(0, x), max(0, y)
+        x1, y1 = min(frame.width, x + w), min(frame.height, y + h)
+        if x1 - x0 < MIN_PAINT_CHECK or y1 - y0 < MIN_PAINT_CHECK:
+            continue
+        if image is None:
+            image = frame.image()
+        # An RGB crop's extrema are one (low, high) pair per band.
+        extrema: Any = image.crop((x0, y0, x1, y1)).getextrema()
+        if all(low == high for low, high in extrema):
+            found.append(window)
+    return found
+
+
+def _tree_key(windows: Sequence[UIWindow]) -> tuple[object, ...]:
+    # Frozen dataclasses compare by value: equal keys mean the same windows, elements,
+    # boxes, states and texts.
+    return tuple(windows)
+
+
+def settle_view(
+    screen: Screen,
+    read_stacking: Callable[[], list[XWindow]],
+    read_windows: Callable[[], list[UIWindow]],
+    read_active: Callable[[], XWindow | None],
+    *,
+    quiet: float,
+    timeout: float,
+) -> View:
+    """Wait until the screen, the window stack and the accessibility tree agree and stop
+    changing (see the module docstring); the last reads are returned either way, with
+    ``settled=False`` at the deadline."""
+    start = time.monotonic()
+    deadline = start + timeout
+    previous: tuple[Frame, tuple[XWindow, ...], tuple[UIWindow, ...]] | None = None
+    while True:
+        left = max(0.0, deadline - time.monotonic())
+        frame, _ = screen.wait_stable(quiet=quiet, timeout=left)
+        stacking = tuple(read_stacking())
+        windows = tuple(read_windows())
+        painted = not unpainted(frame, stacking)
+        same = (
+            previous is not None
+            and previous[0].raw == frame.raw
+            and previous[1] == stacking
+            and _tree_key(previous[2]) == _tree_key(windows)
+        )
+        now = time.monotonic()
+        if (painted and same) or now >= deadline:
+            return View(frame, windows, stacking, read_active(), painted and same, now - start)
+        previous = (frame, stacking, windows)
