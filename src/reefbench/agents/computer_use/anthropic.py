@@ -25,7 +25,7 @@ from reefbench.agents.computer_use.base import (
     Request,
     Setup,
 )
-from reefbench.agents.computer_use.displays import ScaleRule, Screen
+from reefbench.agents.computer_use.displays import Screen
 from reefbench.agents.providers.base import ProviderOptions
 from reefbench.agents.providers.retry import (
     EmptyReply,
@@ -89,8 +89,11 @@ class AnthropicComputerUse:
             api_key=api_key, base_url=base_url, timeout=self.options.timeout, max_retries=0
         )
 
-    def scale(self, device: tuple[int, int]) -> tuple[ScaleRule, bool]:
-        return xga, True
+    # Screenshots are resized to the scale.
+    resize = True
+
+    def scale(self, device: tuple[int, int]) -> Scale:
+        return xga(device)
 
     def session(self, setup: Setup) -> AnthropicSession:
         return AnthropicSession(self, setup)

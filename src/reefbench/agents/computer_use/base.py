@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from reefbench.actions import Action, ActionCall, action
 from reefbench.agents.computer_use.displays import (
     KIND_WORDS,
-    ScaleRule,
     Screen,
     find_devices,
     screen_for,
@@ -27,7 +26,7 @@ from reefbench.agents.computer_use.displays import (
 from reefbench.agents.llm import describe_result, episode_results
 from reefbench.agents.providers.base import ToolSpec
 from reefbench.errors import ConfigError, InvalidAction
-from reefbench.pointer import PointerKind, PointerOp, to_calls
+from reefbench.pointer import PointerKind, PointerOp, Scale, to_calls
 from reefbench.protocol import NO_ACTION, AgentOutput, CallResult, Turn, Usage
 from reefbench.root import ROOT
 
@@ -142,9 +141,12 @@ class NativeInterface(Protocol):
     """A provider's computer-use interface: how it wants screenshots, and sessions."""
 
     name: str
+    resize: bool
+    """Whether screenshots are resized to the scale's model size (``False``: the model
+    answers in normalised coordinates and sees the screenshot as it is)."""
 
-    def scale(self, device: tuple[int, int]) -> tuple[ScaleRule, bool]:
-        """The scale rule for a screenshot size and whether the image is resized to it."""
+    def scale(self, device: tuple[int, int]) -> Scale:
+        """Model coordinates <-> a screenshot of this size, at the provider's preferred size."""
         ...
 
     def session(self, setup: Setup) -> NativeSession:
@@ -294,8 +296,8 @@ class ComputerUseAgent:
                 f"{self.name}: device '{self._current}' has no screenshot observation"
             )
         kind = self._devices[self._current]
-        rule, resize = self.interface.scale(_size(shot))
-        return screen_for(self._current, kind, shot, rule, resize=resize)
+        interface = self.interface
+        return screen_for(self._current, kind, shot, interface.scale, resize=interface.resize)
 
     def _outcomes(self, results: Sequence[CallResult]) -> list[Outcome]:
         queue = list(results)
@@ -409,12 +411,6 @@ def to_device(op: PointerOp, screen: Screen) -> PointerOp:
     if op.to_x is not None and op.to_y is not None:
         changes["to_x"], changes["to_y"] = scale.to_device(op.to_x, op.to_y)
     return replace(op, **changes) if changes else op  # type: ignore[arg-type]
-
-
-def _size(png: bytes) -> tuple[int, int]:
-    from reefbench.pointer import png_size
-
-    return png_size(png)
 
 
 def _note(previous: Sequence[CallResult]) -> str:

@@ -27,7 +27,7 @@ from reefbench.agents.computer_use.base import (
     SafetyCheck,
     Setup,
 )
-from reefbench.agents.computer_use.displays import ScaleRule, Screen
+from reefbench.agents.computer_use.displays import Screen
 from reefbench.agents.providers.base import SYNTHETIC_ID, ProviderOptions
 from reefbench.agents.providers.retry import (
     EmptyReply,
@@ -89,8 +89,11 @@ class GeminiComputerUse:
         )
         self._client = genai.Client(api_key=api_key, vertexai=False, http_options=http)
 
-    def scale(self, device: tuple[int, int]) -> tuple[ScaleRule, bool]:
-        return normalized, False
+    # Screenshots are sent as they are (the scale is of coordinates only).
+    resize = False
+
+    def scale(self, device: tuple[int, int]) -> Scale:
+        return normalized(device)
 
     def session(self, setup: Setup) -> GeminiSession:
         return GeminiSession(self, setup)

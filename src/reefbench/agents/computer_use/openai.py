@@ -28,7 +28,7 @@ from reefbench.agents.computer_use.base import (
     SafetyCheck,
     Setup,
 )
-from reefbench.agents.computer_use.displays import ScaleRule, Screen
+from reefbench.agents.computer_use.displays import Screen
 from reefbench.agents.providers.base import ProviderOptions
 from reefbench.agents.providers.retry import (
     EmptyReply,
@@ -87,8 +87,11 @@ class OpenAIComputerUse:
             api_key=api_key, base_url=base_url, timeout=self.options.timeout, max_retries=0
         )
 
-    def scale(self, device: tuple[int, int]) -> tuple[ScaleRule, bool]:
-        return fit, True
+    # Screenshots are resized to the scale.
+    resize = True
+
+    def scale(self, device: tuple[int, int]) -> Scale:
+        return fit(device)
 
     def session(self, setup: Setup) -> OpenAISession:
         return OpenAISession(self, setup)
