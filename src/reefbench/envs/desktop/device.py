@@ -103,7 +103,7 @@ class DesktopDevice(Environment):
                 width=width,
                 height=height,
                 apps="terminal (xfce4-terminal), text editor (mousepad), files (thunar), "
-                "vim, Chromium",
+                "vim, Chromium, LibreOffice Writer, Calc and Impress",
             ),
             lazy_reset=lazy_reset,
         )

@@ -147,12 +147,25 @@ def _style_names(document: Any) -> tuple[dict[str, str], dict[str, str]]:
             parent = _attr(style, "STYLENS", "parent-style-name")
             if holder is document.automaticstyles and parent:
                 parents[name] = parent
-            shown[name] = _attr(style, "STYLENS", "display-name") or _decode(name)
+            shown[name] = (
+                _SHOWN_AS.get(name) or _attr(style, "STYLENS", "display-name") or _decode(name)
+            )
     return parents, shown
+
+
+# Built-in styles whose file name is not what Writer shows (LibreOffice writes no display
+# name for them): the checkpoint speaks the words the agent sees in the Styles list.
+_SHOWN_AS = {
+    "Standard": "Default Paragraph Style",
+    "Text body": "Body Text",
+    "Text_20_body": "Body Text",
+}
 
 
 def _decode(name: str) -> str:
     """ODF escapes characters of style names: ``Heading_20_1`` is "Heading 1"."""
+    if name in _SHOWN_AS:
+        return _SHOWN_AS[name]
     return re.sub(r"_([0-9a-fA-F]{2})_", lambda m: chr(int(m.group(1), 16)), name)
 
 

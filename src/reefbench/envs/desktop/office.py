@@ -43,6 +43,8 @@ SETTINGS: tuple[tuple[str, str, str, str], ...] = (
         "boolean",
         "false",
     ),
+    # Impress opens on a "Select a Template" dialog otherwise.
+    ("/org.openoffice.Office.Impress/Misc", "StartWithTemplate", "boolean", "false"),
     # Java is not installed: never ask for it.
     ("/org.openoffice.Office.Java/VirtualMachine", "Enabled", "boolean", "false"),
     # Plain typing stays plain: no autocorrect turning "(c)" into "©" or a typed value
