@@ -1,4 +1,4 @@
-"""Office subtask templates: LibreOffice Calc and Writer on the desktop.
+"""Office subtask templates: LibreOffice Calc, Writer and Impress on the desktop.
 
 Reference solutions open the app by name (``search_app``), type into it, save through the
 app's own Save dialog and quit. Checkpoints read the saved document through odfpy
@@ -31,6 +31,10 @@ SPREADSHEETS = [
 TEXT_DOCUMENTS = [
     f"~/Documents/{name}.odt" for name in ("report", "minutes", "letter", "summary", "notes")
 ]
+PRESENTATIONS = [
+    f"~/Documents/{name}.odp" for name in ("pitch", "roadmap", "review", "kickoff", "training")
+]
+SLIDE_TITLES = ["Roadmap 2027", "Quarterly review", "Welcome aboard", "Launch plan", "Next steps"]
 NUMBER_TRIPLES = ["12 7 30", "4 18 9", "15 15 8", "33 6 11", "9 27 3", "25 1 19"]
 HEADINGS = ["Quarterly report", "Team minutes", "Project summary", "Travel plan", "Budget notes"]
 PARAGRAPHS = [
@@ -52,7 +56,10 @@ def save_and_quit(path: str) -> list[ActionCall]:
         call(D, "hotkey", keys=["ctrl", "s"]),
         call("root", "wait"),  # the dialog takes the keyboard when it is drawn
         call(D, "write_text", text=expand(path)),
-        call("root", "wait"),  # the name field completes the folder before Enter
+        # The name field completes the folder and the dialog enables Save only after
+        # that (seconds on a loaded machine): two turns of slack before Enter.
+        call("root", "wait"),
+        call("root", "wait"),
         call(D, "press", key="enter"),
         call("root", "wait"),
         call(D, "hotkey", keys=["ctrl", "q"]),
@@ -176,7 +183,69 @@ WRITER_HEADING = SubTask(
     ],
 )
 
-TEMPLATES: list[SubTask] = [CALC_TOTAL, WRITER_HEADING]
+
+# -------------------------------------------------------------------- Impress
+def impress_title_checkpoints(path: str, title: str) -> list[Evaluator]:
+    return [
+        oe.presentation_slide(path=path, number=1, title=title, layout="Title Slide", count=1),
+        oe.saved_by_libreoffice(path=path),
+    ]
+
+
+def _outline_view() -> list[ActionCall]:
+    """Impress's outline view, where each line typed at the top level is a slide title
+    (the slide itself takes the keyboard only after a click on its placeholder)."""
+    return [
+        call(D, "click_on", name="View"),
+        call(D, "click_on", name="Outline", role="radio menu item"),
+    ]
+
+
+def impress_title_solution(path: str, title: str) -> list[ActionCall]:
+    return [
+        call(D, "search_app", name="presentation"),
+        *_outline_view(),
+        call(D, "write_text", text=title),
+        *save_and_quit(path),
+    ]
+
+
+def impress_title_on_second_slide(path: str, title: str) -> list[ActionCall]:
+    """Near miss: the title lands on a new second slide, the first one left untitled."""
+    return [
+        call(D, "search_app", name="presentation"),
+        *_outline_view(),
+        call(D, "write_text", text="\n" + title),
+        *save_and_quit(path),
+    ]
+
+
+def impress_title_output(path: str, title: str) -> str:
+    return path
+
+
+IMPRESS_TITLE = SubTask(
+    id="desktop.impress_title",
+    description=(
+        'Make a new presentation whose only slide has the title "{title}", and save it as {path}.'
+    ),
+    attributes={"path": "desktop_file", "title": "text"},
+    output_type="desktop_file",
+    outputs=["desktop_file"],
+    env=D,
+    app="impress",
+    app_category="office",
+    intents=[OFFICE_INTENT],
+    value_pools={"path": PRESENTATIONS, "title": SLIDE_TITLES},
+    evaluator_generator=impress_title_checkpoints,
+    solution_generator=impress_title_solution,
+    output_generator=impress_title_output,
+    near_misses=[
+        NearMiss("puts the title on a second slide", solution=impress_title_on_second_slide),
+    ],
+)
+
+TEMPLATES: list[SubTask] = [CALC_TOTAL, WRITER_HEADING, IMPRESS_TITLE]
 POOL: dict[str, SubTask] = {t.id: t for t in TEMPLATES}
 
 
