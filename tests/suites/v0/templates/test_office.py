@@ -45,3 +45,16 @@ def test_a_task_of_one_office_subtask_passes_the_static_gates(template: object) 
     assert static_problems(task, {**POOL, **office.POOL}) == []
     assert template.app in task.metadata.apps
     assert task.near_misses
+
+
+def test_the_static_gate_refuses_a_solution_that_never_opens_the_named_app() -> None:
+    task = office.single_task(office.CALC_TOTAL, VALUES["desktop.calc_total"], "office-calc")
+    in_the_text_editor = [
+        call
+        if call.name != "search_app"
+        else call.model_copy(update={"arguments": {"name": "text editor"}})
+        for call in task.reference_solution
+    ]
+    wrong = task.model_copy(update={"reference_solution": in_the_text_editor})
+    problems = static_problems(wrong, {**POOL, **office.POOL})
+    assert any("LibreOffice Calc" in p for p in problems), problems
