@@ -11,6 +11,7 @@ from reefbench.suites.v0.templates import POOL, office
 
 VALUES = {
     "desktop.calc_total": {"path": "~/Documents/budget.ods", "numbers": "12 7 30"},
+    "desktop.calc_average": {"path": "~/Documents/scores.ods", "numbers": "12 9 30"},
     "desktop.impress_title": {"path": "~/Documents/pitch.odp", "title": "Roadmap 2027"},
     "desktop.writer_heading": {
         "path": "~/Documents/report.odt",

@@ -128,6 +128,79 @@ CALC_TOTAL = SubTask(
 )
 
 
+AVERAGE_TRIPLES = ["12 9 30", "4 18 11", "15 15 6", "33 6 12", "9 27 3", "25 1 19"]
+
+
+def _average(numbers: str) -> int:
+    values = _numbers(numbers)
+    return sum(values) // len(values)  # the pool's averages are whole numbers
+
+
+def calc_average_checkpoints(path: str, numbers: str) -> list[Evaluator]:
+    cells = [
+        oe.spreadsheet_cell(path=path, cell=f"A{row}", value=value)
+        for row, value in enumerate(_numbers(numbers), 1)
+    ]
+    average = oe.spreadsheet_cell(
+        path=path, cell="A4", value=_average(numbers), formula="=AVERAGE(A1:A3)"
+    )
+    return [*cells, average, oe.saved_by_libreoffice(path=path)]
+
+
+def calc_average_solution(path: str, numbers: str) -> list[ActionCall]:
+    return [
+        call(D, "search_app", name="spreadsheet"),
+        call(D, "write_text", text=_calc_typing(numbers, "=AVERAGE(A1:A3)")),
+        *save_and_quit(path),
+    ]
+
+
+def calc_average_typed_value(path: str, numbers: str) -> list[ActionCall]:
+    """Near miss: the average worked out by hand and typed as a number."""
+    return [
+        call(D, "search_app", name="spreadsheet"),
+        call(D, "write_text", text=_calc_typing(numbers, str(_average(numbers)))),
+        *save_and_quit(path),
+    ]
+
+
+def calc_average_with_sum(path: str, numbers: str) -> list[ActionCall]:
+    """Near miss: a formula, but the total instead of the average."""
+    return [
+        call(D, "search_app", name="spreadsheet"),
+        call(D, "write_text", text=_calc_typing(numbers, "=SUM(A1:A3)")),
+        *save_and_quit(path),
+    ]
+
+
+def calc_average_output(path: str, numbers: str) -> str:
+    return path
+
+
+CALC_AVERAGE = SubTask(
+    id="desktop.calc_average",
+    description=(
+        "In a new spreadsheet, enter the numbers {numbers} in cells A1 to A3, put a formula "
+        "in A4 that computes their average, and save the spreadsheet as {path}."
+    ),
+    attributes={"path": "desktop_file", "numbers": "text"},
+    output_type="desktop_file",
+    outputs=["desktop_file"],
+    env=D,
+    app="calc",
+    app_category="office",
+    intents=[OFFICE_INTENT],
+    value_pools={"path": SPREADSHEETS, "numbers": AVERAGE_TRIPLES},
+    evaluator_generator=calc_average_checkpoints,
+    solution_generator=calc_average_solution,
+    output_generator=calc_average_output,
+    near_misses=[
+        NearMiss("types the average instead of a formula", solution=calc_average_typed_value),
+        NearMiss("a formula for the total, not the average", solution=calc_average_with_sum),
+    ],
+)
+
+
 # --------------------------------------------------------------------- Writer
 def writer_heading_checkpoints(path: str, heading: str, paragraph: str) -> list[Evaluator]:
     return [
@@ -245,7 +318,7 @@ IMPRESS_TITLE = SubTask(
     ],
 )
 
-TEMPLATES: list[SubTask] = [CALC_TOTAL, WRITER_HEADING, IMPRESS_TITLE]
+TEMPLATES: list[SubTask] = [CALC_TOTAL, CALC_AVERAGE, WRITER_HEADING, IMPRESS_TITLE]
 POOL: dict[str, SubTask] = {t.id: t for t in TEMPLATES}
 
 
