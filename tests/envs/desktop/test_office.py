@@ -5,6 +5,7 @@ fails it; the profile's noise stays out of the side-effect diff while the docume
 from __future__ import annotations
 
 import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import pytest
 from reefbench.envs.desktop import DesktopEnvironment
 from reefbench.envs.desktop import office_evaluators as oe
 from reefbench.envs.desktop.hometree import changes, snapshot
+from reefbench.envs.desktop.office import PROFILE, SETTINGS, write_office_profile
 
 pytestmark = [
     pytest.mark.integration,
@@ -83,3 +85,25 @@ def test_the_profile_is_noise_and_the_document_is_not(desk: DesktopEnvironment) 
     _type_in_calc_and_save(desk, "=SUM(A1:A3)")
     found = [what for _, what in changes(desk.session.home, before)]
     assert found == ["created file ~/Documents/budget.ods"], found
+
+
+def test_libreoffice_keeps_every_setting_of_the_prepared_profile(tmp_path: Path) -> None:
+    """LibreOffice drops a setting its schema does not know when it writes the profile
+    back, silently: each one must survive a real start."""
+    write_office_profile(tmp_path)
+    written = tmp_path / PROFILE / "registrymodifications.xcu"
+    subprocess.run(
+        ["/usr/lib/libreoffice/program/soffice", "--headless", "--terminate_after_init"],
+        env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        timeout=120,
+        check=True,
+    )
+    text = written.read_text()
+    assert "ooLocale" in text  # LibreOffice wrote the file back
+    dropped = [
+        f"{path}/{name}"
+        for path, name, _kind, _value in SETTINGS
+        if f'oor:path="{path}"><prop oor:name="{name}"' not in text
+    ]
+    assert not dropped
