@@ -82,6 +82,8 @@ def provider_checks() -> list[Check]:
             found = importlib.util.find_spec(info.sdk) is not None
         keys = " or ".join(info.key_variables)
         detail = f"{info.package} importable" if found else f"{info.package} not installed"
+        if info.computer_use:
+            detail += f"; native computer use: {info.computer_use}"
         checks.append(
             Check(
                 f"provider {info.name}",

@@ -70,6 +70,7 @@ class SystemPackage:
 _CORE = "Core: the two make commands, the venv, process tools"
 _DESKTOP = "Desktop environment: X server, input, window manager, buses, sandbox"
 _APPS = "Desktop applications (light, GTK, accessible through AT-SPI) and their tools"
+_OFFICE = "Office suite on the desktop (LibreOffice Writer, Calc, Impress; GTK3 for AT-SPI)"
 _OCR = "OCR"
 _BROWSER = "Browser and phone environments (Playwright drives Debian's Chromium)"
 _ANDROID = "Android devices over ADB (real devices or emulators attached by the user)"
@@ -126,18 +127,46 @@ PACKAGES: tuple[SystemPackage, ...] = (
     SystemPackage("adwaita-icon-theme", "desktop apps' icons", _APPS),
     SystemPackage("fonts-dejavu-core", "desktop and OCR text", _APPS),
     SystemPackage("fonts-dejavu-extra", "desktop and OCR text", _APPS),
+    SystemPackage(
+        "libreoffice-writer",
+        "desktop word processor (LibreOffice Writer)",
+        _OFFICE,
+        ("lowriter",),
+        ("writer",),
+        probe=Probe("libreoffice", ("--version",), "LibreOffice"),
+    ),
+    SystemPackage(
+        "libreoffice-calc",
+        "desktop spreadsheet (LibreOffice Calc)",
+        _OFFICE,
+        ("localc",),
+        ("calc",),
+    ),
+    SystemPackage(
+        "libreoffice-impress",
+        "desktop presentations (LibreOffice Impress)",
+        _OFFICE,
+        ("loimpress",),
+        ("impress",),
+    ),
+    # The GTK3 VCL plugin: without it LibreOffice draws with its own X11 toolkit, which
+    # has no AT-SPI bridge, and its elements never reach the element list.
+    SystemPackage(
+        "libreoffice-gtk3",
+        "LibreOffice's accessibility (GTK3 toolkit, AT-SPI)",
+        _OFFICE,
+        (),
+        ("writer", "calc", "impress"),
+    ),
+    SystemPackage(
+        "libatk-adaptor",
+        "GTK apps' AT-SPI bridge (LibreOffice's elements in the element list)",
+        _OFFICE,
+    ),
     SystemPackage("tesseract-ocr", "OCR observations", _OCR, ("tesseract",)),
     SystemPackage("tesseract-ocr-eng", "OCR observations (English)", _OCR),
     SystemPackage("chromium", "browser and phone environments", _BROWSER, ("chromium",)),
     SystemPackage("adb", "Android environment", _ANDROID, ("adb",)),
-    SystemPackage(
-        "libreoffice-writer",
-        "desktop office tasks",
-        _OPTIONAL,
-        ("libreoffice",),
-        ("libreoffice",),
-        optional=True,
-    ),
     SystemPackage("gimp", "desktop image editing", _OPTIONAL, ("gimp",), ("gimp",), optional=True),
 )
 

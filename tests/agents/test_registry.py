@@ -90,7 +90,14 @@ def test_every_reader_of_the_table_lists_exactly_its_providers() -> None:
     for info in TABLE:
         # Every provider's SDK is installed in the test environment: its version is known.
         assert versions()["providers"][info.name]["version"], info.name
-        assert info.computer_use is False  # no native computer-use interface yet
+        # The computer-use column is read by run.json's versions and by reef doctor.
+        assert versions()["providers"][info.name]["computer_use"] == info.computer_use
+        assert (info.computer_use is None) == (info.native is None), info.name
+    with_native = {info.name for info in TABLE if info.computer_use}
+    assert with_native == {"openai", "anthropic", "google"}
+    for check in provider_checks():
+        name = check.name.removeprefix("provider ")
+        assert ("native computer use" in check.detail) == (name in with_native)
 
 
 def test_reef_run_help_lists_exactly_the_table() -> None:

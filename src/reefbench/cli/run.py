@@ -123,6 +123,21 @@ def run(
             "every step, screenshots kept in the history)."
         ),
     ] = None,
+    computer_use: Annotated[
+        str | None,
+        typer.Option(
+            help="Play --model through its provider's native computer-use interface: auto "
+            "(default: with --action-set pixels or a computer-use model), on, or off."
+        ),
+    ] = None,
+    safety_checks: Annotated[
+        str | None,
+        typer.Option(
+            help="Native computer use: acknowledge the provider's pending safety checks "
+            "(default; each is recorded in the trajectory) or refuse them (the action does "
+            "not run and counts as invalid)."
+        ),
+    ] = None,
     judge: Annotated[
         str | None,
         typer.Option(
@@ -180,6 +195,8 @@ def run(
                 "max_image_side": max_image_side,
                 "prompts": str(prompts) if prompts else None,
                 "replay": str(replay) if replay else None,
+                "computer_use": computer_use,
+                "safety_checks": safety_checks,
             },
         )
         if agent is not None and model is not None:

@@ -33,6 +33,9 @@ MODEL_OPTIONS = frozenset(
         "retry_base",
         "max_image_side",
         "prompts",
+        "computer_use",
+        "safety_checks",
+        "computer_tool",
         "grounding",
     }
 )
@@ -133,6 +136,13 @@ def _model_factory(
     if side is not None and int(side) < 16:
         raise ConfigError("the longer image side must be at least 16 pixels")
     parsed = parse_model(spec.model)
+    options_for_requests = ProviderOptions(
+        max_tokens=max_tokens,
+        timeout=timeout,
+        retry=RetryPolicy(attempts=retries, base=retry_base),
+    )
+    if _computer_use(spec):
+        return _native_factory(spec, parsed, options_for_requests)
     if tool_mode == "auto":
         tool_mode = provider_info(parsed.provider).tool_mode
     grounding = options.get("grounding")
@@ -150,14 +160,7 @@ def _model_factory(
         observe=observe,
         invalid_tolerance=invalid_tolerance,
     )
-    provider = make_provider(
-        parsed,
-        ProviderOptions(
-            max_tokens=max_tokens,
-            timeout=timeout,
-            retry=RetryPolicy(attempts=retries, base=retry_base),
-        ),
-    )
+    provider = make_provider(parsed, options_for_requests)
     if grounding is not None:
         from reefbench.agents.grounding_models import GroundingAgent, get_profile
 
@@ -169,6 +172,46 @@ def _model_factory(
             max_image_side=settings.max_image_side,
         )
     return policy_factory(spec.policy, provider, settings)
+
+
+def _computer_use(spec: AgentSpec) -> bool:
+    """Whether the spec plays natively (``RunConfig`` has settled ``auto`` already)."""
+    from reefbench.agents.computer_use.selection import COMPUTER_USE_MODES
+
+    mode = spec.options.get("computer_use", "off")
+    if mode not in COMPUTER_USE_MODES:
+        raise ConfigError(f"computer use {mode!r}: choose one of {', '.join(COMPUTER_USE_MODES)}")
+    return bool(mode == "on")
+
+
+def _native_factory(spec: AgentSpec, parsed: Any, options: Any) -> Any:
+    """A factory of native computer-use agents (``--computer-use``, ``--safety-checks``)."""
+    from reefbench.agents.computer_use import DEFAULT_SAFETY, SAFETY_POLICIES, ComputerUseAgent
+    from reefbench.agents.computer_use.selection import wants_computer_use
+    from reefbench.agents.providers.registry import make_native
+
+    wants_computer_use(parsed, "", "on")  # a provider without an interface fails here
+    if spec.options.get("grounding"):
+        raise ConfigError("--grounding and --computer-use on exclude each other: pick one")
+    if spec.policy != "single":
+        raise ConfigError(
+            f"policy '{spec.policy}': a native computer-use model plays as a single agent "
+            "(--policy single)"
+        )
+    safety = spec.options.get("safety_checks", DEFAULT_SAFETY)
+    if safety not in SAFETY_POLICIES:
+        raise ConfigError(
+            f"safety-check policy {safety!r}: choose one of {', '.join(SAFETY_POLICIES)}"
+        )
+    settings = {}
+    if "computer_tool" in spec.options:
+        settings["computer_tool"] = str(spec.options["computer_tool"])
+    interface = make_native(parsed, options, settings=settings)
+
+    def make() -> ComputerUseAgent:
+        return ComputerUseAgent(interface, safety=safety)
+
+    return make
 
 
 def _recording(path: str) -> Agent:
@@ -196,6 +239,8 @@ def describe(spec: AgentSpec) -> str:
         parsed = parse_model(spec.model)  # the label leaves out a compatible server's URL
         grounding = spec.options.get("grounding")
         system = f"grounding:{grounding}" if grounding else spec.policy
+        if spec.options.get("computer_use") == "on":
+            system = "computer-use"
         return f"{parsed.provider}/{parsed.model} {system}"
     extra = {k: v for k, v in spec.options.items() if k != "replay"}
     return spec.name + (f" {json.dumps(extra, sort_keys=True)}" if extra else "")

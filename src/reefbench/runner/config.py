@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pydantic
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from reefbench.action_sets import ACTION_SETS, DEFAULT_ACTION_SET
 from reefbench.agents.observation import (
@@ -112,6 +112,26 @@ class RunConfig(BaseModel):
             )
         return name
 
+    @model_validator(mode="after")
+    def _computer_use(self) -> RunConfig:
+        """Settle whether a model plays through its native computer-use interface
+        (:func:`~reefbench.agents.computer_use.wants_computer_use`), so ``run.json`` says
+        which it did: ``computer_use`` becomes ``on`` when the rule picks it."""
+        options = self.agent.options
+        if self.agent.model is None or options.get("computer_use", "auto") != "auto":
+            return self
+        if options.get("grounding"):  # an open grounding model prompts for its own format
+            options.pop("computer_use", None)
+            return self
+        from reefbench.agents.computer_use.selection import wants_computer_use
+        from reefbench.agents.providers.registry import parse_model
+
+        if wants_computer_use(parse_model(self.agent.model), self.action_set):
+            options["computer_use"] = "on"
+        else:
+            options.pop("computer_use", None)
+        return self
+
     def config_hash(self) -> str:
         relevant = self.model_dump(exclude={"workers", "ray_address", "action_modules"})
         if relevant["side_effects"] == "fail":  # the default: hashes of earlier runs stand
@@ -160,7 +180,12 @@ def versions() -> dict[str, Any]:
         if version is not None:
             found[package] = version
     found["providers"] = {
-        info.name: {"package": info.package, "version": _version(info.package)} for info in TABLE
+        info.name: {
+            "package": info.package,
+            "version": _version(info.package),
+            "computer_use": info.computer_use,
+        }
+        for info in TABLE
     }
     return found
 

@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Literal
+from typing import Any, Literal
 
 from reefbench.actions import Provider as SchemaDialect
 from reefbench.agents.providers.base import Provider, ProviderOptions
@@ -43,6 +43,11 @@ class ModelSpec:
 
 
 Builder = Callable[[ModelSpec, str | None, str | None, ProviderOptions | None], Provider]
+# Makes a native computer-use interface (reefbench.agents.computer_use); the last argument
+# holds interface settings (Anthropic's ``computer_tool`` version).
+NativeBuilder = Callable[
+    [ModelSpec, str | None, str | None, ProviderOptions | None, Mapping[str, str]], Any
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +67,9 @@ class ProviderInfo:
         aliases: Other prefixes accepted for it (``gemini/...``).
         key_required: ``False`` when servers usually take no key (self-hosted ones).
         tool_mode: ``native`` tool calls or ``json`` in text when the run says ``auto``.
-        computer_use: Whether reefbench drives its native computer-use interface.
+        computer_use: The native computer-use interface reefbench drives (``None``: none),
+            as ``reef run --help`` and ``reef doctor`` name it.
+        native: Makes that interface (:mod:`reefbench.agents.computer_use`).
     """
 
     name: str
@@ -76,7 +83,8 @@ class ProviderInfo:
     aliases: tuple[str, ...] = ()
     key_required: bool = True
     tool_mode: Literal["native", "json"] = "native"
-    computer_use: bool = False
+    computer_use: str | None = None
+    native: NativeBuilder | None = None
 
     def import_sdk(self) -> ModuleType:
         """The SDK module, or the one-line error naming the extra that installs it."""
@@ -119,18 +127,60 @@ def _gemini(
     return GeminiProvider(spec.model, api_key=key or _NO_KEY, base_url=url, options=options)
 
 
+def _anthropic_native(
+    spec: ModelSpec,
+    key: str | None,
+    url: str | None,
+    options: ProviderOptions | None,
+    settings: Mapping[str, str],
+) -> Any:
+    from reefbench.agents.computer_use.anthropic import DEFAULT_TOOL, AnthropicComputerUse
+
+    tool = settings.get("computer_tool", DEFAULT_TOOL)
+    return AnthropicComputerUse(
+        spec.model, api_key=key or _NO_KEY, base_url=url, options=options, tool=tool
+    )
+
+
+def _openai_native(
+    spec: ModelSpec,
+    key: str | None,
+    url: str | None,
+    options: ProviderOptions | None,
+    settings: Mapping[str, str],
+) -> Any:
+    from reefbench.agents.computer_use.openai import OpenAIComputerUse
+
+    return OpenAIComputerUse(spec.model, api_key=key or _NO_KEY, base_url=url, options=options)
+
+
+def _gemini_native(
+    spec: ModelSpec,
+    key: str | None,
+    url: str | None,
+    options: ProviderOptions | None,
+    settings: Mapping[str, str],
+) -> Any:
+    from reefbench.agents.computer_use.gemini import GeminiComputerUse
+
+    return GeminiComputerUse(spec.model, api_key=key or _NO_KEY, base_url=url, options=options)
+
+
 TABLE: tuple[ProviderInfo, ...] = (
     ProviderInfo(
         "openai", ("OPENAI_API_KEY",), "openai", "openai", "openai", "openai", _openai,
-        "openai/<model>",
+        "openai/<model>", computer_use="computer_use_preview (Responses API)",
+        native=_openai_native,
     ),
     ProviderInfo(
         "anthropic", ("ANTHROPIC_API_KEY",), "anthropic", "anthropic", "anthropic", "anthropic",
-        _anthropic, "anthropic/<model>",
+        _anthropic, "anthropic/<model>", computer_use="computer tool (computer_20250124 beta)",
+        native=_anthropic_native,
     ),
     ProviderInfo(
         "google", ("GEMINI_API_KEY", "GOOGLE_API_KEY"), "google.genai", "google-genai",
         "google", "gemini", _gemini, "google/<model>", aliases=("gemini",),
+        computer_use="computer use (0-999 coordinates)", native=_gemini_native,
     ),
     ProviderInfo(
         "openai-compatible", ("OPENAI_COMPATIBLE_API_KEY",), "openai", "openai", "openai",
@@ -153,10 +203,16 @@ def provider_info(name: str) -> ProviderInfo:
 
 
 def model_help() -> str:
-    """What ``--model`` takes, and where the keys come from (for ``reef run --help``)."""
+    """What ``--model`` takes, where the keys come from and which providers have a native
+    computer-use interface (for ``reef run --help``)."""
     examples = ", ".join(info.example for info in TABLE)
     variables = ", ".join(" or ".join(info.key_variables) for info in TABLE)
-    return f"Model as provider/model: {examples}. Keys come from {variables}."
+    native = "; ".join(f"{i.name}: {i.computer_use}" for i in TABLE if i.computer_use)
+    return (
+        f"Model as provider/model: {examples}. Keys come from {variables}. "
+        f"Native computer use ({native}) with --action-set pixels or a computer-use model "
+        "(see --computer-use)."
+    )
 
 
 _COMPATIBLE = re.compile(r"^(?P<model>[^@]+)@(?P<url>https?://\S+)$")
@@ -233,3 +289,29 @@ def make_provider(
         raise ConfigError(f"model '{parsed}': set {variables} in the environment to use it")
     info.import_sdk()
     return info.build(parsed, key, base_url or parsed.base_url, options)
+
+
+def make_native(
+    spec: str | ModelSpec,
+    options: ProviderOptions | None = None,
+    *,
+    settings: Mapping[str, str] | None = None,
+    base_url: str | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Any:
+    """Build the native computer-use interface for a model string (the provider's SDK,
+    through :mod:`reefbench.agents.computer_use`).
+
+    Raises:
+        ConfigError: bad model string, no such interface, missing key variable or SDK.
+    """
+    parsed = parse_model(spec) if isinstance(spec, str) else spec
+    info = provider_info(parsed.provider)
+    if info.native is None:
+        raise ConfigError(f"model '{parsed}': the {info.name} provider has no native computer use")
+    key = api_key(parsed.provider, environ)
+    if key is None and info.key_required:
+        variables = " or ".join(info.key_variables)
+        raise ConfigError(f"model '{parsed}': set {variables} in the environment to use it")
+    info.import_sdk()
+    return info.native(parsed, key, base_url or parsed.base_url, options, settings or {})

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from reefbench.actions import action
-from reefbench.envs.desktop.apps import APPS, LAUNCHER
+from reefbench.envs.desktop.apps import APPS, LAUNCHER, AppSpec
 from reefbench.envs.desktop.device import DesktopDevice
 from reefbench.envs.desktop.x11 import XWindow
 from reefbench.errors import ActionFailed, InvalidAction
@@ -274,7 +274,9 @@ def mouse_up(button: Button = "left", *, env: DesktopDevice) -> str:
 def search_app(name: str, env: DesktopDevice) -> str:
     """Search for an application in the launcher by name and open it.
 
-    Available: Terminal, Text Editor (mousepad), Files (thunar), Vim, Chromium.
+    Available: Terminal, Text Editor (mousepad), Files (thunar), Vim, Chromium, LibreOffice
+    Writer (word processor), LibreOffice Calc (spreadsheet), LibreOffice Impress
+    (presentation).
 
     Args:
         name: The name of one of the applications above, or a word describing it.
@@ -328,8 +330,19 @@ def search_app(name: str, env: DesktopDevice) -> str:
     # What is typed next must reach the app: on a loaded machine the window manager maps
     # a window well before it gives it the focus, and keys typed in between are lost.
     wait_until(partial(_has_focus, env, window), 5.0, interval=0.02)
+    spec = _spec_of(window)
+    if spec is None:
+        # LibreOffice maps its window under a generic class and title first, and names
+        # it after the app once it knows which document it opens.
+        window = wait_until(partial(_known_window, env, window.id), 10.0) or window
+        spec = _spec_of(window)
+    if spec is not None and spec.ready_title:
+        window = wait_until(partial(_ready, env, window.id, spec.ready_title), 30.0) or window
+        # Then it lays out toolbars and sidebar for seconds, and keys pressed before its
+        # document has the keyboard focus are lost: wait until the accessibility tree
+        # shows a focused element in the window (one query takes a second or more).
+        wait_until(partial(_focused_inside, env, window.title), 30.0, interval=0.2)
     env.settle()
-    spec = next((a for a in APPS.values() if a.wm_class == window.wm_class), None)
     env.record("opened_app", app=spec.name if spec else window.wm_class, query=query)
     return f"opened {window.title or window.wm_class}"
 
@@ -337,6 +350,41 @@ def search_app(name: str, env: DesktopDevice) -> str:
 def _has_focus(env: DesktopDevice, window: XWindow) -> bool:
     active = env.x11.active()
     return active is not None and (active.id, active.pid) == (window.id, window.pid)
+
+
+def _spec_of(window: XWindow) -> AppSpec | None:
+    return next((a for a in APPS.values() if a.wm_class == window.wm_class), None)
+
+
+def _known_window(env: DesktopDevice, window_id: int) -> XWindow | None:
+    """The window once it carries the class of one of the desktop's apps."""
+    return next(
+        (w for w in env.x11.stacking() if w.id == window_id and _spec_of(w) is not None), None
+    )
+
+
+def _ready(env: DesktopDevice, window_id: int, words: str) -> XWindow | None:
+    """The window once its title shows the app is ready (see ``AppSpec.ready_title``) and
+    it has drawn its contents (LibreOffice names the document while its window is still
+    an unpainted black rectangle, and keys pressed then are lost)."""
+    window = next((w for w in env.x11.stacking() if w.id == window_id), None)
+    if window is None or words not in window.title:
+        return None
+    # The middle of the window (away from the title bar the window manager draws).
+    x, y, width, height = window.box
+    middle = (x, y + height // 3, x + width, y + 2 * height // 3)
+    low, high = env.screen.grab().image().convert("L").crop(middle).getextrema()
+    return window if high != low else None
+
+
+def _focused_inside(env: DesktopDevice, title: str) -> bool:
+    """The window titled ``title`` has an element with the keyboard focus."""
+    return any(
+        "focused" in node.states
+        for window in env.reader.windows()
+        if window.title == title
+        for node in window.nodes
+    )
 
 
 def _screen_changed(env: DesktopDevice, raw: bytes) -> bool:

@@ -3,8 +3,9 @@
 Chosen for being light, real, accessible through AT-SPI and installable from Debian:
 openbox (window manager), rofi (launcher behind ``search_app``), xfce4-terminal (GTK
 terminal), mousepad (GTK editor), thunar (GTK file manager), vim (in the terminal) and
-Chromium. LibreOffice and GIMP are used when installed; :func:`missing_apps` tells tasks
-that need them why they are skipped.
+Chromium, and LibreOffice Writer, Calc and Impress (GTK3 toolkit, so their elements reach
+AT-SPI; a prepared profile in the baseline home, :mod:`reefbench.envs.desktop.office`). GIMP
+is used when installed; :func:`missing_apps` tells tasks that need it why they are skipped.
 
 The launcher shows exactly these apps: the sandbox's ``/usr/share/applications`` is
 replaced by the ``.desktop`` files written by :func:`write_desktop_files`, so a search
@@ -32,6 +33,10 @@ class AppSpec:
         executable: Binary that must exist for the app to be available.
         terminal: Runs inside the terminal (vim).
         env: Extra environment variables it needs (non-secret).
+        ready_title: Words its window's title has once the app takes input. LibreOffice
+            maps its window (titled "LibreOffice 7.4") before the document is loaded, and
+            keys pressed in that moment are lost; the title names the document when it is
+            ready.
     """
 
     name: str
@@ -43,6 +48,7 @@ class AppSpec:
     executable: str = ""
     terminal: bool = False
     env: dict[str, str] = field(default_factory=dict)
+    ready_title: str = ""
 
     @property
     def binary(self) -> str:
@@ -62,6 +68,10 @@ CHROMIUM_FLAGS = (
     "--password-store=basic",
     "--disable-features=Translate,MediaRouter",
 )
+
+# GTK3 toolkit: the one whose accessibility reaches AT-SPI (the default outside a known
+# desktop session is LibreOffice's own X11 toolkit, which has none).
+_OFFICE_ENV = {"SAL_USE_VCLPLUGIN": "gtk3"}
 
 APPS: dict[str, AppSpec] = {
     a.name: a
@@ -109,13 +119,41 @@ APPS: dict[str, AppSpec] = {
             ("web browser", "internet", "chrome"),
             env={"ACCESSIBILITY_ENABLED": "1"},
         ),
+        # LibreOffice: one process (soffice.bin) for the three apps, a window class each.
+        # --norestore: no document-recovery dialog after an app was killed at reset;
+        # --nologo: no splash window for search_app to mistake for the app's window.
         AppSpec(
-            "libreoffice",
+            "writer",
             "LibreOffice Writer",
-            ("libreoffice", "--writer", "--norestore"),
+            ("libreoffice", "--writer", "--norestore", "--nologo"),
             "soffice.bin",
             "libreoffice-writer",
-            ("writer", "word processor", "office"),
+            ("word processor", "document", "writer", "office", "text document"),
+            executable="lowriter",
+            env=_OFFICE_ENV,
+            ready_title=" - LibreOffice Writer",
+        ),
+        AppSpec(
+            "calc",
+            "LibreOffice Calc",
+            ("libreoffice", "--calc", "--norestore", "--nologo"),
+            "soffice.bin",
+            "libreoffice-calc",
+            ("spreadsheet", "calc", "office", "table", "excel"),
+            executable="localc",
+            env=_OFFICE_ENV,
+            ready_title=" - LibreOffice Calc",
+        ),
+        AppSpec(
+            "impress",
+            "LibreOffice Impress",
+            ("libreoffice", "--impress", "--norestore", "--nologo"),
+            "soffice.bin",
+            "libreoffice-impress",
+            ("presentation", "slides", "impress", "office", "powerpoint"),
+            executable="loimpress",
+            env=_OFFICE_ENV,
+            ready_title=" - LibreOffice Impress",
         ),
         AppSpec("gimp", "GIMP", ("gimp", "--no-splash"), "gimp", "Gimp", ("image editor",)),
     )

@@ -113,7 +113,7 @@ class DesktopDevice(Environment):
                 width=width,
                 height=height,
                 apps="terminal (xfce4-terminal), text editor (mousepad), files (thunar), "
-                "vim, Chromium",
+                "vim, Chromium, LibreOffice Writer, Calc and Impress",
             ),
             lazy_reset=lazy_reset,
         )
@@ -317,7 +317,12 @@ class DesktopDevice(Environment):
         if not any(a.process in running for a in processes):
             return []
         classes = {w.wm_class for w in self.x11.stacking()}
-        return [a.process for a in processes if a.process in running and a.wm_class not in classes]
+        # One process may serve several apps (LibreOffice's soffice.bin): it is on its
+        # way out only when none of them has a window left.
+        shown = {a.process for a in processes if a.wm_class in classes}
+        return sorted(
+            {a.process for a in processes if a.process in running and a.process not in shown}
+        )
 
     def on_settle_view(self, timeout: float) -> bool:
         """Wait until the screen, the windows and the accessibility tree have settled

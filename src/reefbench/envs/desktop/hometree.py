@@ -32,6 +32,8 @@ NOISE: dict[str, str] = {
     ".config/Mousepad/": "mousepad's session and window state",
     ".config/Thunar/": "the file manager's window state",
     ".config/dconf/": "settings are compared as settings, not as the database file",
+    ".config/libreoffice/": "LibreOffice's profile: its extension registry, caches and lock "
+    "are rewritten at every start and exit (documents are saved elsewhere and stay seen)",
     ".dbus/": "session bus addresses",
     ".pki/": "the browser's certificate store",
     ".viminfo": "vim's history of commands and marks",
@@ -41,8 +43,11 @@ NOISE: dict[str, str] = {
     ".Xauthority": "the display's session cookie",
 }
 # File names an editor writes while a save is in progress or a buffer is open: GIO saves
-# through ".goutputstream-XXXXXX" then renames; vim keeps ".name.swp" and writes "name~".
+# through ".goutputstream-XXXXXX" then renames; vim keeps ".name.swp" and writes "name~";
+# LibreOffice keeps ".~lock.NAME#" beside an open document (the baseline profile turns
+# locking off; a profile the agent changes may turn it on again).
 _PENDING_PREFIXES = (".goutputstream-",)
+_LOCK_PREFIXES = (".~lock.",)
 _EDITOR_NOISE_SUFFIXES = (".swp", ".swo", ".swx", "~")
 
 
@@ -69,7 +74,7 @@ def is_noise(rel: str) -> bool:
     """A path every session changes whatever the agent does (see :data:`NOISE`), or an
     editor's backup/swap/in-progress file."""
     name = rel.rsplit("/", 1)[-1]
-    if name.startswith(_PENDING_PREFIXES) or name.endswith(_EDITOR_NOISE_SUFFIXES):
+    if name.startswith(_PENDING_PREFIXES + _LOCK_PREFIXES) or name.endswith(_EDITOR_NOISE_SUFFIXES):
         return True
     return any(rel == p or (p.endswith("/") and rel.startswith(p)) for p in NOISE)
 

@@ -75,6 +75,25 @@ PHRASES: tuple[Requirement, ...] = (
         "desktop",
         frozenset({"files", "file manager", "thunar"}),
     ),
+    # LibreOffice on the desktop (the office templates): the document kind names the app.
+    Requirement(
+        "LibreOffice Calc",
+        r"\bspreadsheet\b|\blibreoffice calc\b",
+        "desktop",
+        frozenset({"spreadsheet", "calc", "libreoffice calc"}),
+    ),
+    Requirement(
+        "LibreOffice Writer",
+        r"\btext document\b|\bword processor\b|\blibreoffice writer\b",
+        "desktop",
+        frozenset({"word processor", "writer", "libreoffice writer"}),
+    ),
+    Requirement(
+        "LibreOffice Impress",
+        r"\bpresentation\b|\blibreoffice impress\b",
+        "desktop",
+        frozenset({"presentation", "impress", "libreoffice impress"}),
+    ),
     _phone_app("the phone's Settings", r"\bphone's Settings\b", "settings", "Settings"),
     _phone_app("the phone's world clock", r"\bphone's world clock\b", "clock", "Clock"),
     _phone_app("the phone's contacts", r"\bphone's contacts\b", "contacts", "Contacts"),
