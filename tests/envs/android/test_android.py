@@ -268,11 +268,11 @@ def test_coordinate_actions_map_screenshot_pixels_to_device_pixels():
     adb.calls.clear()
     env.step("tap_at", {"x": 54, "y": 120})
     env.step("long_tap_at", {"x": 0, "y": 0})
-    env.step("swipe_from", {"x": 54, "y": 1000, "to_x": 54, "to_y": -50})  # end clamped
+    env.step("swipe_from", {"x": 54, "y": 100, "to_x": 54, "to_y": 5000})  # end clamped
     assert [c for c in adb.calls if c[:2] == ["shell", "input"]] == [
         ["shell", "input", "tap", "109", "241"],
         ["shell", "input", "swipe", "1", "1", "1", "1", "1000"],
-        ["shell", "input", "swipe", "109", "2001", "109", "1", "300"],
+        ["shell", "input", "swipe", "109", "201", "109", "2399", "300"],
     ]
     with pytest.raises(InvalidAction, match="outside the 540x1200 phone screenshot"):
         env.step("tap_at", {"x": 540, "y": 0})

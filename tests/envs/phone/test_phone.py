@@ -354,7 +354,7 @@ def test_swipe_from_scrolls_a_long_list_by_coordinates(
         services.call("add_contact", name=f"Person {i:02d}", phone=f"555-01{i:02d}")
     phone.open_app("com.reef.contacts")
     x, y = screenshot_point(phone, "Person 05 555-0105")
-    phone.step("swipe_from", {"x": x, "y": y, "to_x": x, "to_y": -400})  # end clamped
+    phone.step("swipe_from", {"x": x, "y": y, "to_x": x, "to_y": 0})
     scrolled = phone.page.evaluate(
         "() => document.getElementById('app_frame').contentDocument.scrollingElement.scrollTop"
     )

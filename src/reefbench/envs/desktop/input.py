@@ -138,35 +138,61 @@ class Input:
             )
 
     # ----------------------------------------------------------------- mouse
+    def pointer(self) -> tuple[int, int] | None:
+        """Where the pointer is (None if xdotool cannot say)."""
+        try:
+            done = subprocess.run(
+                [self.xdotool, "getmouselocation", "--shell"],
+                env=self.env,
+                capture_output=True,
+                text=True,
+                timeout=10,
+                check=False,
+            )
+        except (FileNotFoundError, subprocess.TimeoutExpired):
+            return None
+        values = dict(line.split("=", 1) for line in done.stdout.splitlines() if "=" in line)
+        try:
+            return int(values["X"]), int(values["Y"])
+        except (KeyError, ValueError):
+            return None
+
+    def _move_to(self, x: int, y: int) -> list[str]:
+        """xdotool words moving the pointer to (x, y). ``--sync`` waits until the pointer
+        has moved, so toolkits see the motion before a click; when it is already there it
+        waits for a motion that never comes (15 s here), so it is left out then."""
+        if self.pointer() == (x, y):
+            return ["mousemove", str(x), str(y)]
+        return ["mousemove", "--sync", str(x), str(y)]
+
     def click(self, x: int, y: int, button: int = 1, repeat: int = 1) -> None:
-        args = ["mousemove", "--sync", str(x), str(y), "click"]
+        args = [*self._move_to(x, y), "click"]
         if repeat > 1:
             args += ["--repeat", str(repeat), "--delay", "60"]
         self._run(*args, str(button))
 
     def move(self, x: int, y: int) -> None:
-        self._run("mousemove", "--sync", str(x), str(y))
+        self._run(*self._move_to(x, y))
 
     def button(self, down: bool, button: int = 1) -> None:
         self._run("mousedown" if down else "mouseup", str(button))
 
     def drag(self, start: tuple[int, int], end: tuple[int, int], button: int = 1) -> None:
-        # Intermediate motion so toolkits see a drag, not a teleport.
+        # Intermediate motion so toolkits see a drag, not a teleport. Each point differs
+        # from the one before (a synced move to where the pointer is never returns).
         mid = ((start[0] + end[0]) // 2, (start[1] + end[1]) // 2)
-        self._run(
-            "mousemove", "--sync", str(start[0]), str(start[1]),
-            "mousedown", str(button),
-            "mousemove", "--sync", str(start[0] + 5), str(start[1] + 5),
-            "mousemove", "--sync", str(mid[0]), str(mid[1]),
-            "mousemove", "--sync", str(end[0]), str(end[1]),
-            "mouseup", str(button),
-        )  # fmt: skip
+        path: list[tuple[int, int]] = []
+        for point in ((start[0] + 5, start[1] + 5), mid, end):
+            if point != (path[-1] if path else start):
+                path.append(point)
+        motion = [w for x, y in path for w in ("mousemove", "--sync", str(x), str(y))]
+        self._run(*self._move_to(*start), "mousedown", str(button), *motion, "mouseup", str(button))
 
     def scroll(self, direction: str, amount: int, at: tuple[int, int] | None = None) -> None:
         buttons = {"up": 4, "down": 5, "left": 6, "right": 7}
         args = []
         if at is not None:
-            args += ["mousemove", "--sync", str(at[0]), str(at[1])]
+            args += self._move_to(*at)
         args += ["click", "--repeat", str(amount), "--delay", "15", str(buttons[direction])]
         self._run(*args)
 

@@ -1,0 +1,51 @@
+"""What the desktop's input sends to xdotool: a synced move to where the pointer already
+is waits for a motion that never comes, so it is never sent."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import pytest
+
+from reefbench.envs.desktop.input import Input
+
+
+class Recorder(Input):
+    def __init__(self, at: tuple[int, int] | None) -> None:
+        super().__init__({})
+        self.at = at
+        self.sent: list[list[str]] = []
+
+    def pointer(self) -> tuple[int, int] | None:
+        return self.at
+
+    def _run(self, *args: str) -> None:
+        self.sent.append(list(args))
+
+
+def synced_targets(words: list[str]) -> list[tuple[int, int]]:
+    return [
+        (int(words[i + 2]), int(words[i + 3]))
+        for i, w in enumerate(words)
+        if w == "mousemove" and words[i + 1] == "--sync"
+    ]
+
+
+@pytest.mark.parametrize("op", ["move", "click"])
+def test_no_synced_move_to_where_the_pointer_already_is(op: str) -> None:
+    here = Recorder(at=(640, 400))
+    getattr(here, op)(640, 400)
+    assert synced_targets(here.sent[0]) == []
+    assert here.sent[0][:3] == ["mousemove", "640", "400"]
+    elsewhere = Recorder(at=(10, 10))
+    getattr(elsewhere, op)(640, 400)
+    assert synced_targets(elsewhere.sent[0]) == [(640, 400)]
+
+
+def test_a_short_drag_never_syncs_on_the_point_it_is_at() -> None:
+    for start, end in (((100, 100), (110, 110)), ((100, 100), (105, 105)), ((5, 5), (400, 9))):
+        drag = Recorder(at=(0, 0))
+        drag.drag(start, end)
+        points = [(0, 0), *synced_targets(drag.sent[0])]  # from where the pointer is
+        assert all(a != b for a, b in pairwise(points)), points
+        assert points[-1] == end or start == end
