@@ -31,11 +31,13 @@ from reefbench.errors import ConfigError
 
 BUILTIN_ACTION_MODULES: frozenset[str] = frozenset(
     {
+        "reefbench.agents.computer_use.base",  # switch_device, a tool native agents offer
         "reefbench.apps.evaluators",
         "reefbench.apps.seeding",
         "reefbench.envs.browser.actions",
         "reefbench.envs.desktop.actions",
         "reefbench.envs.desktop.evaluators",
+        "reefbench.envs.desktop.office_evaluators",
         "reefbench.envs.desktop.setup",
         "reefbench.envs.memory",
         "reefbench.envs.phone.checks",
