@@ -46,6 +46,11 @@ PARAGRAPHS = [
 ]
 
 
+def saved_document(path: str, **_: str) -> str:
+    """What every office template hands on: the path of the document it saved."""
+    return path
+
+
 def _numbers(numbers: str) -> list[int]:
     return [int(n) for n in numbers.split()]
 
@@ -101,10 +106,6 @@ def calc_total_typed_value(path: str, numbers: str) -> list[ActionCall]:
     ]
 
 
-def calc_total_output(path: str, numbers: str) -> str:
-    return path
-
-
 CALC_TOTAL = SubTask(
     id="desktop.calc_total",
     description=(
@@ -121,7 +122,7 @@ CALC_TOTAL = SubTask(
     value_pools={"path": SPREADSHEETS, "numbers": NUMBER_TRIPLES},
     evaluator_generator=calc_total_checkpoints,
     solution_generator=calc_total_solution,
-    output_generator=calc_total_output,
+    output_generator=saved_document,
     near_misses=[
         NearMiss("types the total instead of a formula", solution=calc_total_typed_value),
     ],
@@ -173,10 +174,6 @@ def calc_average_with_sum(path: str, numbers: str) -> list[ActionCall]:
     ]
 
 
-def calc_average_output(path: str, numbers: str) -> str:
-    return path
-
-
 CALC_AVERAGE = SubTask(
     id="desktop.calc_average",
     description=(
@@ -193,7 +190,7 @@ CALC_AVERAGE = SubTask(
     value_pools={"path": SPREADSHEETS, "numbers": AVERAGE_TRIPLES},
     evaluator_generator=calc_average_checkpoints,
     solution_generator=calc_average_solution,
-    output_generator=calc_average_output,
+    output_generator=saved_document,
     near_misses=[
         NearMiss("types the average instead of a formula", solution=calc_average_typed_value),
         NearMiss("a formula for the total, not the average", solution=calc_average_with_sum),
@@ -230,10 +227,6 @@ def writer_heading_unstyled(path: str, heading: str, paragraph: str) -> list[Act
     ]
 
 
-def writer_heading_output(path: str, heading: str, paragraph: str) -> str:
-    return path
-
-
 WRITER_HEADING = SubTask(
     id="desktop.writer_heading",
     description=(
@@ -250,7 +243,7 @@ WRITER_HEADING = SubTask(
     value_pools={"path": TEXT_DOCUMENTS, "heading": HEADINGS, "paragraph": PARAGRAPHS},
     evaluator_generator=writer_heading_checkpoints,
     solution_generator=writer_heading_solution,
-    output_generator=writer_heading_output,
+    output_generator=saved_document,
     near_misses=[
         NearMiss("types the heading without the Heading 1 style", solution=writer_heading_unstyled),
     ],
@@ -293,10 +286,6 @@ def impress_title_on_second_slide(path: str, title: str) -> list[ActionCall]:
     ]
 
 
-def impress_title_output(path: str, title: str) -> str:
-    return path
-
-
 IMPRESS_TITLE = SubTask(
     id="desktop.impress_title",
     description=(
@@ -312,7 +301,7 @@ IMPRESS_TITLE = SubTask(
     value_pools={"path": PRESENTATIONS, "title": SLIDE_TITLES},
     evaluator_generator=impress_title_checkpoints,
     solution_generator=impress_title_solution,
-    output_generator=impress_title_output,
+    output_generator=saved_document,
     near_misses=[
         NearMiss("puts the title on a second slide", solution=impress_title_on_second_slide),
     ],
