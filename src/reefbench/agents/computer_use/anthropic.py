@@ -26,6 +26,7 @@ from reefbench.agents.computer_use.base import (
     Setup,
 )
 from reefbench.agents.computer_use.displays import Screen
+from reefbench.agents.providers.anthropic import sdk_client
 from reefbench.agents.providers.base import ProviderOptions
 from reefbench.agents.providers.retry import (
     EmptyReply,
@@ -71,13 +72,6 @@ class AnthropicComputerUse:
         options: ProviderOptions | None = None,
         tool: str = DEFAULT_TOOL,
     ) -> None:
-        try:
-            import anthropic
-        except ImportError:
-            raise ConfigError(
-                "the anthropic provider needs the anthropic package: "
-                "pip install 'reefbench[anthropic]'"
-            ) from None
         if tool not in TOOL_VERSIONS:
             raise ConfigError(f"computer tool {tool!r}: choose one of {', '.join(TOOL_VERSIONS)}")
         self.model = model
@@ -85,9 +79,7 @@ class AnthropicComputerUse:
         self.tool = tool
         self.options = options or ProviderOptions()
         self._secrets = (api_key,)
-        self._client = anthropic.Anthropic(
-            api_key=api_key, base_url=base_url, timeout=self.options.timeout, max_retries=0
-        )
+        self._client = sdk_client(api_key, base_url, self.options.timeout)
 
     # Screenshots are resized to the scale.
     resize = True

@@ -29,18 +29,17 @@ from reefbench.agents.computer_use.base import (
 )
 from reefbench.agents.computer_use.displays import Screen
 from reefbench.agents.providers.base import SYNTHETIC_ID, ProviderOptions
+from reefbench.agents.providers.gemini import sdk_client
 from reefbench.agents.providers.retry import (
     EmptyReply,
     call_with_retries,
     transient_status,
     transient_transport,
 )
-from reefbench.errors import ConfigError
 from reefbench.pointer import Direction, PointerOp, Scale
 from reefbench.protocol import Usage
 from reefbench.root import ROOT
 
-API_VERSION = "v1beta"
 SPAN = 1000  # Gemini answers in 0..999 on both axes
 KEEP_SCREENSHOTS = 3
 # Predefined functions that only make sense in a web browser: left out on other devices.
@@ -71,23 +70,11 @@ class GeminiComputerUse:
         base_url: str | None = None,
         options: ProviderOptions | None = None,
     ) -> None:
-        try:
-            from google import genai
-            from google.genai import types
-        except ImportError:
-            raise ConfigError(
-                "the google provider needs the google-genai package: "
-                "pip install 'reefbench[google]'"
-            ) from None
         self.model = model
         self.name = f"google/{model}"
         self.options = options or ProviderOptions()
-        self.types = types
         self._secrets = (api_key,)
-        http = types.HttpOptions(
-            base_url=base_url, api_version=API_VERSION, timeout=int(self.options.timeout * 1000)
-        )
-        self._client = genai.Client(api_key=api_key, vertexai=False, http_options=http)
+        self._client, self.types = sdk_client(api_key, base_url, self.options.timeout)
 
     # Screenshots are sent as they are (the scale is of coordinates only).
     resize = False

@@ -30,13 +30,13 @@ from reefbench.agents.computer_use.base import (
 )
 from reefbench.agents.computer_use.displays import Screen
 from reefbench.agents.providers.base import ProviderOptions
+from reefbench.agents.providers.openai import sdk_client
 from reefbench.agents.providers.retry import (
     EmptyReply,
     call_with_retries,
     transient_status,
     transient_transport,
 )
-from reefbench.errors import ConfigError
 from reefbench.pointer import Direction, PointerKind, PointerOp, Scale
 from reefbench.protocol import Usage
 from reefbench.root import ROOT
@@ -73,19 +73,11 @@ class OpenAIComputerUse:
         base_url: str | None = None,
         options: ProviderOptions | None = None,
     ) -> None:
-        try:
-            import openai
-        except ImportError:
-            raise ConfigError(
-                "the openai provider needs the openai package: pip install 'reefbench[openai]'"
-            ) from None
         self.model = model
         self.name = f"openai/{model}"
         self.options = options or ProviderOptions()
         self._secrets = (api_key,)
-        self._client = openai.OpenAI(
-            api_key=api_key, base_url=base_url, timeout=self.options.timeout, max_retries=0
-        )
+        self._client = sdk_client(api_key, base_url, self.options.timeout)
 
     # Screenshots are resized to the scale.
     resize = True

@@ -53,20 +53,11 @@ class AnthropicProvider:
         base_url: str | None = None,
         options: ProviderOptions | None = None,
     ) -> None:
-        try:
-            import anthropic
-        except ImportError:
-            raise ConfigError(
-                "the anthropic provider needs the anthropic package: "
-                "pip install 'reefbench[anthropic]'"
-            ) from None
         self.model = model
         self.name = f"anthropic/{model}"
         self.options = options or ProviderOptions()
         self._secrets = (api_key,)
-        self._client = anthropic.Anthropic(
-            api_key=api_key, base_url=base_url, timeout=self.options.timeout, max_retries=0
-        )
+        self._client = sdk_client(api_key, base_url, self.options.timeout)
 
     def complete(
         self, system: str, messages: Sequence[Message], tools: Sequence[ToolSpec] = ()
@@ -165,3 +156,19 @@ def to_anthropic_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
                 blocks.append({"type": "image", "source": source})
         out.append({"role": "user", "content": blocks})
     return out
+
+
+def sdk_client(api_key: str, base_url: str | None, timeout: float) -> Any:
+    """The official SDK's client, as every Anthropic agent uses it (chat and computer
+    use): the SDK's own retries off, since one retry policy serves all providers.
+
+    Raises:
+        ConfigError: the ``anthropic`` package is not installed (names the extra).
+    """
+    try:
+        import anthropic
+    except ImportError:
+        raise ConfigError(
+            "the anthropic provider needs the anthropic package: pip install 'reefbench[anthropic]'"
+        ) from None
+    return anthropic.Anthropic(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)

@@ -55,26 +55,11 @@ class GeminiProvider:
         base_url: str | None = None,
         options: ProviderOptions | None = None,
     ) -> None:
-        try:
-            from google import genai
-            from google.genai import types
-        except ImportError:
-            raise ConfigError(
-                "the google provider needs the google-genai package: "
-                "pip install 'reefbench[google]'"
-            ) from None
         self.model = model
         self.name = f"google/{model}"
         self.options = options or ProviderOptions()
         self._secrets = (api_key,)
-        self._types = types
-        http = types.HttpOptions(
-            base_url=base_url,
-            api_version=API_VERSION,
-            timeout=int(self.options.timeout * 1000),  # milliseconds
-        )
-        # retry_options stays unset: the SDK then tries once and retry.py does the rest.
-        self._client = genai.Client(api_key=api_key, vertexai=False, http_options=http)
+        self._client, self._types = sdk_client(api_key, base_url, self.options.timeout)
 
     def complete(
         self, system: str, messages: Sequence[Message], tools: Sequence[ToolSpec] = ()
@@ -183,3 +168,27 @@ class GeminiProvider:
 def _is_transient(exc: Exception) -> bool:
     code = getattr(exc, "code", None)
     return transient_status(code if isinstance(code, int) else None) or transient_transport(exc)
+
+
+def sdk_client(api_key: str, base_url: str | None, timeout: float) -> tuple[Any, Any]:
+    """The official SDK's client and its ``types`` module, as every Gemini agent uses them
+    (chat and computer use).
+
+    ``retry_options`` stays unset: the SDK then tries once and retry.py does the rest.
+
+    Raises:
+        ConfigError: the ``google-genai`` package is not installed (names the extra).
+    """
+    try:
+        from google import genai
+        from google.genai import types
+    except ImportError:
+        raise ConfigError(
+            "the google provider needs the google-genai package: pip install 'reefbench[google]'"
+        ) from None
+    http = types.HttpOptions(
+        base_url=base_url,
+        api_version=API_VERSION,
+        timeout=int(timeout * 1000),  # milliseconds
+    )
+    return genai.Client(api_key=api_key, vertexai=False, http_options=http), types

@@ -58,23 +58,12 @@ class OpenAIProvider:
         options: ProviderOptions | None = None,
         compatible: bool = False,
     ) -> None:
-        try:
-            import openai
-        except ImportError:
-            raise ConfigError(
-                "the openai provider needs the openai package: pip install 'reefbench[openai]'"
-            ) from None
         self.model = model
         self.options = options or ProviderOptions()
         self.compatible = compatible
         self.name = f"openai-compatible/{model}@{base_url}" if compatible else f"openai/{model}"
         self._secrets = (api_key,)
-        self._client = openai.OpenAI(
-            api_key=api_key,
-            base_url=base_url,
-            timeout=self.options.timeout,
-            max_retries=0,  # one retry policy for all providers: see retry.py
-        )
+        self._client = sdk_client(api_key, base_url, self.options.timeout)
 
     def complete(
         self, system: str, messages: Sequence[Message], tools: Sequence[ToolSpec] = ()
@@ -186,3 +175,19 @@ def _content(part: TextPart | ImagePart) -> dict[str, Any]:
         "type": "image_url",
         "image_url": {"url": f"data:{part.mime_type};base64,{encoded}", "detail": "high"},
     }
+
+
+def sdk_client(api_key: str, base_url: str | None, timeout: float) -> Any:
+    """The official SDK's client, as every OpenAI agent uses it (chat and computer use):
+    the SDK's own retries off, since one retry policy serves all providers (retry.py).
+
+    Raises:
+        ConfigError: the ``openai`` package is not installed (names the extra).
+    """
+    try:
+        import openai
+    except ImportError:
+        raise ConfigError(
+            "the openai provider needs the openai package: pip install 'reefbench[openai]'"
+        ) from None
+    return openai.OpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)
