@@ -32,7 +32,10 @@ Figures, one JSON object per line (``{"metric", "value", "unit", ...}``):
                              default policy is at most 0.40) and over ``all``'s
 
 ``observe`` names the policy; ``before`` is ``all`` with every tool description repeated
-in the system prompt, i.e. the request of the code before policies.
+in the system prompt, i.e. the request of the code before policies. Its tool definitions
+are frozen (``bench/data/agent_tokens_before_tools.json``, by action set and tool name: the
+definitions as sent before they were compacted), so the target stays relative to what was
+sent then; a tool missing there (a task's extra action) is sent as today.
 
 Usage: ``python bench/agent_tokens.py [--tasks ID ...] [--per-platform 1]`` (needs the
 desktop, browser and phone stacks; about a minute per task and action set).
@@ -49,6 +52,7 @@ import statistics
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from reefbench import Episode, Task
@@ -68,6 +72,7 @@ PLATFORMS = ("desktop", "phone", "browser", "cross")
 MIN_CALLS, MAX_CALLS = 5, 10
 # From this step on the history window is full: what every later step of a long episode costs.
 LATE = 4
+FROZEN_TOOLS = Path(__file__).parent / "data" / "agent_tokens_before_tools.json"
 
 
 def emit(metric: str, value: float, unit: str, **extra: Any) -> None:
@@ -145,14 +150,24 @@ def variants() -> dict[str, ModelSettings]:
     }
 
 
+def frozen_tools() -> dict[str, dict[str, Any]]:
+    """Action set -> tool name -> the OpenAI tool definition ``before`` sends."""
+    frozen: dict[str, dict[str, Any]] = json.loads(FROZEN_TOOLS.read_text("utf-8"))
+    return frozen
+
+
 class Recorder:
-    """A provider that keeps each request's payload and answers with the next calls."""
+    """A provider that keeps each request's payload and answers with the next calls.
+
+    ``frozen`` (tool name -> definition) replaces today's definitions, for ``before``.
+    """
 
     name = "bench/recorder"
 
-    def __init__(self) -> None:
+    def __init__(self, frozen: Mapping[str, Any] | None = None) -> None:
         self.payloads: list[dict[str, Any]] = []
         self.reply: list[ToolCall] = []
+        self.frozen = frozen or {}
 
     def complete(
         self, system: str, messages: Sequence[Message], tools: Sequence[ToolSpec] = ()
@@ -160,7 +175,7 @@ class Recorder:
         self.payloads.append(
             {
                 "messages": to_openai_messages(system, messages),
-                "tools": [t.schema("openai") for t in tools],
+                "tools": [self.frozen.get(t.name) or t.schema("openai") for t in tools],
             }
         )
         return ProviderReply("", list(self.reply))
@@ -172,6 +187,7 @@ class Shadowed:
     turns."""
 
     oracle: OracleAgent
+    action_set: str
     recorders: dict[str, Recorder] = field(default_factory=dict)
     shadows: dict[str, SingleAgent] = field(default_factory=dict)
     name: str = "oracle+shadows"
@@ -183,8 +199,9 @@ class Shadowed:
         self, task: Task, action_spaces: Mapping[str, list[Action]], descriptions: Mapping[str, str]
     ) -> None:
         self.oracle.reset(task, action_spaces, descriptions)
+        before = frozen_tools()[self.action_set]
         for variant, settings in variants().items():
-            self.recorders[variant] = Recorder()
+            self.recorders[variant] = Recorder(before if variant == BEFORE else None)
             self.shadows[variant] = SingleAgent(self.recorders[variant], settings)
             self.shadows[variant].reset(task, action_spaces, descriptions)
 
@@ -229,6 +246,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tasks", nargs="*", default=[], help="reef-v1 task ids")
     parser.add_argument("--per-platform", type=int, default=1)
+    parser.add_argument(
+        "--action-sets", nargs="*", default=list(ACTION_SETS), choices=list(ACTION_SETS)
+    )
     args = parser.parse_args()
     import bpe_openai
 
@@ -238,9 +258,9 @@ def main() -> None:
     counts: dict[tuple[str, str], list[Count]] = {}
     envs = suite.make_environments()
     try:
-        for action_set in ACTION_SETS:
+        for action_set in args.action_sets:
             for task in tasks:
-                agent = Shadowed(OracleAgent())
+                agent = Shadowed(OracleAgent(), action_set)
                 result = Episode(task, agent, envs, action_set=action_set).run()
                 if not result.success:
                     print(

@@ -10,6 +10,7 @@ import pytest
 from pydantic import BaseModel, Field
 
 from reefbench import Action, ConfigError, InvalidActionArguments, action
+from reefbench.actions import compact_schema
 
 
 class Color(enum.Enum):
@@ -96,16 +97,67 @@ def test_openai_and_anthropic_shapes() -> None:
     openai = click.tool_schema("openai")
     assert openai["type"] == "function"
     assert openai["function"]["name"] == "click"
-    assert openai["function"]["parameters"] == click.parameters_schema
+    assert openai["function"]["parameters"] == compact_schema(click.parameters_schema)
+    assert openai["function"]["description"] == (
+        "Click an element of the screen. Use the Set-of-Marks id from the latest observation."
+    )
     anthropic = click.tool_schema("anthropic")
     assert set(anthropic) == {"name", "description", "input_schema"}
-    assert anthropic["input_schema"] == click.parameters_schema
+    assert anthropic["input_schema"] == compact_schema(click.parameters_schema)
 
 
-def test_gemini_shape_uses_nullable_and_no_defaults() -> None:
+def test_compact_schema_leaves_out_only_what_says_nothing() -> None:
+    full = click.parameters_schema
+    sent = compact_schema(full)
+    assert "additionalProperties" not in sent
+    assert sent["required"] == full["required"] == ["elem"]
+    # An optional nullable parameter: its non-null type, not required, no null default.
+    points = sent["properties"]["points"]
+    assert points["type"] == "array" and "anyOf" not in points and "default" not in points
+    assert points["items"] == full["properties"]["points"]["anyOf"][0]["items"]
+    assert points["description"] == "Extra points to visit."
+    # A description that says more than the enum stays; defaults stay.
+    assert sent["properties"]["button"]["description"] == "Which mouse button."
+    assert sent["properties"]["button"]["default"] == "left"
+
+
+def test_a_description_listing_only_the_enum_is_left_out() -> None:
+    @action
+    def turn(direction: Literal["up", "down"], speed: Literal["slow", "fast"] = "slow") -> None:
+        """Turn.
+
+        Args:
+            direction: "up" or "down".
+            speed: How fast, "slow" or "fast".
+        """
+
+    sent = turn.tool_schema("openai")["function"]["parameters"]["properties"]
+    assert sent["direction"] == {"enum": ["up", "down"], "type": "string"}
+    assert sent["speed"]["description"] == 'How fast, "slow" or "fast".'
+
+
+def test_a_summary_wrapped_over_two_lines_stays_one_paragraph() -> None:
+    @action
+    def hold(elem: int) -> None:
+        """Press and hold an element, usually to open a menu
+        of options for it.
+
+        Args:
+            elem: The element.
+        """
+
+    assert (
+        hold.description == "Press and hold an element, usually to open a menu\nof options for it."
+    )
+    assert hold.tool_schema("anthropic")["description"] == (
+        "Press and hold an element, usually to open a menu of options for it."
+    )
+
+
+def test_gemini_shape_has_no_null_unions_nor_defaults() -> None:
     gemini = click.tool_schema("gemini")
     points = gemini["parameters"]["properties"]["points"]
-    assert points["nullable"] is True and points["type"] == "array"
+    assert points["type"] == "array" and "points" not in gemini["parameters"]["required"]
     nodes = _walk(gemini)
     assert not any(isinstance(n, dict) and ("default" in n or "anyOf" in n) for n in nodes)
     assert not any(isinstance(n, dict) and "additionalProperties" in n for n in nodes)

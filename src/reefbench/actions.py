@@ -123,25 +123,25 @@ class Action:
     def tool_schema(self, provider: str) -> dict[str, Any]:
         """The tool definition in the shape ``provider`` expects.
 
+        The parameters are :func:`compact_schema` of :attr:`parameters_schema` and the
+        description is on one line (:func:`compact_text`): a model is sent every tool
+        definition with every request, so what carries no information is left out.
         ``"openai"`` gives a Chat Completions ``{"type": "function", ...}`` entry,
         ``"anthropic"`` a Messages API tool with ``input_schema``, ``"gemini"`` a
         function declaration (OpenAPI subset: ``nullable`` instead of ``null`` unions,
         no defaults, no ``additionalProperties``).
         """
-        schema = self.parameters_schema
+        schema = compact_schema(self.parameters_schema)
+        description = compact_text(self.description)
         if provider == "openai":
             return {
                 "type": "function",
-                "function": {
-                    "name": self.name,
-                    "description": self.description,
-                    "parameters": schema,
-                },
+                "function": {"name": self.name, "description": description, "parameters": schema},
             }
         if provider == "anthropic":
-            return {"name": self.name, "description": self.description, "input_schema": schema}
+            return {"name": self.name, "description": description, "input_schema": schema}
         if provider == "gemini":
-            declaration: dict[str, Any] = {"name": self.name, "description": self.description}
+            declaration: dict[str, Any] = {"name": self.name, "description": description}
             if schema.get("properties"):
                 declaration["parameters"] = _gemini_schema(schema)
             return declaration
@@ -316,8 +316,10 @@ def _what(env: Any) -> str:
 
 
 def _describe(doc: docstring_parser.Docstring) -> str:
-    parts = [doc.short_description or "", doc.long_description or ""]
-    return "\n\n".join(p.strip() for p in parts if p and p.strip())
+    parts = [p.strip() for p in (doc.short_description, doc.long_description) if p and p.strip()]
+    # docstring_parser takes a summary's first line as the short description even when
+    # the sentence goes on in the next line; only a blank line separates paragraphs.
+    return ("\n\n" if doc.blank_after_short_description else "\n").join(parts)
 
 
 def _arguments_model(
@@ -398,6 +400,58 @@ def _self_contained(schema: dict[str, Any], hide: set[str]) -> dict[str, Any]:
         out["required"] = required
     out["additionalProperties"] = False
     return out
+
+
+def compact_text(text: str) -> str:
+    """``text`` on one line: docstrings' line breaks cost tokens and say nothing."""
+    return " ".join(text.split())
+
+
+def compact_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """A parameters schema as a model is sent it: the same parameters, types, limits,
+    enums and defaults, without what says nothing to a model.
+
+    * ``additionalProperties: false`` goes: the listed properties are the parameters, and
+      :meth:`Action.validate` rejects any other with a message naming it;
+    * an optional parameter that may be ``null`` (``x: int | None = None``) is sent as its
+      non-null type, not required: leaving it out is how a model passes ``None``;
+    * a description that only lists an enum's values (``"up", "down" or "right"``) goes;
+    * descriptions are on one line.
+    """
+    required = set(schema.get("required", ()))
+    properties = {
+        name: _compact_property(prop, required=name in required)
+        for name, prop in schema.get("properties", {}).items()
+    }
+    out: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        out["required"] = list(schema["required"])
+    return out
+
+
+def _compact_property(prop: Mapping[str, Any], *, required: bool) -> dict[str, Any]:
+    node = dict(prop)
+    options = node.get("anyOf")
+    if not required and options and node.get("default", 0) is None:
+        rest = [o for o in options if o.get("type") != "null"]
+        if len(rest) == 1 and len(options) == 2:
+            node.pop("anyOf")
+            node.pop("default")
+            node = {**rest[0], **node}
+    description = node.get("description")
+    if isinstance(description, str):
+        if "enum" in node and _only_lists(description, node["enum"]):
+            node.pop("description")
+        else:
+            node["description"] = compact_text(description)
+    return node
+
+
+def _only_lists(description: str, values: list[Any]) -> bool:
+    """Whether ``description`` says nothing but the enum ``values`` (quoted, with commas,
+    "or"/"and" and a final full stop)."""
+    words = re.sub(r"\b(or|and)\b|[\s,.\"']", " ", description).split()
+    return sorted(words) == sorted(str(v) for v in values)
 
 
 def _gemini_schema(node: Any) -> Any:

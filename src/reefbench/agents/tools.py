@@ -93,13 +93,18 @@ class Toolbox:
         return "\n".join(_describe(spec) for spec in self.specs)
 
     def index(self) -> str:
-        """The tool names by environment, one line each: for a prompt whose model also
-        gets the tool definitions natively (repeating them cost ~2,300 tokens a request
-        in reef-v1)."""
+        """The tool names by environment, one line each (``- phone__: tap, swipe``): for a
+        prompt whose model also gets the tool definitions natively (repeating them cost
+        ~2,300 tokens a request in reef-v1)."""
         by_env: dict[str, list[str]] = {}
-        for name, binding in self._bindings.items():
-            by_env.setdefault(binding.env, []).append(name)
-        lines = [f"- {env}: {', '.join(names)}" for env, names in by_env.items()]
+        for binding in self._bindings.values():
+            by_env.setdefault(binding.env, []).append(binding.action.name)
+        # The environment prefix once per line, not once per tool (~120 tokens a request).
+        prefix = f"{SEPARATOR}" if self.qualify else ""
+        lines = [
+            f"- {env}{prefix}: {', '.join(names)}" if self.qualify else f"- {', '.join(names)}"
+            for env, names in by_env.items()
+        ]
         if self.extra:
             lines.append(f"- {', '.join(self.extra)}")
         return "\n".join(

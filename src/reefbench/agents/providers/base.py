@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from reefbench.actions import Action
+from reefbench.actions import Action, compact_text
 from reefbench.errors import ReefError
 from reefbench.protocol import Usage
 
@@ -102,12 +102,13 @@ class ToolSpec:
 
     def schema(self, provider: str) -> dict[str, Any]:
         """The tool definition in ``provider``'s shape, renamed and re-described."""
+        description = compact_text(self.description)
         if self.action is None:
-            return _parameterless(provider, self.name, self.description)
+            return _parameterless(provider, self.name, description)
         schema = copy.deepcopy(_tool_schema(self.action, provider))
         target = schema["function"] if provider == "openai" else schema
         target["name"] = self.name
-        target["description"] = self.description
+        target["description"] = description
         return schema
 
 
@@ -133,7 +134,7 @@ def parameters_schema(action: Action) -> dict[str, Any]:
 
 
 def _parameterless(provider: str, name: str, description: str) -> dict[str, Any]:
-    empty = {"type": "object", "properties": {}, "additionalProperties": False}
+    empty = {"type": "object", "properties": {}}
     if provider == "openai":
         return {
             "type": "function",
