@@ -21,7 +21,7 @@ from typing import Any
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from reefbench.action_sets import ACTION_SETS, DEFAULT_ACTION_SET
+from reefbench.action_sets import ACTION_SETS, DEFAULT_ACTION_SET, PIXELS
 from reefbench.agents.observation import (
     DEFAULT_OBSERVE,
     LEGACY_OBSERVE,
@@ -116,20 +116,28 @@ class RunConfig(BaseModel):
     def _computer_use(self) -> RunConfig:
         """Settle whether a model plays through its native computer-use interface
         (:func:`~reefbench.agents.computer_use.wants_computer_use`), so ``run.json`` says
-        which it did: ``computer_use`` becomes ``on`` when the rule picks it."""
-        options = self.agent.options
-        if self.agent.model is None or options.get("computer_use", "auto") != "auto":
-            return self
-        if options.get("grounding"):  # an open grounding model prompts for its own format
-            options.pop("computer_use", None)
-            return self
-        from reefbench.agents.computer_use.selection import wants_computer_use
-        from reefbench.agents.providers.registry import parse_model
+        which it did: ``computer_use`` becomes ``on`` when the rule picks it.
 
-        if wants_computer_use(parse_model(self.agent.model), self.action_set):
-            options["computer_use"] = "on"
-        else:
-            options.pop("computer_use", None)
+        A native interface acts by coordinates only, so unless the run names an action set
+        it plays under ``pixels``: plain screenshots, not Set-of-Marks boxes and numbers
+        drawn over the screen that the model cannot refer to."""
+        options = self.agent.options
+        if self.agent.model is None:
+            return self
+        mode = options.get("computer_use", "auto")
+        if mode == "auto":
+            if options.get("grounding"):  # an open grounding model prompts for its own format
+                options.pop("computer_use", None)
+                return self
+            from reefbench.agents.computer_use.selection import wants_computer_use
+            from reefbench.agents.providers.registry import parse_model
+
+            if wants_computer_use(parse_model(self.agent.model), self.action_set):
+                options["computer_use"] = mode = "on"
+            else:
+                options.pop("computer_use", None)
+        if mode == "on" and "action_set" not in self.model_fields_set:
+            self.action_set = PIXELS.name
         return self
 
     def config_hash(self) -> str:

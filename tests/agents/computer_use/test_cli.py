@@ -93,6 +93,12 @@ def test_function_tools_stay_the_default_for_ordinary_models(tmp_path: Path) -> 
         {"agent": {"name": "model", "model": "google/gemini-2.5-computer-use-preview-10-2025"}}
     )
     assert named.agent.options["computer_use"] == "on"
+    # Native interfaces act by coordinates: plain screenshots unless a set is named.
+    assert (plain.action_set, named.action_set) == ("marks", "pixels")
+    marked = RunConfig.model_validate(
+        {"agent": {"name": "model", "model": "openai/computer-use-preview"}, "action_set": "a11y"}
+    )
+    assert marked.action_set == "a11y"
     off = RunConfig.model_validate(
         {
             "agent": {
@@ -103,4 +109,5 @@ def test_function_tools_stay_the_default_for_ordinary_models(tmp_path: Path) -> 
         }
     )
     assert off.agent.options["computer_use"] == "off"
+    assert off.action_set == "marks"
     assert plain.config_hash() != named.config_hash()
