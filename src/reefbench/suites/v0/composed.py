@@ -22,7 +22,6 @@ from reefbench.suites.v0.templates import POOL
 from reefbench.task import Task
 
 MAX_NODES = 11
-SHORT = 5
 LONG_CHAIN = (4, 8)
 
 # (tag, request, seed, how many). Intents name groups of templates in the pool.
@@ -47,15 +46,15 @@ PLAN_OF_REQUESTS: list[tuple[str, Request, int, int]] = [
         "small",
         Request(levels={"instruction": "easy"}, intents=(FILES, WRITE, SETUP, IMAGES)),
         1,
-        8,
+        18,
     ),
     (
         "small",
         Request(levels={"instruction": "easy"}, intents=(CONTACT, PLAN, PHONE_SETUP, CLOUD)),
         2,
-        8,
+        18,
     ),
-    ("small", Request(levels={"instruction": "easy"}, intents=(WEB,)), 3, 4),
+    ("small", Request(levels={"instruction": "easy"}, intents=(WEB,)), 3, 8),
     ("small", Request(levels={"instruction": "easy"}, intents=(SIGN_IN,), max_subtasks=1), 4, 1),
     ("lookup", Request(levels={"instruction": "easy"}, intents=(LOOKUP,), max_subtasks=1), 5, 6),
     ("cross", Request(levels={"instruction": "easy"}, intents=(CODE, MEMO)), 6, 16),
@@ -255,7 +254,7 @@ def _draw(tag: str, request: Request, seed: int, wanted: int) -> Iterable[Task]:
         task = _build(spec, tag)
         if not _fits(task):
             continue
-        if len(task.reference_solution) <= SHORT or _removes_what_a_sibling_keeps(task):
+        if _removes_what_a_sibling_keeps(task):
             continue
         if tag == "cross" and "cross-device" not in task.metadata.tags:
             continue
