@@ -331,5 +331,6 @@ def test_solution_actions_counts_the_reference_without_wait_turns() -> None:
         ActionCall(env="root", name="wait", arguments={}),
         ActionCall(env="desktop", name="write_text", arguments={"text": "exit\n"}),
     ]
-    task = Task(id="t", instruction="x", nodes={}, edges=[], reference_solution=calls)
+    node = m.file_exists("a").on("laptop")
+    task = Task(id="t", instruction="x", nodes={"n": node}, reference_solution=calls)
     assert task.solution_actions == 2
