@@ -36,11 +36,6 @@ from reefbench.task import Task
 SCREEN_DEVICES = frozenset({"desktop", "phone", "browser", "android"})
 
 
-def actions(task: Task) -> int:
-    """The reference solution's length in actions (waits excluded)."""
-    return sum(1 for c in task.reference_solution if (c.env, c.name) != ("root", "wait"))
-
-
 def devices(task: Task) -> set[str]:
     """The screen devices the task involves."""
     return set(task.metadata.environments) & SCREEN_DEVICES
@@ -48,7 +43,7 @@ def devices(task: Task) -> set[str]:
 
 def figures(tasks: list[Task]) -> list[tuple[str, float, str]]:
     """(metric, value, unit) for the suite."""
-    lengths = [actions(t) for t in tasks]
+    lengths = [t.solution_actions for t in tasks]
     subtasks = [len(t.metadata.subtasks) for t in tasks]
     categories = {s.app_category for t in tasks for s in t.metadata.subtasks if s.app_category}
     n = len(tasks)

@@ -323,3 +323,14 @@ def test_every_field_of_a_task_is_saved() -> None:
     suites and run directories: adding a field means adding it to the file format."""
     document = task_to_dict(suite.load()[0])
     assert set(document) - {"schema_version"} == set(Task.model_fields)
+
+
+def test_solution_actions_counts_the_reference_without_wait_turns() -> None:
+    calls = [
+        ActionCall(env="desktop", name="search_app", arguments={"name": "terminal"}),
+        ActionCall(env="root", name="wait", arguments={}),
+        ActionCall(env="desktop", name="write_text", arguments={"text": "exit\n"}),
+    ]
+    node = m.file_exists("a").on("laptop")
+    task = Task(id="t", instruction="x", nodes={"n": node}, reference_solution=calls)
+    assert task.solution_actions == 2

@@ -162,6 +162,13 @@ class Task(BaseModel):
         dag.add_edges_from(self.edges)
         return dag
 
+    @property
+    def solution_actions(self) -> int:
+        """The reference solution's length in actions: ``wait`` turns are slack the oracle
+        leaves a slow app, not work, so they do not count (suite statistics, the short-task
+        cut of reef-v1)."""
+        return sum(1 for c in self.reference_solution if (c.env, c.name) != ("root", "wait"))
+
     def near_miss_solution(self, case: NearMissCase) -> list[ActionCall]:
         """The reference solution with ``case``'s calls in place of its subtask's part."""
         spans = {info.id: info.solution_span for info in self.metadata.subtasks}

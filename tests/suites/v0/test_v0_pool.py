@@ -393,3 +393,24 @@ def test_composition_drops_a_state_set_twice_to_different_values() -> None:
     assert not _sets_a_state_twice(
         spec((on, {"setting": "Bluetooth"}), (off, {"setting": "Wi-Fi"}))
     )
+
+
+def test_composition_drops_a_rename_beside_a_change_to_the_same_file() -> None:
+    """CRAB-style DAG: an append (s2) and a rename (s3) hang off the same file in parallel
+    branches; whichever runs last, the other's checkpoint cannot hold at the end."""
+    from reefbench.compose.synthesis import ComposedSpec
+    from reefbench.suites.v0.composed import _removes_what_a_sibling_keeps
+    from reefbench.suites.v0.templates import POOL
+
+    path = "~/Desktop/orchid.txt"
+    subtasks = [
+        ("desktop.create_file", {"path": path, "content": "alpha"}),
+        ("desktop.append_line", {"path": path, "line": "beta"}),
+        ("desktop.rename_file", {"path": path, "new_name": "quartz-final.txt"}),
+    ]
+
+    def task(links: list[tuple[int, int]]) -> Task:
+        return ComposedSpec("x", "", "", list(subtasks), links, {}, "").build(POOL)
+
+    assert _removes_what_a_sibling_keeps(task([(0, 1), (0, 2)]))  # append and rename in parallel
+    assert not _removes_what_a_sibling_keeps(task([(0, 1), (1, 2)]))  # the rename comes last

@@ -58,15 +58,15 @@ PLAN_OF_REQUESTS: list[tuple[str, Request, int, int]] = [
     ("small", Request(levels={"instruction": "easy"}, intents=(SIGN_IN,), max_subtasks=1), 4, 1),
     ("lookup", Request(levels={"instruction": "easy"}, intents=(LOOKUP,), max_subtasks=1), 5, 6),
     ("cross", Request(levels={"instruction": "easy"}, intents=(CODE, MEMO)), 6, 16),
-    ("cross", Request(levels={"instruction": "medium"}, intents=(CODE, MEMO)), 7, 14),
-    ("medium", Request(levels={"instruction": "medium"}, intents=(FILES, WRITE, SETUP)), 8, 10),
+    ("cross", Request(levels={"instruction": "medium"}, intents=(CODE, MEMO)), 7, 22),
+    ("medium", Request(levels={"instruction": "medium"}, intents=(FILES, WRITE, SETUP)), 8, 16),
     (
         "medium",
         Request(levels={"instruction": "medium"}, intents=(CONTACT, PLAN, PHONE_SETUP, CLOUD)),
         9,
-        8,
+        14,
     ),
-    ("medium", Request(levels={"instruction": "medium"}, intents=(WEB,)), 10, 3),
+    ("medium", Request(levels={"instruction": "medium"}, intents=(WEB,)), 10, 6),
     (
         "chain",
         Request(
@@ -87,7 +87,7 @@ PLAN_OF_REQUESTS: list[tuple[str, Request, int, int]] = [
         "wide",
         Request(levels={"branch": "hard"}, intents=(PLAN, CONTACT, PHONE_SETUP), max_subtasks=6),
         13,
-        3,
+        10,
     ),
     (
         "steps",
@@ -185,6 +185,34 @@ def _sets_a_state_twice(spec: ComposedSpec) -> bool:
     return bool(conflicting_states(checkpoints))
 
 
+# Checkpoints that hold when something is gone (a renamed file's old path): any other
+# checkpoint on the same state must come before it in the graph, or the two cannot both
+# hold at the end (an append to a file that a parallel branch renames away).
+REMOVALS = frozenset({"file_absent"})
+
+
+def _removes_what_a_sibling_keeps(task: Task) -> bool:
+    """A removal checkpoint and a checkpoint on the same state that is not its ancestor:
+    the reference solution can reach both, but one of them fails the end-state check."""
+    import networkx as nx
+
+    from reefbench.evaluators import keys_overlap
+
+    dag: nx.DiGraph[str] = nx.DiGraph(list(task.edges))
+    dag.add_nodes_from(task.nodes)
+    keys = {node: ev.state_keys() for node, ev in task.nodes.items()}
+    for node, ev in task.nodes.items():
+        if ev.name not in REMOVALS:
+            continue
+        before = nx.ancestors(dag, node)
+        for other, other_keys in keys.items():
+            if other == node or other in before:
+                continue
+            if any(keys_overlap(a, b) for a in keys[node] for b in other_keys):
+                return True
+    return False
+
+
 def _fits(task: Task) -> bool:
     if len(task.nodes) > MAX_NODES:
         return False
@@ -225,6 +253,8 @@ def _draw(tag: str, request: Request, seed: int, wanted: int) -> Iterable[Task]:
             continue
         task = _build(spec, tag)
         if not _fits(task):
+            continue
+        if _removes_what_a_sibling_keeps(task):
             continue
         if tag == "cross" and "cross-device" not in task.metadata.tags:
             continue
