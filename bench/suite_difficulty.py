@@ -17,6 +17,10 @@ data (nothing runs):
     Subtasks per task (VeriGUI-style chains have 4-8).
 ``app_categories``
     Distinct application categories the tasks' subtasks cover.
+``crab_categories``
+    How many of CRAB's application categories the suite covers (target: all of them),
+    then one ``crab_category`` line per category with the number of tasks in it
+    (:mod:`reefbench.suites.v1.crab_categories`).
 
 An *action* is a call of the reference solution other than ``root.wait`` (a turn of
 slack for a slow screen is not work an agent has to find).
@@ -31,6 +35,7 @@ import json
 import statistics
 
 from reefbench.suites import get_suite
+from reefbench.suites.v1.crab_categories import coverage
 from reefbench.task import Task
 
 SCREEN_DEVICES = frozenset({"desktop", "phone", "browser", "android"})
@@ -56,6 +61,7 @@ def figures(tasks: list[Task]) -> list[tuple[str, float, str]]:
         ("subtasks_median", statistics.median(subtasks), "subtasks"),
         ("subtasks_max", max(subtasks), "subtasks"),
         ("app_categories", len(categories), "categories"),
+        ("crab_categories", sum(n > 0 for n in coverage(tasks).values()), "categories"),
     ]
 
 
@@ -66,6 +72,9 @@ def main() -> None:
     tasks = get_suite(args.suite).load()
     for metric, value, unit in figures(tasks):
         print(json.dumps({"metric": metric, "value": value, "unit": unit, "suite": args.suite}))
+    for category, count in coverage(tasks).items():
+        line = {"metric": "crab_category", "category": category, "value": count, "unit": "tasks"}
+        print(json.dumps({**line, "suite": args.suite}))
 
 
 if __name__ == "__main__":
