@@ -683,6 +683,7 @@ def photo_mailed(
     caption: str,
     env: Environment,
     subject: str = "",
+    body: str = "",
     colour: str = "blue",
     shape: str = "circle",
     edits: list[str] | None = None,
@@ -695,6 +696,7 @@ def photo_mailed(
         to: Recipient address (one of To or Cc, compared whole, ignoring case).
         caption: Text the photo shows.
         subject: The subject (compared whole; empty: any).
+        body: Text the body must contain (empty: any).
         colour: Its background colour.
         shape: Its shape (circle, square, triangle).
         edits: The edits made to it, in order ("rotate_left", "rotate_right", "flip").
@@ -718,6 +720,8 @@ def photo_mailed(
     ]
     if subject:
         criteria.append((f"subject is {subject!r}", lambda m: _same_field(m["subject"], subject)))
+    if body:
+        criteria.append((f"body contains {body!r}", lambda m: _has(m["body"], body)))
     criteria.append(
         (
             f"the photo of {caption!r} attached" + (f" after {', '.join(edits)}" if edits else ""),

@@ -23,6 +23,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from reefbench.apps import photos
 from reefbench.apps.files import child, folder_id, get_item, path_of, store_file
+from reefbench.apps.mail import send_mail
 from reefbench.apps.store import StoreError, get_setting, now_text, set_setting
 from reefbench.apps.web import client_of, render, require_login, see_other, store, text
 
@@ -213,6 +214,29 @@ async def save_copy(request: Request, photo_id: int) -> Response:
             db, parent, text(form, "name") or row["name"], row["content"], row["mime"]
         )
     return see_other(f"/files/{copy}", notice="Copy saved to Files")
+
+
+@router.get("/photo/{photo_id}/share", response_class=HTMLResponse)
+async def share_form(request: Request, photo_id: int) -> Response:
+    with store(request).read() as db:
+        row = _photo(db, photo_id)
+    return render(request, "gallery/share.html", "gallery", f"Share {row['name']}", photo=row)
+
+
+@router.post("/photo/{photo_id}/share")
+async def share(request: Request, photo_id: int) -> Response:
+    """Share by mail: the phone's share sheet, a mail with the photo attached as it is now."""
+    form = await request.form()
+    with store(request).write(client_of(request)) as db:
+        _photo(db, photo_id)
+        send_mail(
+            db,
+            to=text(form, "to"),
+            subject=text(form, "subject"),
+            body=text(form, "body"),
+            file_ids=[photo_id],
+        )
+    return see_other(f"/gallery/photo/{photo_id}", notice="Mail sent")
 
 
 OPERATIONS: dict[str, Callable[..., Any]] = {

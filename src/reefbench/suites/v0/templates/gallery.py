@@ -25,6 +25,7 @@ from reefbench.suites.v0.templates import near as nm
 from reefbench.suites.v0.templates.common import (
     EMAILS,
     SUBJECTS,
+    TEXTS,
     browser_app,
     browser_fill,
     call,
@@ -86,24 +87,26 @@ def _phone_photo(album: str, photo: str) -> list[ActionCall]:
     ]
 
 
-def _mail_photo_on_phone(to: str, subject: str, path: str) -> list[ActionCall]:
-    """Compose a mail on the phone with a file of Files attached, and send it."""
-    return [
-        *phone_app("drawer_mail"),
-        call("phone", "tap_on", name="Compose"),
-        *phone_fill(("to", to), ("subject", subject)),
-        call("phone", "tap_on", name=path),
-        call("phone", "tap_on", name="Send"),
-    ]
-
-
 def _account(action: object) -> ActionStep:
     return ActionStep(env="services", action=action)  # type: ignore[arg-type]
 
 
-# ------------------------------------------------- sideways photo, upright, mailed
+# ------------------------------------------ sideways photo, upright, mailed and copied
+SAVE_FOLDERS = ["Documents/Expenses", "Documents/Scans", "Shared/Photos", "Archive/2024"]
+COPY_NAMES_UPRIGHT = [f"{w}.png" for w in ("upright", "fixed", "keep", "final", "clean", "good")]
+
+
 def upright_mail_setup(
-    album: str, photo: str, caption: str, colour: str, shape: str, to: str, subject: str
+    album: str,
+    photo: str,
+    caption: str,
+    colour: str,
+    shape: str,
+    to: str,
+    subject: str,
+    body: str,
+    folder: str,
+    copy: str,
 ) -> list[ActionStep]:
     # The photo and its look-alike were both taken sideways; a filler is upright.
     return [
@@ -136,72 +139,146 @@ def upright_mail_setup(
                 edits=["rotate_left"],
             )
         ),
+        _account(sd.add_folder(path=folder)),
     ]
 
 
 def upright_mail_checkpoints(
-    album: str, photo: str, caption: str, colour: str, shape: str, to: str, subject: str
+    album: str,
+    photo: str,
+    caption: str,
+    colour: str,
+    shape: str,
+    to: str,
+    subject: str,
+    body: str,
+    folder: str,
+    copy: str,
 ) -> list[Evaluator]:
     return [
         aev.photo_at(
             path=f"Photos/{album}/{photo}", caption=caption, colour=colour, shape=shape, by=PHONE
         ),
         aev.photo_mailed(
-            to=to, subject=subject, caption=caption, colour=colour, shape=shape, by=PHONE
+            to=to,
+            subject=subject,
+            body=body,
+            caption=caption,
+            colour=colour,
+            shape=shape,
+            by=PHONE,
+        ),
+        aev.photo_at(
+            path=f"{folder}/{copy}", caption=caption, colour=colour, shape=shape, by=PHONE
         ),
     ]
 
 
-def upright_mail_solution(
-    album: str, photo: str, caption: str, colour: str, shape: str, to: str, subject: str
+def _share_and_copy_on_phone(
+    to: str, subject: str, body: str, folder: str, copy: str
+) -> list[ActionCall]:
+    return [
+        call("phone", "tap_on", name="Share by mail"),
+        *phone_fill(("to", to), ("subject", subject), ("body", body)),
+        call("phone", "tap_on", name="Send"),
+        *phone_fill(("copy-folder", folder), ("copy-name", copy)),
+        call("phone", "tap_on", name="Save copy"),
+    ]
+
+
+def _upright_on_phone(
+    turn: str,
+    album: str,
+    photo: str,
+    to: str,
+    subject: str,
+    body: str,
+    folder: str,
+    copy: str,
 ) -> list[ActionCall]:
     return [
         *_phone_photo(album, photo),
-        call("phone", "tap_on", name="Rotate right"),
-        *_mail_photo_on_phone(to, subject, f"Photos/{album}/{photo}"),
+        *([call("phone", "tap_on", name=turn)] if turn else []),
+        *_share_and_copy_on_phone(to, subject, body, folder, copy),
     ]
+
+
+def upright_mail_solution(
+    album: str,
+    photo: str,
+    caption: str,
+    colour: str,
+    shape: str,
+    to: str,
+    subject: str,
+    body: str,
+    folder: str,
+    copy: str,
+) -> list[ActionCall]:
+    return _upright_on_phone("Rotate right", album, photo, to, subject, body, folder, copy)
 
 
 def upright_mail_turned_left(
-    album: str, photo: str, caption: str, colour: str, shape: str, to: str, subject: str
+    album: str,
+    photo: str,
+    caption: str,
+    colour: str,
+    shape: str,
+    to: str,
+    subject: str,
+    body: str,
+    folder: str,
+    copy: str,
 ) -> list[ActionCall]:
-    return [
-        *_phone_photo(album, photo),
-        call("phone", "tap_on", name="Rotate left"),
-        *_mail_photo_on_phone(to, subject, f"Photos/{album}/{photo}"),
-    ]
+    return _upright_on_phone("Rotate left", album, photo, to, subject, body, folder, copy)
 
 
 def upright_mail_unturned(
-    album: str, photo: str, caption: str, colour: str, shape: str, to: str, subject: str
+    album: str,
+    photo: str,
+    caption: str,
+    colour: str,
+    shape: str,
+    to: str,
+    subject: str,
+    body: str,
+    folder: str,
+    copy: str,
 ) -> list[ActionCall]:
-    return [
-        *_phone_photo(album, photo),
-        *_mail_photo_on_phone(to, subject, f"Photos/{album}/{photo}"),
-    ]
+    return _upright_on_phone("", album, photo, to, subject, body, folder, copy)
 
 
 def upright_mail_in_browser(
-    album: str, photo: str, caption: str, colour: str, shape: str, to: str, subject: str
+    album: str,
+    photo: str,
+    caption: str,
+    colour: str,
+    shape: str,
+    to: str,
+    subject: str,
+    body: str,
+    folder: str,
+    copy: str,
 ) -> list[ActionCall]:
     return [
         *browser_app("Gallery"),
         call("browser", "click_on", name=album, role="link"),
         call("browser", "click_on", name=photo, role="link"),
         call("browser", "click_on", name="Rotate right", role="button"),
-        *browser_app("Mail"),
-        call("browser", "click_on", name="Compose"),
-        *browser_fill(("To", to), ("Subject", subject)),
-        call("browser", "click_on", name=f"Photos/{album}/{photo}"),
+        call("browser", "click_on", name="Share by mail", role="link"),
+        *browser_fill(("To", to), ("Subject", subject), ("Message", body)),
         call("browser", "click_on", name="Send", role="button"),
+        *browser_fill(("Save a copy to folder", folder), ("Copy name", copy)),
+        call("browser", "click_on", name="Save copy", role="button"),
     ]
 
 
 UPRIGHT_MAIL = SubTask(
     id="gallery.upright_mail",
     description="On the phone, the Gallery's {album} album has a photo, taken sideways, that "
-    'reads "{caption}". Turn that photo upright in the Gallery, then mail it from the '
-    "phone to {to} with the subject {subject}.",
+    'reads "{caption}". Turn that photo upright in the Gallery, share it by mail from the '
+    'phone to {to} with the subject {subject} and the message "{body}", then save an '
+    "upright copy of it into the Files folder {folder} named {copy}.",
     attributes={
         "album": "str",
         "photo": "str",
@@ -210,20 +287,35 @@ UPRIGHT_MAIL = SubTask(
         "shape": "str",
         "to": "email",
         "subject": "str",
+        "body": "text",
+        "folder": "str",
+        "copy": "str",
     },
+    outputs=["mail"],
     env="phone",
     app="gallery",
     app_category=CATEGORY,
     intents=[GALLERY_INTENT],
-    value_pools={"colour": COLOURS, "shape": SHAPES, "to": EMAILS, "subject": SUBJECTS},
+    value_pools={
+        **{
+            attribute: [p[attribute] for p in PHOTOS] for attribute in ("album", "photo", "caption")
+        },
+        "colour": COLOURS,
+        "shape": SHAPES,
+        "to": EMAILS,
+        "subject": SUBJECTS,
+        "body": TEXTS,
+        "folder": SAVE_FOLDERS,
+        "copy": COPY_NAMES_UPRIGHT,
+    },
     value_records=[dict(p) for p in PHOTOS],
     setup_generator=upright_mail_setup,
     evaluator_generator=upright_mail_checkpoints,
     solution_generator=upright_mail_solution,
     near_misses=[
-        NearMiss("mails the look-alike photo beside it", changes={"photo": _next_photo}),
+        NearMiss("shares the look-alike photo beside it", changes={"photo": _next_photo}),
         NearMiss("turns the photo the wrong way", solution=upright_mail_turned_left),
-        NearMiss("mails the photo without turning it", solution=upright_mail_unturned),
+        NearMiss("shares and copies the photo without turning it", solution=upright_mail_unturned),
         NearMiss("does it all in the desktop browser", solution=upright_mail_in_browser),
     ],
 )
@@ -328,11 +420,12 @@ def camera_copy_shot_in_browser(
 
 CAMERA_COPY = SubTask(
     id="gallery.camera_copy",
-    description="Take a photo with the phone's camera (the Gallery's Take photo). Then, on the "
-    "computer, open that new photo in the desktop browser's Gallery, save a copy of it into "
-    "the {target} album named {name}, and mirror the copy (the photo on the phone stays as "
-    "it was).",
+    description="Take a photo with the phone's camera (the Gallery's Take photo). Then open "
+    "that new photo in the Gallery in the desktop browser, save a copy of it into the "
+    "{target} album named {name}, and mirror the copy (the photo on the phone stays as it "
+    "was).",
     attributes={"shot": "str", "colour": "str", "shape": "str", "target": "str", "name": "str"},
+    outputs=["photo"],
     env="phone",
     app="gallery",
     app_category=CATEGORY,
