@@ -633,3 +633,99 @@ SERVICE_EVALUATORS = [
     setting_equals,
     directions_requested,
 ]
+
+
+@evaluator(governs=_path_keys)
+def photo_at(
+    path: str,
+    caption: str,
+    env: Environment,
+    colour: str = "blue",
+    shape: str = "circle",
+    edits: list[str] | None = None,
+    by: Device = "",
+) -> EvalResult:
+    """The file at this path in Files is the photo of a scene, pixel for pixel, after the
+    phone editor's edits: a renamed copy of the right photo passes, a look-alike, the photo
+    without its edit or turned the wrong way does not.
+
+    Args:
+        path: File path such as "Photos/Camera/IMG_0001.png" (case-insensitive).
+        caption: Text the photo shows.
+        colour: Its background colour.
+        shape: Its shape (circle, square, triangle).
+        edits: The edits made to it, in order ("rotate_left", "rotate_right", "flip").
+        by: The client that must have made the change: "phone", "browser" (the desktop
+            browser) or "desktop" (the computer outside the browser); empty: any.
+    """
+    from reefbench.apps import photos
+
+    expected = photos.edited(
+        photos.draw(photos.Scene(caption=caption, colour=colour, shape=shape)), edits or []
+    )
+
+    def same(row: Row) -> bool:
+        return (
+            isinstance(row["content"], bytes) and photos.same_picture(row["content"], expected)[0]
+        )
+
+    criteria: list[Criterion] = [
+        (f"file {path!r}", lambda f: not f["is_folder"] and _norm(f["path"]) == _norm(path)),
+        (f"the photo of {caption!r}" + (f" after {', '.join(edits)}" if edits else ""), same),
+    ]
+    account = services_of(env)
+    return _judge("photo", _file_rows(env), _attributed(account, "files", by, criteria))
+
+
+@evaluator(governs=_mail_keys)
+def photo_mailed(
+    to: str,
+    caption: str,
+    env: Environment,
+    subject: str = "",
+    body: str = "",
+    colour: str = "blue",
+    shape: str = "circle",
+    edits: list[str] | None = None,
+    by: Device = "",
+) -> EvalResult:
+    """A mail was sent to an address with the photo of a scene attached, pixel for pixel
+    after the edits: the attachment's name does not matter, its picture does.
+
+    Args:
+        to: Recipient address (one of To or Cc, compared whole, ignoring case).
+        caption: Text the photo shows.
+        subject: The subject (compared whole; empty: any).
+        body: Text the body must contain (empty: any).
+        colour: Its background colour.
+        shape: Its shape (circle, square, triangle).
+        edits: The edits made to it, in order ("rotate_left", "rotate_right", "flip").
+        by: The client that must have made the change: "phone", "browser" (the desktop
+            browser) or "desktop" (the computer outside the browser); empty: any.
+    """
+    from reefbench.apps import photos
+
+    expected = photos.edited(
+        photos.draw(photos.Scene(caption=caption, colour=colour, shape=shape)), edits or []
+    )
+    account = services_of(env)
+    pictured: set[int] = {
+        att["mail_id"]
+        for att in account.rows("attachments")
+        if isinstance(att["content"], bytes) and photos.same_picture(att["content"], expected)[0]
+    }
+    sent = [m for m in account.rows("mail") if m["folder"] == "sent"]
+    criteria: list[Criterion] = [
+        (f"sent to {to}", lambda m: _is_one_of(f"{m['recipients']},{m['cc']}", to)),
+    ]
+    if subject:
+        criteria.append((f"subject is {subject!r}", lambda m: _same_field(m["subject"], subject)))
+    if body:
+        criteria.append((f"body contains {body!r}", lambda m: _has(m["body"], body)))
+    criteria.append(
+        (
+            f"the photo of {caption!r} attached" + (f" after {', '.join(edits)}" if edits else ""),
+            lambda m: m["id"] in pictured,
+        )
+    )
+    return _judge("sent mail", sent, _attributed(account, "mail", by, criteria))

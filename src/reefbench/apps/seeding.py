@@ -238,6 +238,54 @@ def add_folder(path: str, env: Environment) -> str:
 
 
 @action
+def add_photo(
+    album: str,
+    name: str,
+    caption: str,
+    env: Environment,
+    colour: str = "blue",
+    shape: str = "circle",
+    edits: list[str] | None = None,
+) -> str:
+    """Put a photo into a gallery album (Files' Photos/<album>, created if missing).
+
+    Args:
+        album: Album name such as "Receipts".
+        name: File name ending in .png, e.g. "IMG_0412.png".
+        caption: Text the photo shows.
+        colour: Background colour (red, orange, yellow, green, teal, blue, purple, grey).
+        shape: White shape beside the caption (circle, square, triangle).
+        edits: How the stored photo is turned ("rotate_left", "rotate_right", "flip"):
+            a photo taken sideways.
+    """
+    services_of(env).call(
+        "add_photo",
+        album=album,
+        name=name,
+        caption=caption,
+        colour=colour,
+        shape=shape,
+        edits=edits or [],
+    )
+    return f"added photo Photos/{album}/{name}"
+
+
+@action
+def set_camera_scene(
+    caption: str, env: Environment, colour: str = "blue", shape: str = "circle"
+) -> str:
+    """Choose what the gallery's camera shows: the next photo taken draws this scene.
+
+    Args:
+        caption: Text the photo shows.
+        colour: Background colour (red, orange, yellow, green, teal, blue, purple, grey).
+        shape: White shape beside the caption (circle, square, triangle).
+    """
+    services_of(env).call("set_camera_scene", caption=caption, colour=colour, shape=shape)
+    return f"the camera shows {caption!r}"
+
+
+@action
 def add_message(
     contact: str,
     text: str,

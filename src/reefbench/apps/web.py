@@ -33,6 +33,7 @@ APPS: tuple[tuple[str, str, str], ...] = (
     ("tasks", "Tasks", "T"),
     ("notes", "Notes", "N"),
     ("files", "Files", "F"),
+    ("gallery", "Gallery", "I"),
     ("messages", "Messages", "S"),
     ("maps", "Maps", "G"),
     ("clock", "Clock", "A"),

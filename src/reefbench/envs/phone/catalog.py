@@ -48,6 +48,7 @@ SERVICE_APPS = (
     PhoneApp("Tasks", "com.reef.tasks", "/tasks", "T", "#188038"),
     PhoneApp("Notes", "com.reef.notes", "/notes", "N", "#f9ab00"),
     PhoneApp("Files", "com.reef.files", "/files", "F", "#1967d2"),
+    PhoneApp("Gallery", "com.reef.gallery", "/gallery", "I", "#e8710a"),
     PhoneApp("Messages", "com.reef.messages", "/messages", "S", "#0b8043", home=True),
     PhoneApp("Maps", "com.reef.maps", "/maps", "G", "#34a853", home=True),
     PhoneApp("Clock", "com.reef.clock", "/clock", "A", "#3c4043"),

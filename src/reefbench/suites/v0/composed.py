@@ -19,6 +19,7 @@ from reefbench.suites.v0.finish import ask_first, finish
 from reefbench.suites.v0.lint import conflicting_states
 from reefbench.suites.v0.steps import describe_steps
 from reefbench.suites.v0.templates import POOL
+from reefbench.suites.v0.templates.gallery import GALLERY_INTENT, SINGLE_USE_TEMPLATES
 from reefbench.task import Task
 
 MAX_NODES = 11
@@ -40,6 +41,7 @@ WEB = "organise the week in the browser"
 SIGN_IN = "sign back in to the account"
 FILE_MANAGER = "organise folders in the file manager"
 ROUTE = "find the way on the phone"
+GALLERY = GALLERY_INTENT
 
 PLAN_OF_REQUESTS: list[tuple[str, Request, int, int]] = [
     (
@@ -115,6 +117,18 @@ PLAN_OF_REQUESTS: list[tuple[str, Request, int, int]] = [
         2,
     ),
     ("small", Request(levels={"instruction": "easy"}, intents=(ROUTE,), max_subtasks=1), 18, 2),
+    (
+        "gallery",
+        Request(levels={"instruction": "easy"}, intents=(GALLERY,), max_subtasks=1),
+        140,
+        4,
+    ),
+    (
+        "gallery",
+        Request(levels={"instruction": "medium"}, intents=(GALLERY,), max_subtasks=3),
+        141,
+        8,
+    ),
 ]
 
 
@@ -213,6 +227,12 @@ def _removes_what_a_sibling_keeps(task: Task) -> bool:
     return False
 
 
+def _repeats_a_single_use(spec: ComposedSpec) -> bool:
+    """A template that uses a one-of-a-kind state (the phone camera's one scene) twice."""
+    templates = [template for template, _ in spec.subtasks]
+    return any(templates.count(t) > 1 for t in SINGLE_USE_TEMPLATES)
+
+
 def _fits(task: Task) -> bool:
     if len(task.nodes) > MAX_NODES:
         return False
@@ -247,7 +267,7 @@ def _draw(tag: str, request: Request, seed: int, wanted: int) -> Iterable[Task]:
             return
         if _answers(spec) > 1 or _repeats_a_kept_property(spec) or _credits_looking(spec):
             continue
-        if _sets_a_state_twice(spec):
+        if _sets_a_state_twice(spec) or _repeats_a_single_use(spec):
             continue
         if tag == "chain" and not _is_chain(spec):
             continue
