@@ -414,3 +414,13 @@ def test_composition_drops_a_rename_beside_a_change_to_the_same_file() -> None:
 
     assert _removes_what_a_sibling_keeps(task([(0, 1), (0, 2)]))  # append and rename in parallel
     assert not _removes_what_a_sibling_keeps(task([(0, 1), (1, 2)]))  # the rename comes last
+
+
+def test_the_gates_start_with_the_costliest_task(tasks: list[Task]) -> None:
+    """Two workers finish together when the long chains do not come last (suite order puts
+    the longest composed tasks at the end)."""
+    from reefbench.suites.v0.gates import gate_cost
+
+    short, long = sorted(tasks, key=lambda t: t.solution_actions)[:: len(tasks) - 1]
+    assert gate_cost(long, set()) > gate_cost(short, set())
+    assert gate_cost(short, {"a", "b"}) > gate_cost(short, set())

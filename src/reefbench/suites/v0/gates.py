@@ -40,7 +40,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from reefbench.action_sets import DEFAULT_ACTION_SET, get_action_set
@@ -337,6 +337,15 @@ def _chain_start_problems(
     return []
 
 
+def gate_cost(task: Task, near_misses: Collection[str]) -> int:
+    """A task's gate time in reference actions, roughly: its solution's length times the
+    episodes its gates play (oracle, null agent, truncated reference, the planned near
+    misses, the alternatives). :func:`run_gates` starts the costliest tasks first, so two
+    workers finish together instead of one playing a long chain alone at the end."""
+    episodes = 3 + len(near_misses) + len(task.alternative_solutions)
+    return task.solution_actions * episodes
+
+
 def run_gates(
     tasks: Iterable[Task],
     make_environments: EnvironmentFactory,
@@ -362,7 +371,7 @@ def run_gates(
             if found:
                 verdicts[task.id] = Verdict(task.id, found)
     work: queue.Queue[Task] = queue.Queue()
-    for task in todo:
+    for task in sorted(todo, key=lambda t: -gate_cost(t, plan.get(t.id, set()))):
         if task.id not in verdicts:
             work.put(task)
     lock = threading.Lock()
