@@ -197,42 +197,59 @@ def _chain(task_id: str, seed: int, parts: list[Part], **kwargs: Any) -> Task:
     return _task(task_id, seed, instruction, parts, **kwargs)
 
 
+def _distinct(matches: list[Match], taken: set[str], start: int) -> Match:
+    """The first look-alike from ``start`` on whose first name no other part of the task
+    uses (two parts about two Judiths would make one of them ambiguous)."""
+    found = next(m for m in matches[start:] + matches[:start] if m.first not in taken)
+    taken.add(found.first)
+    return found
+
+
+def _seeded(k: int, seed: int) -> list[Task]:
+    """Three chains on world ``seed``: find, reason, ask; every device, every template."""
+    vendor, other_vendor = k % len(VENDORS), (k + 3) % len(VENDORS)
+    found = checklists(seed)
+    asked = ambiguous(seed)[k % len(ambiguous(seed))]
+    taken = {asked.first}
+    matches = lookalikes(seed)
+    first, second = _distinct(matches, taken, k), _distinct(matches, taken, k + 5)
+    title, other_title = TITLES[k % len(TITLES)], TITLES[(k + 6) % len(TITLES)]
+    note = found[k % len(found)]
+    return [
+        _chain(
+            f"v0-world-invoice-{seed}",
+            seed,
+            [
+                _invoice_part(seed, vendor, 1, title),
+                _company_part(first, TEXTS[k]),
+                _checklist_part(note, f"~/Desktop/{WORDS[k]}-open-items.txt"),
+            ],
+            scenario="email",
+        ),
+        _chain(
+            f"v0-world-ask-{seed}",
+            seed,
+            [
+                _ask_part(asked, TEXTS[k + 6]),
+                _invoice_part(seed, other_vendor, 2, other_title),
+                _company_part(second, TEXTS[k + 10]),
+            ],
+            level="L3",
+            scenario="messages",
+            user_data={WHICH_CONTACT: f"I mean {asked.name}."},
+        ),
+        _chain(
+            f"v0-world-checklist-{seed}",
+            seed,
+            [
+                _checklist_part(note, f"~/Documents/{WORDS[k + 8]}-open-items.txt"),
+                _invoice_part(seed, other_vendor, 0, title),
+            ],
+            scenario="notes",
+        ),
+    ]
+
+
 def tasks() -> list[Task]:
-    """The world tasks, for :mod:`reefbench.suites.v0.handmade` to append."""
-    out: list[Task] = []
-    for k, seed in enumerate((100, 101, 102)):
-        match = lookalikes(seed)[k]
-        found = checklists(seed)[0]
-        asked = ambiguous(seed)[0]
-        other = next(m for m in lookalikes(seed)[k + 1 :] if m.first != asked.first)
-        path = f"~/Desktop/{WORDS[k]}-open-items.txt"
-        out.append(
-            _chain(
-                f"v0-world-invoice-{seed}",
-                seed,
-                [_invoice_part(seed, k, 1, TITLES[k]), _company_part(match, TEXTS[k])],
-                scenario="email",
-            )
-        )
-        out.append(
-            _chain(
-                f"v0-world-checklist-{seed}",
-                seed,
-                [_checklist_part(found, path), _invoice_part(seed, k + 3, 2, TITLES[k + 3])],
-                scenario="notes",
-            )
-        )
-        out.append(
-            _chain(
-                f"v0-world-ask-{seed}",
-                seed,
-                [
-                    _ask_part(asked, TEXTS[k + 6]),
-                    _company_part(other, TEXTS[k + 9]),
-                ],
-                level="L3",
-                scenario="messages",
-                user_data={WHICH_CONTACT: f"{asked.name}, the one at {asked.company or 'home'}"},
-            )
-        )
-    return out
+    """The world tasks, for :mod:`reefbench.suites.v0.handmade` to append (seeds 100-105)."""
+    return [task for k, seed in enumerate(range(100, 106)) for task in _seeded(k, seed)]

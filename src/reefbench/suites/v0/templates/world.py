@@ -60,8 +60,14 @@ def find_contact_in_browser(query: str, name: str) -> list[ActionCall]:
 
 
 def open_note_in_browser(title: str) -> list[ActionCall]:
-    """Open the browser's Notes and the note with this title."""
-    return [*browser_app("Notes"), call(B, "click_on", name=f"Note {title}", role="link")]
+    """Search the browser's Notes for this title and open the note (the board of 45
+    notes is longer than the window)."""
+    return [
+        *browser_app("Notes"),
+        call(B, "click_on", name="Search notes"),
+        call(B, "write_text", text=title + "\n"),
+        call(B, "click_on", name=f"Note {title}", role="link"),
+    ]
 
 
 def note_on_phone(title: str, body: str) -> list[ActionCall]:
