@@ -26,16 +26,32 @@ from reefbench.subtask import NearMiss, SubTask
 from reefbench.suites.v0 import helpers as hp
 from reefbench.suites.v0.templates.account import note_in_browser, sms_in_browser
 from reefbench.suites.v0.templates.common import (
+    NAMES,
+    NUMBERS,
+    TEXTS,
+    TITLES,
+    WORDS,
     browser_app,
     call,
     mousepad_new,
     phone_app,
     phone_fill,
 )
+from reefbench.worlds import VENDORS
 
 B, P, D = "browser", "phone", "desktop"
 WORLD_INTENT = "find it in the lived-in account"
 WHICH_CONTACT = "which contact"
+
+# Value pools for the pool's lint and for playing a template alone: the tasks themselves
+# take every value from their world (see the module docstring), never from these.
+MONTHS = ["October 2025", "November 2025", "December 2025", "January 2026", "February 2026"]
+AMOUNTS = ["48.20", "51.75", "112.40", "96.05", "230.10", "27.99"]
+COUNTS = ["1", "2", "3", "4", "5", "6"]
+CHECKLISTS = ["Groceries 2", "Weekend shopping 2", "Packing list 2", "Party 2"]
+FIRSTS = [name.split()[0] for name in NAMES]
+COMPANIES = ["Reynolds and Sons", "Evans-Ward", "Knight LLC", "Holmes PLC"]
+WORLD_FILES = [f"~/Desktop/{word}-open-items.txt" for word in WORDS]
 
 
 # ------------------------------------------------------------ reading steps
@@ -134,6 +150,13 @@ INVOICE_NOTE = SubTask(
     app="notes",
     app_category="cross-device",
     intents=[WORLD_INTENT],
+    value_pools={
+        "vendor": [name for name, _ in VENDORS],
+        "month": MONTHS,
+        "title": TITLES,
+        "amount": AMOUNTS,
+        "decoy": AMOUNTS[::-1],
+    },
     evaluator_generator=invoice_note_checkpoint,
     solution_generator=invoice_note_solution,
     near_misses=[
@@ -188,6 +211,14 @@ COMPANY_SMS = SubTask(
     app="messages",
     app_category="communication",
     intents=[WORLD_INTENT],
+    value_pools={
+        "first": FIRSTS,
+        "company": COMPANIES,
+        "name": NAMES,
+        "text": TEXTS,
+        "number": NUMBERS,
+        "decoy": NUMBERS[::-1],
+    },
     evaluator_generator=company_sms_checkpoint,
     solution_generator=company_sms_solution,
     near_misses=[
@@ -221,6 +252,7 @@ CHECKLIST_FILE = SubTask(
     app="text editor",
     app_category="cross-device",
     intents=[WORLD_INTENT],
+    value_pools={"note": CHECKLISTS, "path": WORLD_FILES, "count": COUNTS, "decoy": COUNTS[::-1]},
     evaluator_generator=checklist_file_checkpoint,
     solution_generator=checklist_file_solution,
     near_misses=[NearMiss("counts the ticked items", solution=checklist_file_checked)],
@@ -266,6 +298,7 @@ ASK_WHICH = SubTask(
     app="messages",
     app_category="communication",
     intents=[WORLD_INTENT],
+    value_pools={"first": FIRSTS, "text": TEXTS, "number": NUMBERS, "decoy": NUMBERS[::-1]},
     evaluator_generator=ask_which_checkpoints,
     solution_generator=ask_which_solution,
     near_misses=[
