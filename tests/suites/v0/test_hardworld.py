@@ -67,13 +67,16 @@ def tasks() -> list[Task]:
 
 
 def test_every_task_loads_its_world_first_and_is_long(tasks: list[Task]) -> None:
-    assert len(tasks) == 18
+    assert len(tasks) == 3 * len(hardworld.SEEDS)
     for task in tasks:
         first = task.setup[0]
         assert first.env == "services" and first.action.name == "load_world"
         assert int(first.action.bound["seed"]) in range(100, 120)
         assert sum(c.name != "wait" for c in task.reference_solution) >= 20
         assert "cross-device" in task.metadata.tags
+    chains = [t for t in tasks if "long-chain" in t.metadata.tags]
+    assert len(chains) == len(hardworld.SEEDS)
+    assert all(sum(c.name != "wait" for c in t.reference_solution) >= 40 for t in chains)
 
 
 def test_ask_tasks_ask_before_acting_and_the_user_can_answer(tasks: list[Task]) -> None:

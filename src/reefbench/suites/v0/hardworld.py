@@ -17,12 +17,17 @@ from typing import Any
 
 from reefbench.apps.seeding import load_world
 from reefbench.apps.world import account_world
+from reefbench.suites.v0.composed import LONG_CHAIN
 from reefbench.suites.v0.finish import finish
 from reefbench.suites.v0.handmade import Part, assemble
 from reefbench.suites.v0.templates.common import TEXTS, TITLES, WORDS
 from reefbench.suites.v0.templates.world import WHICH_CONTACT
 from reefbench.task import ActionStep, Task
 from reefbench.worlds import VENDORS
+
+# The worlds the tasks load (reef-v1 gives this helper seeds 100-119). Each seed adds three
+# tasks and about 80 s to a gate run with two workers.
+SEEDS = range(100, 110)
 
 
 def _rows(seed: int, sql: str, *args: Any) -> list[sqlite3.Row]:
@@ -128,7 +133,8 @@ def _with_world(task: Task, seed: int) -> Task:
         step,
         *task.setup,
     ]
-    return finish(task, tags=("world",))
+    chain = len(task.metadata.subtasks) >= LONG_CHAIN[0]
+    return finish(task, tags=("world", *(["long-chain"] if chain else [])))
 
 
 def _task(
@@ -206,7 +212,8 @@ def _distinct(matches: list[Match], taken: set[str], start: int) -> Match:
 
 
 def _seeded(k: int, seed: int) -> list[Task]:
-    """Three chains on world ``seed``: find, reason, ask; every device, every template."""
+    """Three chains on world ``seed``: a four-link chain over the three devices, an ask-first
+    one (L3) and a two-link one; every template on every world."""
     vendor, other_vendor = k % len(VENDORS), (k + 3) % len(VENDORS)
     found = checklists(seed)
     asked = ambiguous(seed)[k % len(ambiguous(seed))]
@@ -221,8 +228,9 @@ def _seeded(k: int, seed: int) -> list[Task]:
             seed,
             [
                 _invoice_part(seed, vendor, 1, title),
-                _company_part(first, TEXTS[k]),
+                _company_part(first, TEXTS[k % len(TEXTS)]),
                 _checklist_part(note, f"~/Desktop/{WORDS[k]}-open-items.txt"),
+                _invoice_part(seed, (vendor + 1) % len(VENDORS), 3, TITLES[(k + 3) % len(TITLES)]),
             ],
             scenario="email",
         ),
@@ -230,9 +238,9 @@ def _seeded(k: int, seed: int) -> list[Task]:
             f"v0-world-ask-{seed}",
             seed,
             [
-                _ask_part(asked, TEXTS[k + 6]),
+                _ask_part(asked, TEXTS[(k + 6) % len(TEXTS)]),
                 _invoice_part(seed, other_vendor, 2, other_title),
-                _company_part(second, TEXTS[k + 10]),
+                _company_part(second, TEXTS[(k + 10) % len(TEXTS)]),
             ],
             level="L3",
             scenario="messages",
@@ -251,5 +259,5 @@ def _seeded(k: int, seed: int) -> list[Task]:
 
 
 def tasks() -> list[Task]:
-    """The world tasks, for :mod:`reefbench.suites.v0.handmade` to append (seeds 100-105)."""
-    return [task for k, seed in enumerate(range(100, 106)) for task in _seeded(k, seed)]
+    """The world tasks, for :mod:`reefbench.suites.v0.handmade` to append (:data:`SEEDS`)."""
+    return [task for k, seed in enumerate(SEEDS) for task in _seeded(k, seed)]
