@@ -473,6 +473,4 @@ def _tasks() -> list[Task]:
 
 def load() -> list[Task]:
     """The handmade tasks."""
-    from reefbench.suites.v0 import hardworld  # it builds on assemble: imported here
-
-    return _tasks() + hardworld.tasks()
+    return _tasks()

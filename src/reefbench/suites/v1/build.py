@@ -1,9 +1,9 @@
 """Synthesise reef-v1's tasks from the templates and handmade definitions (what
 ``reef suite freeze v1`` writes; loading the suite never runs this).
 
-The tasks are reef-v0's plan (handmade first, then the composed requests in order) with
-ids derived from their content: ``v1-<kind>-<hash>``, the kind being the handmade mark or
-the composed request's tag (``small``, ``cross``, ``chain``, ...).
+The tasks are reef-v0's plan (handmade first, then the seeded-world ones, then the
+composed requests in order) with ids derived from their content: ``v1-<kind>-<hash>``,
+the kind being the handmade mark or the composed request's tag (``small``, ``chain``, ...).
 """
 
 from __future__ import annotations
@@ -27,11 +27,11 @@ def build() -> list[Task]:
     Raises:
         ConfigError: two tasks with the same definition (they would share an id).
     """
-    from reefbench.suites.v0 import composed, handmade
+    from reefbench.suites.v0 import composed, handmade, hardworld
 
     tasks: list[Task] = []
     seen: dict[str, str] = {}
-    for task in [*handmade.load(), *composed.load()]:
+    for task in [*handmade.load(), *hardworld.tasks(), *composed.load()]:
         new_id = content_id(task, f"{PREFIX}-{_kind(task.id)}-")
         if new_id in seen:
             raise ConfigError(f"{task.id} and {seen[new_id]} are the same task ({new_id})")

@@ -99,7 +99,9 @@ def sms_on_phone(to: str, text: str) -> list[ActionCall]:
     return [
         *phone_app("drawer_messages"),
         call(P, "tap_on", name="Start chat"),
-        *phone_fill(("to", to), ("body", text)),
+        # The field by its label: the conversation list of a lived-in world holds texts
+        # that contain "to", which a tap by the field's id could land on.
+        *phone_fill(("To (name or phone number)", to), ("body", text)),
         call(P, "tap_on", name="Send"),
     ]
 
