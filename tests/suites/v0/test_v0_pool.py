@@ -112,7 +112,10 @@ def test_every_composed_instruction_passes_the_consistency_validator(tasks: list
 
 
 def test_the_validator_catches_a_wrong_instruction(tasks: list[Task]) -> None:
-    chain = next(t for t in tasks if "long-chain" in t.metadata.tags)
+    # A composed chain: handmade ones (the world's) are not in the validator's form.
+    chain = next(
+        t for t in tasks if "long-chain" in t.metadata.tags and "handmade" not in t.metadata.tags
+    )
     flattened = chain.instruction.replace("Then, using its result, ", "Independently, ")
     broken = chain.model_copy(update={"instruction": flattened})
     assert instruction_problems(broken, POOL)

@@ -25,10 +25,11 @@ DESCRIPTION = (
 
 
 def load() -> list[Task]:
-    """Every task: handmade first, then composed (stable ids and order)."""
-    from reefbench.suites.v0 import composed, handmade
+    """Every task: handmade first (then those on seeded worlds), then composed (stable ids
+    and order)."""
+    from reefbench.suites.v0 import composed, handmade, hardworld
 
-    return handmade.load() + composed.load()
+    return handmade.load() + hardworld.tasks() + composed.load()
 
 
 __all__ = ["DESCRIPTION", "load", "make_environments"]

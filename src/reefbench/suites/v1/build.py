@@ -1,12 +1,13 @@
 """Synthesise reef-v1's tasks from the templates and handmade definitions (what
 ``reef suite freeze v1`` writes; loading the suite never runs this).
 
-The tasks are reef-v0's plan (handmade first, then the composed requests in order) with
-ids derived from their content: ``v1-<kind>-<hash>``, the kind being the handmade mark or
-the composed request's tag (``small``, ``cross``, ``chain``, ...). Composed tasks whose
-reference solution takes at most :data:`SHORT` actions (``Task.solution_actions``) stay
-in reef-v0 (tests and demos play them) but not in reef-v1: a task one shell command
-solves measures little, and issue 18 caps such tasks at 10 % of the benchmark.
+The tasks are reef-v0's plan (handmade first, then the seeded-world ones, then the
+composed requests in order) with ids derived from their content: ``v1-<kind>-<hash>``,
+the kind being the handmade mark or the composed request's tag (``small``, ``chain``, ...).
+Composed tasks whose reference solution takes at most :data:`SHORT` actions
+(``Task.solution_actions``) stay in reef-v0 (tests and demos play them) but not in
+reef-v1: a task one shell command solves measures little, and issue 18 caps such tasks
+at 10 % of the benchmark.
 """
 
 from __future__ import annotations
@@ -31,12 +32,12 @@ def build() -> list[Task]:
     Raises:
         ConfigError: two tasks with the same definition (they would share an id).
     """
-    from reefbench.suites.v0 import composed, handmade
+    from reefbench.suites.v0 import composed, handmade, hardworld
 
     tasks: list[Task] = []
     seen: dict[str, str] = {}
     kept = [t for t in composed.load() if t.solution_actions > SHORT]
-    for task in [*handmade.load(), *kept]:
+    for task in [*handmade.load(), *hardworld.tasks(), *kept]:
         new_id = content_id(task, f"{PREFIX}-{_kind(task.id)}-")
         if new_id in seen:
             raise ConfigError(f"{task.id} and {seen[new_id]} are the same task ({new_id})")
