@@ -29,6 +29,7 @@ XFCONF_DIR = ".config/xfce4/xfconf/xfce-perchannel-xml"
 DEFAULT_WALLPAPER = "/usr/share/backgrounds/xfce/xfce-teal.jpg"
 # xfdesktop names a monitor after its RandR output; Xvfb's only output is "screen".
 WALLPAPER_PROPERTY = "/backdrop/screen0/monitorscreen/workspace0/last-image"
+STYLE_PROPERTY = WALLPAPER_PROPERTY.rsplit("/", 1)[0] + "/image-style"
 CLOCK_FORMAT = "%a %d %b %H:%M"
 
 _PANEL_XML = f"""<?xml version="1.0" encoding="UTF-8"?>

@@ -40,6 +40,7 @@ WEB = "organise the week in the browser"
 SIGN_IN = "sign back in to the account"
 FILE_MANAGER = "organise folders in the file manager"
 ROUTE = "find the way on the phone"
+SESSION = "personalise the desktop"
 
 PLAN_OF_REQUESTS: list[tuple[str, Request, int, int]] = [
     (
@@ -115,6 +116,13 @@ PLAN_OF_REQUESTS: list[tuple[str, Request, int, int]] = [
         2,
     ),
     ("small", Request(levels={"instruction": "easy"}, intents=(ROUTE,), max_subtasks=1), 18, 2),
+    # The desktop session's settings (templates/session.py), seeds 160-179.
+    (
+        "session",
+        Request(levels={"instruction": "medium"}, intents=(SESSION,), max_subtasks=3),
+        160,
+        6,
+    ),
 ]
 
 
