@@ -3,16 +3,19 @@
 A setting in the store is not yet a change the user sees: xfdesktop draws the wallpaper
 from its channel and names the file it drew in a root-window property
 (``XFDESKTOP_IMAGE_FILE_0``), so :func:`wallpaper_shows` checks both, and a stored path
-the desktop never drew (a typo, a file that does not exist) fails.
+the desktop never drew (a typo, a file that does not exist: xfdesktop names it all the
+same) fails.
 """
 
 from __future__ import annotations
 
 import subprocess
+from pathlib import Path
 from typing import Any
 
 from reefbench.envs.desktop.device import DesktopDevice
 from reefbench.envs.desktop.xsession import STYLE_PROPERTY, WALLPAPER_PROPERTY
+from reefbench.errors import ActionFailed
 from reefbench.evaluators import EvalResult, evaluator
 
 DESKTOP_CHANNEL = "xfce4-desktop"
@@ -72,6 +75,13 @@ def _root_property(env: DesktopDevice, name: str) -> str:
     return value.strip().strip('"')
 
 
+def _picture_exists(env: DesktopDevice, path: str) -> bool:
+    try:
+        return env.session.host_path(path).is_file()
+    except ActionFailed:  # a system picture (/usr/share/backgrounds): read-only, shared
+        return Path(path).is_file()
+
+
 @evaluator(governs=_wallpaper_keys)
 def wallpaper_shows(value: str, env: DesktopDevice) -> EvalResult:
     """The desktop's wallpaper is this picture: stored in xfdesktop's settings and drawn.
@@ -84,6 +94,9 @@ def wallpaper_shows(value: str, env: DesktopDevice) -> EvalResult:
     stored = xfconf_value(env, DESKTOP_CHANNEL, WALLPAPER_PROPERTY)
     if stored != wanted:
         return EvalResult(success=False, message=f"the wallpaper setting is {stored!r}")
+    # xfdesktop names the file it was told to draw even when there is nothing to draw.
+    if not _picture_exists(env, wanted):
+        return EvalResult(success=False, message=f"there is no picture {value}")
     drawn = _root_property(env, "XFDESKTOP_IMAGE_FILE_0")
     return EvalResult(success=drawn == wanted, message=f"the desktop shows {drawn!r}")
 
