@@ -121,7 +121,7 @@ PLAN_OF_REQUESTS: list[tuple[str, Request, int, int]] = [
         "session",
         Request(levels={"instruction": "medium"}, intents=(SESSION,), max_subtasks=3),
         160,
-        6,
+        10,
     ),
 ]
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from reefbench.actions import ActionCall
 from reefbench.envs.desktop import session_evaluators as sev
+from reefbench.envs.desktop import setup as st
 from reefbench.evaluators import Evaluator
 from reefbench.subtask import NearMiss, SubTask, register_attribute_type
 from reefbench.suites.v0 import helpers as hp
@@ -28,7 +29,7 @@ from reefbench.task import ActionStep
 D = "desktop"
 # A picture of the Wallpapers folder (a file name) and a style of the settings app: own
 # types, so synthesis never links another template's output into them.
-for _name in ("wallpaper", "wallpaper_style"):
+for _name in ("wallpaper", "wallpaper_style", "wallpaper_note"):
     register_attribute_type(_name, str)
 SESSION_INTENT = "personalise the desktop"
 WALLPAPER_FOLDER = "~/Wallpapers"
@@ -176,3 +177,94 @@ DESKTOP_OPTION = SubTask(
 )
 
 TEMPLATES.append(DESKTOP_OPTION)
+
+
+# The wallpaper a colleague's note asks for: the picture and the style are described in
+# words (never by file name or the app's style name), beside a picture the note rules out.
+PICTURE_WORDS = {
+    "coast-evening.png": "the coast at sunset",
+    "coast-morning.png": "the coast at sunrise",
+    "forest.png": "the forest",
+    "harbour.png": "the harbour with the boats",
+    "meadow.png": "the meadow",
+    "river.png": "the river",
+}
+STYLE_WORDS = {
+    "Centered": "in the middle of the screen at its own size, not enlarged",
+    "Tiled": "repeated across the screen like floor tiles",
+    "Stretched": "stretched to fill the whole screen, even if that distorts it",
+    "Scaled": "as large as fits while keeping its proportions, with borders if need be",
+    "Zoomed": "enlarged until it covers the whole screen, cropping what does not fit",
+}
+NOTES = ["~/Documents/lobby-screen.txt", "~/Documents/open-day.txt", "~/Desktop/for-you.txt"]
+
+
+def _ruled_out(picture: str) -> str:
+    """The look-alike the note rules out (the other coast; else the next picture)."""
+    return nm.neighbour_in(PICTURES)(picture) if picture != "coast-morning.png" else PICTURES[0]
+
+
+def note_text(picture: str, style: str) -> str:
+    return (
+        "Hi,\n\n"
+        "For the visitors next week, could you change the wallpaper on the lobby computer?\n"
+        f"Last time we had {PICTURE_WORDS[_ruled_out(picture)]}, and people found it dull,\n"
+        "so not that one again. The pictures are in the Wallpapers folder.\n"
+        f"Please use {PICTURE_WORDS[picture]}, and show it {STYLE_WORDS[style]}.\n\n"
+        "Thanks!\nSam\n"
+    )
+
+
+def note_wallpaper_setup(note: str, picture: str, style: str) -> list[ActionStep]:
+    return [
+        *wallpaper_setup(picture, style),
+        _step(st.create_file(path=note, content=note_text(picture, style))),
+    ]
+
+
+def note_wallpaper_checkpoints(note: str, picture: str, style: str) -> list[Evaluator]:
+    return wallpaper_checkpoints(picture, style)
+
+
+def note_wallpaper_solution(note: str, picture: str, style: str) -> list[ActionCall]:
+    return [
+        call(D, "search_app", name="text editor"),
+        call(D, "hotkey", keys=["ctrl", "o"]),
+        call(D, "write_text", text=f"{note}\n"),
+        call(D, "hotkey", keys=["ctrl", "q"]),
+        *wallpaper_solution(picture, style),
+    ]
+
+
+def note_wallpaper_ruled_out(note: str, picture: str, style: str) -> list[ActionCall]:
+    """Takes the picture the note mentions first: the one it rules out."""
+    return note_wallpaper_solution(note, _ruled_out(picture), style)
+
+
+def note_wallpaper_output(note: str, picture: str, style: str) -> str:
+    return wallpaper_output(picture, style)
+
+
+NOTE_WALLPAPER = SubTask(
+    id="session.note_wallpaper",
+    description="Do what Sam's note {note} asks about the desktop's wallpaper, with the "
+    "Desktop Settings app.",
+    attributes={"note": "wallpaper_note", "picture": "wallpaper", "style": "wallpaper_style"},
+    output_type="image_path",
+    outputs=["image_path"],
+    env=D,
+    app="desktop-settings",
+    app_category="system",
+    intents=[SESSION_INTENT],
+    value_pools={"note": NOTES, "picture": PICTURES, "style": STYLES},
+    setup_generator=note_wallpaper_setup,
+    evaluator_generator=note_wallpaper_checkpoints,
+    solution_generator=note_wallpaper_solution,
+    output_generator=note_wallpaper_output,
+    near_misses=[
+        NearMiss("takes the picture the note rules out", solution=note_wallpaper_ruled_out),
+        NearMiss("reads the style wrong", changes={"style": nm.neighbour_in(STYLES)}),
+    ],
+)
+
+TEMPLATES.append(NOTE_WALLPAPER)
