@@ -86,3 +86,10 @@ def test_wallpaper_checkpoint_needs_the_setting_and_the_drawn_picture(
     assert wait_until(lambda: check.evaluate(desk).success, 10.0)
     assert not sev.wallpaper_style(value="Tiled").evaluate(desk).success
     assert sev.wallpaper_style(value="Zoomed").evaluate(desk).success
+
+
+def test_the_file_manager_runs_as_itself_beside_the_desktop(desk: DesktopEnvironment) -> None:
+    desk.reset()
+    desk.step("search_app", {"name": "files"})
+    comms = {p["comm"] for p in desk.session.processes()}
+    assert "thunar" in comms and "Thunar" not in comms  # no daemon took its window
