@@ -38,6 +38,7 @@ BUILTIN_ACTION_MODULES: frozenset[str] = frozenset(
         "reefbench.envs.desktop.actions",
         "reefbench.envs.desktop.evaluators",
         "reefbench.envs.desktop.office_evaluators",
+        "reefbench.envs.desktop.session_evaluators",
         "reefbench.envs.desktop.setup",
         "reefbench.envs.memory",
         "reefbench.envs.phone.checks",

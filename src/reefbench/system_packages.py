@@ -109,6 +109,27 @@ PACKAGES: tuple[SystemPackage, ...] = (
     SystemPackage("dconf-gsettings-backend", "desktop settings (GSettings)", _DESKTOP),
     SystemPackage("libglib2.0-bin", "desktop settings (gsettings)", _DESKTOP, ("gsettings",)),
     SystemPackage("bubblewrap", "desktop sandbox", _DESKTOP, ("bwrap",)),
+    SystemPackage(
+        "xfce4-panel",
+        "desktop session (panel: app menu, window buttons, clock)",
+        _DESKTOP,
+        ("xfce4-panel",),
+    ),
+    SystemPackage(
+        "xfdesktop4",
+        "desktop session (wallpaper, desktop icons) and the Desktop Settings app",
+        _DESKTOP,
+        ("xfdesktop", "xfdesktop-settings"),
+        ("desktop-settings",),
+    ),
+    SystemPackage(
+        "xfce4-settings",
+        "the Appearance settings app (theme, fonts)",
+        _DESKTOP,
+        ("xfce4-appearance-settings",),
+        ("appearance",),
+    ),
+    SystemPackage("xfconf", "desktop settings store (xfconf-query)", _DESKTOP, ("xfconf-query",)),
     SystemPackage("rofi", "desktop launcher (search_app)", _APPS, ("rofi",)),
     SystemPackage(
         "xfce4-terminal", "desktop terminal", _APPS, ("xfce4-terminal",), ("terminal", "vim")

@@ -1,8 +1,9 @@
 """Init process of a desktop sandbox (runs INSIDE bubblewrap under /usr/bin/python3).
 
 Stdlib only: it must not import reefbench. It starts the session's D-Bus bus, the
-accessibility bus and the window manager, relays the allowed local-service ports into the
-sandbox's loopback, then serves JSON-line requests from the harness on stdin:
+accessibility bus, the window manager and the session's programs (panel, desktop), relays
+the allowed local-service ports into the sandbox's loopback, then serves JSON-line
+requests from the harness on stdin:
 
     {"id": 1, "op": "spawn", "argv": [...], "env": {...}}   -> {"id": 1, "ok": true, "pid": 42}
     {"id": 2, "op": "run", "argv": [...], "limit": 5}     -> {"ok": true, "rc": 0, "stdout": ...}
@@ -215,6 +216,8 @@ def main() -> int:
             raise RuntimeError("the accessibility bus did not come up")
         if config.get("wm"):
             _start(config["wm"], runtime, "wm")
+        for argv in config.get("session") or ():
+            _start(argv, runtime, os.path.basename(argv[0]))
         _bring_up_loopback()
         for port, path in (config.get("ports") or {}).items():
             _serve_port(int(port), path)

@@ -155,6 +155,23 @@ APPS: dict[str, AppSpec] = {
             env=_OFFICE_ENV,
             ready_title=" - LibreOffice Impress",
         ),
+        # The session's settings (xfconf): the wallpaper, and the theme and fonts.
+        AppSpec(
+            "desktop-settings",
+            "Desktop Settings",
+            ("xfdesktop-settings",),
+            "xfdesktop-settings",
+            "Xfdesktop-settings",
+            ("wallpaper", "background", "desktop", "settings"),
+        ),
+        AppSpec(
+            "appearance",
+            "Appearance",
+            ("xfce4-appearance-settings",),
+            "xfce4-appearance-settings",
+            "Xfce4-appearance-settings",
+            ("theme", "fonts", "style", "look", "settings"),
+        ),
         AppSpec("gimp", "GIMP", ("gimp", "--no-splash"), "gimp", "Gimp", ("image editor",)),
     )
 }

@@ -37,6 +37,7 @@ from reefbench.envs.desktop.screen import Frame, Screen, Settle
 from reefbench.envs.desktop.session import DesktopSession, SessionConfig
 from reefbench.envs.desktop.settling import View, settle_view
 from reefbench.envs.desktop.x11 import X11, XWindow
+from reefbench.envs.desktop.xsession import SESSION_WINDOW_CLASSES
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure, InvalidAction
 from reefbench.grounding import Candidate
 from reefbench.observe.marks import Mark, require_mark
@@ -443,8 +444,15 @@ class DesktopDevice(Environment):
         return {(w.id, w.pid) for w in (self.x11.stacking() if stacking is None else stacking)}
 
     def new_window(self, before: set[tuple[int, int]]) -> XWindow | None:
-        """The topmost mapped window not in ``before`` (:meth:`window_keys`), if any."""
-        new = [w for w in self.x11.stacking() if (w.id, w.pid) not in before and w.box[2] > 1]
+        """The topmost mapped window not in ``before`` (:meth:`window_keys`), if any; never
+        the session's own (xfdesktop may map its desktop window again at any time)."""
+        new = [
+            w
+            for w in self.x11.stacking()
+            if (w.id, w.pid) not in before
+            and w.box[2] > 1
+            and w.wm_class not in SESSION_WINDOW_CLASSES
+        ]
         return new[-1] if new else None
 
     def wait_for_new_window(self, before: set[tuple[int, int]], timeout: float) -> XWindow | None:

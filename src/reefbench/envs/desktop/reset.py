@@ -14,6 +14,7 @@ from pathlib import Path
 
 from reefbench.envs.desktop.app_records import write_vim_config
 from reefbench.envs.desktop.office import write_office_profile
+from reefbench.envs.desktop.xsession import write_session_config
 
 _GTK_SETTINGS = """[Settings]
 gtk-cursor-blink=false
@@ -45,6 +46,7 @@ def write_default_baseline(target: Path) -> None:
     (terminal / "terminalrc").write_text(_TERMINAL_RC)
     write_vim_config(target)  # vim logs what it writes (evidence that vim made a change)
     write_office_profile(target)  # LibreOffice starts without first-start dialogs
+    write_session_config(target)  # the panel and the wallpaper (xfconf channels)
     skel = Path("/etc/skel")
     if skel.is_dir():
         shutil.copytree(skel, target, dirs_exist_ok=True, symlinks=True)

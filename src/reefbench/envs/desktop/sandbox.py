@@ -35,6 +35,15 @@ SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
 SANDBOX_UID = 1000
 
 # Read-only system trees. /var/cache/fontconfig spares every app a font-cache rebuild.
+# D-Bus services the session bus must not start on demand. xfdesktop asks for the file
+# manager's service as it draws the desktop's icons, and a Thunar started that way stays
+# as a daemon (``Thunar --gapplication-service``) that every later ``thunar`` hands its
+# window to and exits: the app a task opens would then never run under its own name.
+# Emptied files are skipped by dbus-daemon; ``thunar`` then runs as itself, as before.
+HIDDEN_DBUS_SERVICES = tuple(
+    f"/usr/share/dbus-1/services/{name}.service"
+    for name in ("org.xfce.Thunar", "org.xfce.FileManager", "org.xfce.Thunar.FileManager1")
+)
 _RO_SYSTEM = ("/usr", "/etc", "/sys", "/var/cache/fontconfig", "/var/lib/dbus")
 _MERGED_USR = {"/bin": "usr/bin", "/lib": "usr/lib", "/lib64": "usr/lib64", "/sbin": "usr/sbin"}
 
@@ -191,6 +200,9 @@ def bwrap_command(spec: SandboxSpec, command: Sequence[str], bwrap: str = "bwrap
         SANDBOX_HOME,
         "--clearenv",
     ]
+    for service in HIDDEN_DBUS_SERVICES:
+        if os.path.exists(service):
+            argv += ["--ro-bind", "/dev/null", service]
     if spec.passwd is not None:
         argv += ["--ro-bind", str(spec.passwd), "/etc/passwd"]
     if spec.group is not None:

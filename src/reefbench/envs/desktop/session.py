@@ -41,6 +41,7 @@ from reefbench.envs.desktop.sandbox import (
     account_files,
     bwrap_command,
 )
+from reefbench.envs.desktop.xsession import SESSION_PROGRAMS, session_windows_mapped
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure
 from reefbench.waiting import wait_until
 
@@ -249,6 +250,7 @@ class DesktopSession:
         )
         init_config = {
             "wm": list(WINDOW_MANAGER),
+            "session": [list(argv) for argv in SESSION_PROGRAMS],
             "ports": {str(p): f"{PORTS_DIR}/{relay_socket_name(p)}" for p in self.config.ports},
             # The init gives up first, so its error (not a bare timeout) reaches the harness.
             "timeout": max(1.0, self.config.start_timeout - 3.0),
@@ -272,6 +274,31 @@ class DesktopSession:
         )
         if not self.wait_for_window_manager(self.config.start_timeout):
             raise EnvironmentFailure("the window manager did not start")
+        if not self.wait_for_session(self.config.start_timeout):
+            raise EnvironmentFailure(
+                f"the desktop session (panel, wallpaper) did not come up: see {runtime}/logs"
+            )
+
+    def wait_for_session(self, timeout: float) -> bool:
+        """True once the wallpaper is drawn and the panel is mapped.
+
+        Waited for at every start, so a task's first observation already shows the
+        whole desktop: a panel or a wallpaper appearing mid-episode would be a change
+        the agent did not make (and would keep the screen from settling).
+        """
+
+        def ready() -> bool:
+            done = subprocess.run(
+                ["xprop", "-root", "_XROOTPMAP_ID", "_NET_CLIENT_LIST"],
+                capture_output=True,
+                env=self.host_env(),
+                check=False,
+            )
+            if b"pixmap id" not in done.stdout or b"window id" not in done.stdout:
+                return False
+            return bool(session_windows_mapped(self.host_env()))
+
+        return _wait(ready, timeout, interval=0.05)
 
     def wait_for_window_manager(self, timeout: float) -> bool:
         """True once a window manager owns the display (``_NET_SUPPORTING_WM_CHECK``)."""

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from reefbench.envs.desktop.a11y import Box
+from reefbench.envs.desktop.xsession import SESSION_WINDOW_CLASSES
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,12 +86,16 @@ class X11:
         return [w for w in out if w is not None]
 
     def active(self) -> XWindow | None:
-        """The window that has the focus, if any."""
+        """The window that has the focus, if any: never the session's own (a click on the
+        wallpaper or the panel focuses them, and no app is then in front)."""
         with self._lock:
             value = self._prop(self._root, "_NET_ACTIVE_WINDOW")
             if value is None or not len(value) or not int(value[0]):
                 return None
-            return self._describe(int(value[0]))
+            window = self._describe(int(value[0]))
+        if window is not None and window.wm_class in SESSION_WINDOW_CLASSES:
+            return None
+        return window
 
     def pressed_buttons(self) -> list[int]:
         """Mouse buttons currently held down (1 = left, 2 = middle, 3 = right)."""

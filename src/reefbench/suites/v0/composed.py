@@ -42,6 +42,7 @@ SIGN_IN = "sign back in to the account"
 FILE_MANAGER = "organise folders in the file manager"
 ROUTE = "find the way on the phone"
 GALLERY = GALLERY_INTENT
+SESSION = "personalise the desktop"
 
 PLAN_OF_REQUESTS: list[tuple[str, Request, int, int]] = [
     (
@@ -128,6 +129,13 @@ PLAN_OF_REQUESTS: list[tuple[str, Request, int, int]] = [
         Request(levels={"instruction": "medium"}, intents=(GALLERY,), max_subtasks=3),
         141,
         8,
+    ),
+    # The desktop session's settings (templates/session.py), seeds 160-179.
+    (
+        "session",
+        Request(levels={"instruction": "medium"}, intents=(SESSION,), max_subtasks=3),
+        160,
+        10,
     ),
 ]
 

@@ -4,13 +4,15 @@ reefbench.suites.v0.templates:POOL``)."""
 from __future__ import annotations
 
 from reefbench.subtask import SubTask
-from reefbench.suites.v0.templates import browser, cross, desktop, gallery, phone, world
+from reefbench.suites.v0.templates import browser, cross, desktop, gallery, phone, session, world
 
 POOL: dict[str, SubTask] = {
-    t.id: t for module in (desktop, phone, browser, cross, gallery, world) for t in module.TEMPLATES
+    t.id: t
+    for module in (desktop, phone, browser, cross, gallery, world, session)
+    for t in module.TEMPLATES
 }
 BY_PLATFORM: dict[str, list[str]] = {
-    "desktop": [t.id for t in desktop.TEMPLATES],
+    "desktop": [t.id for t in (*desktop.TEMPLATES, *session.TEMPLATES)],
     "phone": [t.id for t in phone.TEMPLATES],
     "browser": [t.id for t in browser.TEMPLATES],
     "cross": [t.id for t in cross.TEMPLATES] + [t.id for t in gallery.TEMPLATES],

@@ -1,0 +1,95 @@
+"""The desktop session (xfce4-panel, xfdesktop) and its settings' checkpoints, on a real
+desktop: the panel and the wallpaper are there from the first observation, the session's
+windows never count as the app in front, and the wallpaper checkpoint needs both the
+setting and the drawn picture."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from reefbench.envs.desktop import DesktopEnvironment
+from reefbench.envs.desktop import session_evaluators as sev
+from reefbench.envs.desktop.xsession import (
+    DEFAULT_WALLPAPER,
+    SESSION_WINDOW_CLASSES,
+    WALLPAPER_PROPERTY,
+    desktop_xml,
+)
+from reefbench.suites.v0 import helpers as hp
+from reefbench.waiting import wait_until
+
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(
+        not all(shutil.which(t) for t in ("Xvfb", "bwrap", "xfdesktop", "xfce4-panel", "xprop"))
+        or not Path("/usr/bin/python3").exists(),
+        reason="needs Xvfb, bubblewrap, xfdesktop, xfce4-panel, xprop and Debian's python3",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def desk() -> Iterator[DesktopEnvironment]:
+    env = DesktopEnvironment()
+    try:
+        env.start()
+        yield env
+    finally:
+        env.stop()
+
+
+def test_the_baseline_channel_names_the_default_wallpaper() -> None:
+    assert f'value="{DEFAULT_WALLPAPER}"' in desktop_xml()
+    assert 'value="/x.png"' in desktop_xml("/x.png")
+
+
+def test_panel_and_wallpaper_are_up_after_a_reset(desk: DesktopEnvironment) -> None:
+    desk.reset()
+    classes = {w.wm_class for w in desk.x11.stacking()}
+    assert "Xfce4-panel" in classes
+    names = [m.name for m in desk.observe_now().marks.marks]
+    assert "Applications" in names  # the panel's menu button is an element
+    assert sev.wallpaper_shows(value=DEFAULT_WALLPAPER).evaluate(desk).success
+
+
+def test_a_click_on_the_wallpaper_leaves_no_app_in_front(desk: DesktopEnvironment) -> None:
+    desk.reset()
+    desk.step("click_at", {"x": 640, "y": 500})
+    active = desk.x11.active()
+    assert active is None or active.wm_class not in SESSION_WINDOW_CLASSES
+    assert desk.exiting_apps() == []
+
+
+def test_wallpaper_checkpoint_needs_the_setting_and_the_drawn_picture(
+    desk: DesktopEnvironment,
+) -> None:
+    desk.reset()
+    hp.draw_picture(path="~/Pictures/sea.png", width=320, height=200, color="navy").run(desk)
+    check = sev.wallpaper_shows(value="~/Pictures/sea.png")
+    assert not check.evaluate(desk).success
+    channel, prop = sev.DESKTOP_CHANNEL, WALLPAPER_PROPERTY
+    # A path to no picture is stored but never drawn: still not the wallpaper.
+    desk.session.run(["xfconf-query", "-c", channel, "-p", prop, "-s", "/home/user/none.png"])
+    assert (
+        sev.xfconf_equals(channel=channel, prop=prop, value="/home/user/none.png")
+        .evaluate(desk)
+        .success
+    )
+    assert not sev.wallpaper_shows(value="~/none.png").evaluate(desk).success
+    desk.session.run(
+        ["xfconf-query", "-c", channel, "-p", prop, "-s", "/home/user/Pictures/sea.png"]
+    )
+    assert wait_until(lambda: check.evaluate(desk).success, 10.0)
+    assert not sev.wallpaper_style(value="Tiled").evaluate(desk).success
+    assert sev.wallpaper_style(value="Zoomed").evaluate(desk).success
+
+
+def test_the_file_manager_runs_as_itself_beside_the_desktop(desk: DesktopEnvironment) -> None:
+    desk.reset()
+    desk.step("search_app", {"name": "files"})
+    comms = {p["comm"] for p in desk.session.processes()}
+    assert "thunar" in comms and "Thunar" not in comms  # no daemon took its window
