@@ -40,6 +40,7 @@ WEB = "organise the week in the browser"
 SIGN_IN = "sign back in to the account"
 FILE_MANAGER = "organise folders in the file manager"
 ROUTE = "find the way on the phone"
+REPORT = "report on a spreadsheet on the computer"
 
 PLAN_OF_REQUESTS: list[tuple[str, Request, int, int]] = [
     (
@@ -115,6 +116,7 @@ PLAN_OF_REQUESTS: list[tuple[str, Request, int, int]] = [
         2,
     ),
     ("small", Request(levels={"instruction": "easy"}, intents=(ROUTE,), max_subtasks=1), 18, 2),
+    ("office", Request(levels={"instruction": "easy"}, intents=(REPORT,), max_subtasks=1), 120, 6),
 ]
 
 
