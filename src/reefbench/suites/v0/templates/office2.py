@@ -42,15 +42,16 @@ def _sheet(seed: int, averaged: str) -> str:
     rng = random.Random(seed)
     categories = [*CATEGORIES, *rng.choices(CATEGORIES, k=ROWS - len(CATEGORIES))]
     rng.shuffle(categories)
-    rows = []
+    rows: list[list[str]] = []
+    amounts: list[int] = []
     for day, category in enumerate(categories, 1):
-        amount = rng.randrange(8, 120)
-        rows.append(
-            [f"2026-03-{day * 2:02d}", category, rng.choice(DESCRIPTIONS[category]), amount]
-        )
-    mine = [r for r in rows if r[1] == averaged]
-    mine[-1][3] = int(mine[-1][3]) + (-sum(int(r[3]) for r in mine)) % len(mine)
-    return "\n".join("|".join(str(v) for v in row) for row in rows)
+        amounts.append(rng.randrange(8, 120))
+        rows.append([f"2026-03-{day * 2:02d}", category, rng.choice(DESCRIPTIONS[category])])
+    mine = [i for i, row in enumerate(rows) if row[1] == averaged]
+    amounts[mine[-1]] += (-sum(amounts[i] for i in mine)) % len(mine)
+    return "\n".join(
+        "|".join([*row, str(amount)]) for row, amount in zip(rows, amounts, strict=True)
+    )
 
 
 def _rows(sheet: str) -> list[list[str]]:
@@ -90,7 +91,7 @@ def report_setup(
     path: str, report: str, total_of: str, average_of: str, sheet: str
 ) -> list[ActionStep]:
     rows = [HEADER, *_rows(sheet)]
-    return [ActionStep(env=D, action=st.create_spreadsheet(path=path, rows=rows))]  # type: ignore[arg-type]
+    return [ActionStep(env=D, action=st.create_spreadsheet(path=path, rows=rows))]
 
 
 def _last_row(sheet: str) -> int:
