@@ -78,11 +78,11 @@ def _record(seed: int, path: str, report: str, total: str, average: str) -> dict
 
 
 RECORDS = [
-    _record(1, "~/Documents/expenses.ods", "~/Documents/expense_report.odt", "Food", "Travel"),
-    _record(2, "~/Documents/march.ods", "~/Documents/march_report.odt", "Office", "Food"),
-    _record(3, "~/Documents/spending.ods", "~/Documents/spending_note.odt", "Travel", "Office"),
-    _record(4, "~/Documents/costs.ods", "~/Documents/costs_summary.odt", "Food", "Office"),
-    _record(5, "~/Documents/ledger.ods", "~/Documents/ledger_report.odt", "Travel", "Food"),
+    _record(1, "~/Documents/expenses.ods", "~/Documents/expense-report.odt", "Food", "Travel"),
+    _record(2, "~/Documents/march.ods", "~/Documents/march-report.odt", "Office", "Food"),
+    _record(3, "~/Documents/spending.ods", "~/Documents/spending-note.odt", "Travel", "Office"),
+    _record(4, "~/Documents/costs.ods", "~/Documents/costs-summary.odt", "Food", "Office"),
+    _record(5, "~/Documents/ledger.ods", "~/Documents/ledger-report.odt", "Travel", "Food"),
     _record(6, "~/Documents/outgoings.ods", "~/Documents/outgoings.odt", "Office", "Travel"),
 ]
 
