@@ -15,6 +15,7 @@ stops at ``max_nodes`` per window so a huge list cannot stall an observation.
 """
 
 import json
+import re
 import sys
 import time
 from typing import Any
@@ -164,10 +165,19 @@ HIDDEN_RUN = 12
 
 
 def _cell_position(table: Any, acc: Any, x: int, y: int) -> tuple[int, int] | None:
+    """The (row, column) of the cell at a screen point. Calc names its cells by address
+    ("B7"), which is read first: a cell's index in the grid passes 2**31 below row 131072,
+    past what the index calls carry."""
     try:
         cell = acc.get_accessible_at_point(x, y, Atspi.CoordType.SCREEN)
         if cell is None:
             return None
+        address = re.fullmatch(r"([A-Z]{1,3})([0-9]{1,7})", cell.get_name() or "")
+        if address:
+            column = 0
+            for letter in address.group(1):
+                column = column * 26 + ord(letter) - ord("A") + 1
+            return int(address.group(2)) - 1, column - 1
         index = cell.get_index_in_parent()
         return (
             int(Atspi.Table.get_row_at_index(table, index)),

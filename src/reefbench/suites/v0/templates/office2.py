@@ -126,9 +126,18 @@ def report_checkpoints(
     ]
 
 
+def _to_column_f() -> list[ActionCall]:
+    """From column A of a row of the table: Ctrl+Right to its last column (D), two more."""
+    return [
+        call(D, "hotkey", keys=["ctrl", "right"]),
+        call(D, "press", key="right"),
+        call(D, "press", key="right"),
+    ]
+
+
 def _calc_steps(path: str, first: str, second: str) -> list[ActionCall]:
     """Open the spreadsheet through Calc's Open dialog, fill F1:G2 (the cursor starts at
-    A1; Tab moves right), save it in its own format and quit."""
+    A1; the arrow keys move it; Tab between two entries), save it in its own format and quit."""
     return [
         call(D, "search_app", name="spreadsheet"),
         call(D, "hotkey", keys=["ctrl", "o"]),
@@ -137,10 +146,12 @@ def _calc_steps(path: str, first: str, second: str) -> list[ActionCall]:
         call("root", "wait"),
         call(D, "press", key="enter"),
         call("root", "wait"),
-        call(D, "write_text", text="\t" * 5 + first + "\n"),
+        *_to_column_f(),
+        call(D, "write_text", text=first + "\n"),
         call(D, "hotkey", keys=["ctrl", "home"]),
         call(D, "press", key="down"),
-        call(D, "write_text", text="\t" * 5 + second + "\n"),
+        *_to_column_f(),
+        call(D, "write_text", text=second + "\n"),
         call(D, "hotkey", keys=["ctrl", "s"]),
         call("root", "wait"),
         call(D, "hotkey", keys=["ctrl", "q"]),
