@@ -100,10 +100,17 @@ def _label(acc: Any) -> str:
     return ""
 
 
+# A read stops walking after this long and answers with what it has: a busy app answers
+# each call slowly (LibreOffice loading a document), and a partial tree now beats none (the
+# caller's deadline, 10 s, would fail the step). Settling reads again until two agree.
+READ_BUDGET = 6.0
+_deadline = [float("inf")]
+
+
 def _walk(
     acc: Any, depth: int, out: list[dict[str, Any]], max_nodes: int, max_children: int
 ) -> None:
-    if len(out) >= max_nodes:
+    if len(out) >= max_nodes or time.monotonic() > _deadline[0]:
         return
     # Windows close while they are walked: an object gone between two calls is skipped,
     # never an error (it has no place in the next screenshot either).
@@ -236,6 +243,7 @@ def _walk_showing(
 
 
 def tree(max_nodes: int = 1500, max_children: int = 400) -> list[dict[str, Any]]:
+    _deadline[0] = time.monotonic() + READ_BUDGET
     desktop = Atspi.get_desktop(0)
     windows = []
     for i in range(desktop.get_child_count()):
