@@ -114,7 +114,7 @@ def test_calc_lists_the_visible_cells_with_their_text_and_no_more(
 ) -> None:
     """The grid is walked through its Table interface: the cells on screen are elements
     (with what they hold, so a value can be read and its cell clicked), the billion others
-    are not, and a far-away cell the view scrolled to is listed once it is on screen."""
+    are not, and after a scroll to the last row the cells listed are the ones now on screen."""
     desk.reset()
     desk.step("search_app", {"name": "spreadsheet"})
     desk.step("write_text", {"text": "Food\t48\nTravel\t56\n"})
@@ -127,7 +127,7 @@ def test_calc_lists_the_visible_cells_with_their_text_and_no_more(
     desk.step("hotkey", {"keys": ["ctrl", "end"]})
     desk.step("hotkey", {"keys": ["ctrl", "down"]})
     far = {n.name for w in desk.windows() for n in w.nodes if n.role == "table cell"}
-    assert "A1" not in far and any(name.endswith("1048576") for name in far)
+    assert "A1" not in far and any(name.startswith("A10485") for name in far)
     desk.step("hotkey", {"keys": ["ctrl", "q"]})
     desk.observe()
     desk.step("click_on", {"name": "Don't Save"})
