@@ -28,6 +28,7 @@ from reefbench.envs.desktop.documents import (
     normalise_formula,
     paragraphs,
     slides,
+    write_spreadsheet,
 )
 from reefbench.envs.desktop.office import registry_modifications, write_office_profile
 
@@ -197,6 +198,47 @@ def test_cell_checkpoint_needs_the_formula_and_its_value(tmp_path: Path) -> None
     assert oe.spreadsheet_cell(path="~/budget.ods", cell="A4", value=49).state_keys() == frozenset(
         {"file:/home/user/budget.ods"}
     )
+
+
+def test_a_written_spreadsheet_holds_numbers_as_numbers(tmp_path: Path) -> None:
+    path = tmp_path / "expenses.ods"
+    write_spreadsheet(path, [["Category", "Amount"], ["Food", "12"], ["Travel", "7.5"]])
+    found = cells(path)
+    assert found["A2"].text == "Food" and found["A2"].value is None
+    assert found["B2"].value == 12 and found["B3"].value == 7.5
+    assert generator(path).lower().startswith("odfpy")
+
+
+def _formula_cell(path: Path, formula: str, value: float) -> None:
+    doc = OpenDocumentSpreadsheet()
+    sheet = table.Table(name="Sheet1")
+    row = table.TableRow()
+    extra = {"formula": formula} if formula else {}
+    cell = table.TableCell(valuetype="float", value=value, **extra)
+    cell.addElement(text.P(text=f"{value:g}"))
+    row.addElement(cell)
+    sheet.addElement(row)
+    doc.spreadsheet.addElement(sheet)
+    doc.save(str(path))
+
+
+def test_formula_checkpoint_needs_the_function_and_the_value(tmp_path: Path) -> None:
+    env = _env(tmp_path)
+    _formula_cell(tmp_path / "good.ods", 'of:=SUMIF([.B2:.B13];"Food";[.D2:.D13])', 119)
+    _formula_cell(tmp_path / "typed.ods", "", 119)
+    _formula_cell(tmp_path / "added.ods", "of:=[.D2]+[.D9]", 119)
+    _formula_cell(tmp_path / "wrong.ods", 'of:=SUMIF([.B2:.B13];"Rent";[.D2:.D13])', 167)
+
+    def check(name: str) -> tuple[bool, str]:
+        got = oe.spreadsheet_formula(path=f"~/{name}", cell="a1", value=119, uses="sumif")
+        result = got.evaluate(env)
+        return result.success, result.message
+
+    assert check("good.ods")[0]
+    assert not check("typed.ods")[0] and "a constant" in check("typed.ods")[1]
+    assert not check("added.ods")[0] and "does not use SUMIF" in check("added.ods")[1]
+    assert not check("wrong.ods")[0] and "not 119" in check("wrong.ods")[1]
+    assert not check("missing.ods")[0]
 
 
 def test_slide_checkpoint_needs_the_title_layout_and_count(tmp_path: Path) -> None:

@@ -107,3 +107,24 @@ def test_libreoffice_keeps_every_setting_of_the_prepared_profile(tmp_path: Path)
         if f'oor:path="{path}"><prop oor:name="{name}"' not in text
     ]
     assert not dropped
+
+
+def test_calc_lists_the_visible_cells_with_their_text_and_no_more(
+    desk: DesktopEnvironment,
+) -> None:
+    """The grid is walked through its Table interface: the cells on screen are elements
+    (with what they hold, so a value can be read and its cell clicked), the billion others
+    are not, and after a scroll to the last row the cells listed are the ones now on screen."""
+    desk.reset()
+    desk.step("search_app", {"name": "spreadsheet"})
+    desk.step("write_text", {"text": "Food\t48\nTravel\t56\n"})
+    nodes = [n for w in desk.windows() for n in w.nodes]
+    cells = {n.name: n for n in nodes if n.role == "table cell"}
+    assert cells["A1"].text == "Food" and cells["B2"].text == "56"
+    assert cells["A1"].box is not None
+    assert len(cells) <= 20 * 8  # _a11y_reader's MAX_GRID_ROWS x MAX_GRID_COLUMNS
+    assert len(nodes) < 600
+    desk.step("hotkey", {"keys": ["ctrl", "end"]})
+    desk.step("hotkey", {"keys": ["ctrl", "down"]})
+    far = {n.name for w in desk.windows() for n in w.nodes if n.role == "table cell"}
+    assert "A1" not in far and any(name.startswith("A10485") for name in far)

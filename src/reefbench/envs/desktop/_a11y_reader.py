@@ -15,6 +15,7 @@ stops at ``max_nodes`` per window so a huge list cannot stall an observation.
 """
 
 import json
+import re
 import sys
 import time
 from typing import Any
@@ -40,7 +41,16 @@ _STATES = {
 # Fields often have no name of their own: a label beside them names them ("Name:" in a
 # file dialog), through a labelled-by relation.
 _FIELD_ROLES = {"text", "entry", "password text", "spin button", "combo box"}
-_TEXT_ROLES = {"text", "entry", "terminal", "password text", "label", "paragraph", "heading"}
+_TEXT_ROLES = {
+    "text",
+    "entry",
+    "terminal",
+    "password text",
+    "label",
+    "paragraph",
+    "heading",
+    "table cell",
+}
 _TEXT_CAP = 2000
 _WINDOW_ROLES = {"frame", "window", "dialog", "alert", "file chooser"}
 
@@ -90,10 +100,17 @@ def _label(acc: Any) -> str:
     return ""
 
 
+# A read stops walking after this long and answers with what it has: a busy app answers
+# each call slowly (LibreOffice loading a document), and a partial tree now beats none (the
+# caller's deadline, 10 s, would fail the step). Settling reads again until two agree.
+READ_BUDGET = 6.0
+_deadline = [float("inf")]
+
+
 def _walk(
     acc: Any, depth: int, out: list[dict[str, Any]], max_nodes: int, max_children: int
 ) -> None:
-    if len(out) >= max_nodes:
+    if len(out) >= max_nodes or time.monotonic() > _deadline[0]:
         return
     # Windows close while they are walked: an object gone between two calls is skipped,
     # never an error (it has no place in the next screenshot either).
@@ -126,7 +143,17 @@ def _walk(
     except Exception:
         return
     if states.contains(S.MANAGES_DESCENDANTS) and count > max_children:
-        count = max_children
+        # A spreadsheet's grid (a billion cells), a long list: its children are made on
+        # demand, so walking them is what stalls an observation. Only the cells on screen
+        # are read (through the Table interface); without one, the walk stops at the first
+        # run of children that are not showing.
+        cells = _visible_cells(acc, node["box"])
+        if cells is not None:
+            for cell in cells:
+                _walk(cell, depth + 1, out, max_nodes, max_children)
+            return
+        _walk_showing(acc, count, depth, out, max_nodes, max_children)
+        return
     for i in range(min(count, max_children)):
         try:
             child = acc.get_child_at_index(i)
@@ -136,7 +163,87 @@ def _walk(
             _walk(child, depth + 1, out, max_nodes, max_children)
 
 
+# The most cells of one grid an observation lists: a full screen of a spreadsheet at the
+# default zoom (about 45 rows of 16 columns) would be 700 elements, most of them empty.
+MAX_GRID_ROWS = 20
+MAX_GRID_COLUMNS = 8
+# Children of a managing container looked at past the last showing one before giving up.
+HIDDEN_RUN = 12
+
+
+def _cell_position(table: Any, acc: Any, x: int, y: int) -> tuple[int, int] | None:
+    """The (row, column) of the cell at a screen point. Calc names its cells by address
+    ("B7"), which is read first: a cell's index in the grid passes 2**31 below row 131072,
+    past what the index calls carry."""
+    try:
+        cell = acc.get_accessible_at_point(x, y, Atspi.CoordType.SCREEN)
+        if cell is None:
+            return None
+        address = re.fullmatch(r"([A-Z]{1,3})([0-9]{1,7})", cell.get_name() or "")
+        if address:
+            column = 0
+            for letter in address.group(1):
+                column = column * 26 + ord(letter) - ord("A") + 1
+            return int(address.group(2)) - 1, column - 1
+        index = cell.get_index_in_parent()
+        return (
+            int(Atspi.Table.get_row_at_index(table, index)),
+            int(Atspi.Table.get_column_at_index(table, index)),
+        )
+    except Exception:
+        return None
+
+
+def _visible_cells(acc: Any, box: list[int] | None) -> list[Any] | None:
+    """The cells of a table that are on screen, top-left first, capped; ``None`` when the
+    container is not a table (or does not say where its cells are)."""
+    try:
+        table = acc.get_table_iface()
+    except Exception:
+        return None
+    if table is None or not box or box[2] <= 4 or box[3] <= 4:
+        return None
+    x, y, w, h = box
+    first = _cell_position(table, acc, x + 2, y + 2)
+    last = _cell_position(table, acc, x + w - 3, y + h - 3)
+    if first is None or last is None:
+        return None
+    rows = range(first[0], min(last[0], first[0] + MAX_GRID_ROWS - 1) + 1)
+    columns = range(first[1], min(last[1], first[1] + MAX_GRID_COLUMNS - 1) + 1)
+    cells = []
+    for row in rows:
+        for column in columns:
+            try:
+                cell = Atspi.Table.get_accessible_at(table, row, column)
+            except Exception:
+                continue
+            if cell is not None:
+                cells.append(cell)
+    return cells
+
+
+def _walk_showing(
+    acc: Any, count: int, depth: int, out: list[dict[str, Any]], max_nodes: int, max_children: int
+) -> None:
+    hidden = 0
+    seen_showing = False
+    for i in range(min(count, max_children)):
+        try:
+            child = acc.get_child_at_index(i)
+            showing = child is not None and child.get_state_set().contains(S.SHOWING)
+        except Exception:
+            continue
+        if not showing:
+            hidden += 1
+            if seen_showing and hidden >= HIDDEN_RUN:
+                return
+            continue
+        seen_showing, hidden = True, 0
+        _walk(child, depth + 1, out, max_nodes, max_children)
+
+
 def tree(max_nodes: int = 1500, max_children: int = 400) -> list[dict[str, Any]]:
+    _deadline[0] = time.monotonic() + READ_BUDGET
     desktop = Atspi.get_desktop(0)
     windows = []
     for i in range(desktop.get_child_count()):

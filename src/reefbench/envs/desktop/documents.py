@@ -13,6 +13,7 @@ tests build documents with odfpy and read them back.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -292,3 +293,34 @@ def slides(path: Path) -> list[Slide]:
             Slide(_attr(page, "DRAWNS", "name"), title, layout_name(placeholders), tuple(texts))
         )
     return found
+
+
+# ------------------------------------------------------------------- writing
+def _is_number(text: str) -> bool:
+    return bool(re.fullmatch(r"-?\d+(\.\d+)?", text.strip()))
+
+
+def write_spreadsheet(path: Path, rows: Sequence[Sequence[str]]) -> None:
+    """Write a one-sheet spreadsheet (``.ods``) with these rows, for a task's setup: the
+    document a user already had. Numbers are stored as numbers (so a formula can add them);
+    the file records odfpy as its generator, so only a save by LibreOffice makes it pass
+    :func:`~reefbench.envs.desktop.office_evaluators.saved_by_libreoffice`."""
+    from odf.opendocument import OpenDocumentSpreadsheet
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import P
+
+    document = OpenDocumentSpreadsheet()
+    table = Table(name="Sheet1")
+    for row in rows:
+        table_row = TableRow()
+        for value in row:
+            if _is_number(value):
+                cell = TableCell(valuetype="float", value=value.strip())
+            else:
+                cell = TableCell(valuetype="string")
+            cell.addElement(P(text=value))
+            table_row.addElement(cell)
+        table.addElement(table_row)
+    document.spreadsheet.addElement(table)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    document.save(str(path))

@@ -109,6 +109,46 @@ def spreadsheet_cell(
 
 
 @evaluator(governs=_path_keys)
+def spreadsheet_formula(
+    path: str, cell: str, value: float, uses: str, *, env: DesktopDevice
+) -> EvalResult:
+    """The spreadsheet's cell holds this value, computed by a formula that calls the
+    function ``uses`` (any ranges and criteria: ``=SUMIF(B:B;"Food";D:D)`` and
+    ``=SUMIF(B2:B15;B4;D2:D15)`` are both a conditional total). A number typed in, or a
+    formula that adds the cells one by one, does not count.
+
+    Args:
+        path: The spreadsheet as the agent sees it, e.g. "~/Documents/expenses.ods".
+        cell: The cell's address, e.g. "G1".
+        value: The number the formula must give (compared to 1e-6).
+        uses: The function the formula must call, e.g. "SUMIF".
+    """
+    target = _file(env, path)
+    if target is None:
+        return EvalResult(success=False, message=f"{path} does not exist")
+    try:
+        found = cells(target).get(cell.upper())
+    except DocumentUnreadable as exc:
+        return EvalResult(success=False, message=str(exc))
+    if found is None:
+        return EvalResult(success=False, message=f"{cell} of {path} is empty")
+    if not found.formula:
+        return EvalResult(
+            success=False, message=f"{cell} of {path} holds a constant, not a formula"
+        )
+    if f"{uses.upper()}(" not in found.formula:
+        return EvalResult(
+            success=False,
+            message=f"{cell} of {path} holds {found.formula}, which does not use {uses.upper()}",
+        )
+    if found.value is None or not math.isclose(found.value, value, abs_tol=1e-6):
+        return EvalResult(
+            success=False, message=f"{cell} of {path} gives {found.text!r}, not {value:g}"
+        )
+    return EvalResult(success=True, message=f"{cell} of {path} is {found.formula} = {value:g}")
+
+
+@evaluator(governs=_path_keys)
 def presentation_slide(
     path: str, number: int, title: str, layout: str = "", count: int = 0, *, env: DesktopDevice
 ) -> EvalResult:

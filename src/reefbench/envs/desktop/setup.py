@@ -46,6 +46,21 @@ def load_world(seed: WorldSeed, env: DesktopDevice) -> str:
 
 
 @action
+def create_spreadsheet(path: str, rows: list[list[str]], env: DesktopDevice) -> str:
+    """Create (or overwrite) a one-sheet OpenDocument spreadsheet (.ods) with these rows;
+    cells that read as numbers are stored as numbers.
+
+    Args:
+        path: Path as the agent sees it, e.g. "~/Documents/expenses.ods".
+        rows: The rows, top first, each a list of cell texts from column A on.
+    """
+    from reefbench.envs.desktop.documents import write_spreadsheet
+
+    write_spreadsheet(env.session.host_path(path), rows)
+    return f"created {path}"
+
+
+@action
 def create_directory(path: str, env: DesktopDevice) -> str:
     """Create a folder (and its parents).
 

@@ -43,6 +43,7 @@ FILE_MANAGER = "organise folders in the file manager"
 ROUTE = "find the way on the phone"
 GALLERY = GALLERY_INTENT
 SESSION = "personalise the desktop"
+REPORT = "report on a spreadsheet on the computer"
 
 PLAN_OF_REQUESTS: list[tuple[str, Request, int, int]] = [
     (
@@ -137,6 +138,7 @@ PLAN_OF_REQUESTS: list[tuple[str, Request, int, int]] = [
         160,
         10,
     ),
+    ("office", Request(levels={"instruction": "easy"}, intents=(REPORT,), max_subtasks=1), 120, 3),
 ]
 
 

@@ -4,15 +4,24 @@ reefbench.suites.v0.templates:POOL``)."""
 from __future__ import annotations
 
 from reefbench.subtask import SubTask
-from reefbench.suites.v0.templates import browser, cross, desktop, gallery, phone, session, world
+from reefbench.suites.v0.templates import (
+    browser,
+    cross,
+    desktop,
+    gallery,
+    office2,
+    phone,
+    session,
+    world,
+)
 
 POOL: dict[str, SubTask] = {
     t.id: t
-    for module in (desktop, phone, browser, cross, gallery, world, session)
+    for module in (desktop, phone, browser, cross, gallery, world, session, office2)
     for t in module.TEMPLATES
 }
 BY_PLATFORM: dict[str, list[str]] = {
-    "desktop": [t.id for t in (*desktop.TEMPLATES, *session.TEMPLATES)],
+    "desktop": [t.id for t in (*desktop.TEMPLATES, *session.TEMPLATES, *office2.TEMPLATES)],
     "phone": [t.id for t in phone.TEMPLATES],
     "browser": [t.id for t in browser.TEMPLATES],
     "cross": [t.id for t in cross.TEMPLATES] + [t.id for t in gallery.TEMPLATES],
