@@ -22,10 +22,8 @@ import os
 import re
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +33,7 @@ from reefbench.log.store import ResultsStore
 
 from ..conftest import Scripted
 from ..conftest import render_openai as render_chat
-from .conftest import FAKE_KEY, MODELS, RENDER, Request, Said, _authorised
+from .conftest import FAKE_KEY, MODELS, RENDER, Request, Said, WireServer, _authorised
 from .test_real_devices import pytestmark  # noqa: F401  (Xvfb, Chromium ... or skip)
 
 PIL = pytest.importorskip("PIL.Image")
@@ -172,38 +170,13 @@ class Brain:
         return f"Thought: I click {text}.\nAction: click(start_box='{box}')"
 
 
-class Server:
-    """One provider's wire format on 127.0.0.1, answering from a :class:`Brain`."""
+class Server(WireServer):
+    """One provider's wire format on 127.0.0.1 (the conftest's server), answering from an
+    OCR-reading :class:`Brain` instead of a scripted one."""
 
     def __init__(self, wire: str) -> None:
-        self.wire = wire
-        self.brain = Brain(wire)
-        self.requests: list[Request] = []
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                raw = self.rfile.read(int(self.headers.get("content-length", 0)))
-                headers = {k.lower(): v for k, v in self.headers.items()}
-                request = Request(server.wire, self.path, headers, json.loads(raw or b"null"))
-                status, payload = server.answer(request)
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.port = self.httpd.server_address[1]
-        self.thread = threading.Thread(
-            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
-        )
-        self.thread.start()
+        super().__init__(wire)
+        self.reader = Brain(wire)
 
     @property
     def base_url(self) -> str:
@@ -220,17 +193,12 @@ class Server:
         n = len(self.requests)
         try:
             if self.wire == "grounding":
-                return 200, render_chat(Scripted(self.brain.uitars(request)), n)
-            return 200, RENDER[self.wire](self.brain.native(request), n, request)
+                return 200, render_chat(Scripted(self.reader.uitars(request)), n)
+            return 200, RENDER[self.wire](self.reader.native(request), n, request)
         except (AssertionError, IndexError) as exc:  # the run fails; the test says why
-            self.brain.errors.append(f"request {n}: {exc!r}")
+            self.reader.errors.append(f"request {n}: {exc!r}")
 
             return 400, {"error": {"message": "the scripted model is lost", "type": "invalid"}}
-
-    def close(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-        self.thread.join(5)
 
 
 @pytest.fixture(params=sorted(INTERFACES))
@@ -261,7 +229,7 @@ def test_reef_run_completes_a_task_through_each_coordinate_interface(
 ) -> None:
     out = tmp_path / "run"
     done = reef_run(server, out)
-    assert server.brain.errors == [], server.brain.errors
+    assert server.reader.errors == [], server.reader.errors
     assert done.returncode == 0, done.stderr[-3000:]
     store = ResultsStore(out)
     try:
@@ -271,8 +239,8 @@ def test_reef_run_completes_a_task_through_each_coordinate_interface(
     assert result.success, (result.termination, result.error)
     # Every step was played (the episode may end by itself before "done" is asked for),
     # each click at the point read from the picture it was sent.
-    assert [kind for kind, _ in server.brain.todo] in ([], ["done"])
-    assert [text for text, _, _ in server.brain.clicked] == [
+    assert [kind for kind, _ in server.reader.todo] in ([], ["done"])
+    assert [text for text, _, _ in server.reader.clicked] == [
         t for kind, t in STEPS if kind == "click"
     ]
     played = [c for turn in result.trajectory for c in turn.calls if c.env == "browser"]
