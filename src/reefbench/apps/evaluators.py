@@ -660,9 +660,7 @@ def photo_at(
     """
     from reefbench.apps import photos
 
-    expected = photos.edited(
-        photos.draw(photos.Scene(caption=caption, colour=colour, shape=shape)), edits or []
-    )
+    expected = photos.photo_after(photos.Scene(caption, colour, shape), edits or [])
 
     def same(row: Row) -> bool:
         return (
@@ -705,9 +703,7 @@ def photo_mailed(
     """
     from reefbench.apps import photos
 
-    expected = photos.edited(
-        photos.draw(photos.Scene(caption=caption, colour=colour, shape=shape)), edits or []
-    )
+    expected = photos.photo_after(photos.Scene(caption, colour, shape), edits or [])
     account = services_of(env)
     pictured: set[int] = {
         att["mail_id"]

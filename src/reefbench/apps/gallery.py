@@ -59,7 +59,7 @@ def add_photo(
         raise StoreError(f"photo names end in .png, not {name!r}")
     scene = _scene_of({"caption": caption, "colour": colour, "shape": shape})
     try:
-        content = photos.png(photos.edited(photos.draw(scene), edits or []))
+        content = photos.png(photos.photo_after(scene, edits or []))
     except ValueError as exc:
         raise StoreError(str(exc)) from None
     parent = folder_id(db, f"{ROOT}/{album.strip('/')}", create=True)

@@ -80,6 +80,12 @@ def edited(image: Image.Image, edits: tuple[str, ...] | list[str]) -> Image.Imag
     return image
 
 
+def photo_after(scene: Scene, edits: tuple[str, ...] | list[str] = ()) -> Image.Image:
+    """The photo of a scene after the phone editor's operations: what the gallery stores
+    and what a checkpoint compares a file or an attachment with."""
+    return edited(draw(scene), edits)
+
+
 def png(image: Image.Image) -> bytes:
     out = io.BytesIO()
     image.save(out, format="PNG")
@@ -88,7 +94,7 @@ def png(image: Image.Image) -> bytes:
 
 def photo_bytes(scene: Scene) -> bytes:
     """The PNG file of a scene's photo."""
-    return png(draw(scene))
+    return png(photo_after(scene))
 
 
 def same_picture(content: bytes, expected: Image.Image) -> tuple[bool, str]:
