@@ -222,8 +222,7 @@ def _removes_what_a_sibling_keeps(task: Task) -> bool:
 
     from reefbench.evaluators import keys_overlap
 
-    dag: nx.DiGraph[str] = nx.DiGraph(list(task.edges))
-    dag.add_nodes_from(task.nodes)
+    dag = task.evaluator_graph
     keys = {node: ev.state_keys() for node, ev in task.nodes.items()}
     for node, ev in task.nodes.items():
         if ev.name not in REMOVALS:
