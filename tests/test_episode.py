@@ -23,6 +23,7 @@ from reefbench import (
 from reefbench.agents import NullAgent, OracleAgent, ScriptedAgent
 from reefbench.envs import memory as m
 from reefbench.root import answer_equals, answer_judged
+from reefbench.sideeffects import Change
 from reefbench.suites import memory as suite
 from reefbench.task import ActionStep
 
@@ -386,3 +387,115 @@ def test_each_action_settles_its_device_before_checks_and_the_time_is_recorded()
     assert turn.calls[0].settle_seconds == turn.settle_seconds["laptop"] >= 0.0
     dumped = result.model_dump(mode="json")["trajectory"][0]
     assert "laptop" in dumped["settle_seconds"]
+
+
+class _ShowingEnvironment(m.MemoryEnvironment):
+    """A memory device that remembers which files its last observation showed (as a
+    "read" checkpoint credits a value once the agent was shown it) and diffs its files
+    for side effects."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.shown: set[str] = set()
+
+    def observe(self) -> dict[str, Any]:
+        self.shown = set(self.files)
+        return super().observe()
+
+    def on_reset(self) -> None:
+        super().on_reset()
+        self.shown = set()
+
+    def on_state_snapshot(self) -> Any:
+        return dict(self.files)
+
+    def on_state_changes(self, before: Any) -> list[Change]:
+        paths = set(before) | set(self.files)
+        return [
+            Change(f"file:{p}", f"changed {p}")
+            for p in sorted(paths)
+            if before.get(p) != self.files.get(p)
+        ]
+
+
+def _file_key(path: str, **_: Any) -> list[str]:
+    return [f"file:{path}"]
+
+
+@evaluator(governs=_file_key)
+def shown(path: str, env: _ShowingEnvironment) -> bool:
+    """The file was in the last observation."""
+    return path in env.shown
+
+
+# (nodes, edges, reference): each makes the probe face a different way to end.
+PROBED: list[tuple[dict[str, Any], list[tuple[str, str]], list[ActionCall]]] = [
+    # credited only by the next turn's observation: stopping after the write succeeds
+    ({"seen": shown("a").on("laptop")}, [], [write("laptop", "a"), write("laptop", "z")]),
+    # the checkpoint holds after the first write, but the second is an unallowed change
+    (
+        {"seen": shown("a").on("laptop"), "b": m.file_exists("b").on("laptop")},
+        [],
+        [write("laptop", "a"), write("laptop", "x"), write("laptop", "b")],
+    ),
+    # a state checkpoint completed early and undone later regresses at the end
+    (
+        {"kept": m.file_equals("f", "v").on("laptop"), "seen": shown("g").on("laptop")},
+        [],
+        [
+            ActionCall(env="laptop", name="write_file", arguments={"path": "f", "content": "v"}),
+            write("laptop", "g"),
+            ActionCall(env="laptop", name="write_file", arguments={"path": "f", "content": "?"}),
+            write("laptop", "h"),
+        ],
+    ),
+    # plain: nothing is complete before the last write
+    (
+        {"a": m.file_exists("a").on("laptop"), "b": m.file_exists("b").on("laptop")},
+        [("a", "b")],
+        [write("laptop", "a"), write("laptop", "b")],
+    ),
+]
+
+
+@pytest.mark.parametrize("case", range(len(PROBED)))
+def test_a_probe_scores_what_completing_at_that_turn_would_and_changes_nothing(case: int) -> None:
+    nodes, edges, reference = PROBED[case]
+    task = Task(id="p", instruction="probe", nodes=nodes, edges=edges, reference_solution=reference)
+    plain = Episode(task, OracleAgent(), {"laptop": _ShowingEnvironment("laptop")}).run()
+    answers = []
+    for k in range(1, len(reference)):
+        laptop = _ShowingEnvironment("laptop")
+        probed = Episode(task, OracleAgent(), {"laptop": laptop}, probe_at=k + 1)
+        result = probed.run()
+        # the oracle's episode goes on exactly as without the probe
+        assert (result.termination, result.completed_at, result.regressed) == (
+            plain.termination,
+            plain.completed_at,
+            plain.regressed,
+        )
+        # and the probe says what an episode that stops after k actions gets
+        stopped = Episode(
+            task,
+            ScriptedAgent([c] for c in reference[:k]),
+            {"laptop": _ShowingEnvironment("laptop")},
+        ).run()
+        expected = stopped.success if result.actions > k else None
+        assert probed.probe == expected, (k, stopped.termination)
+        answers.append(probed.probe)
+    assert answers  # every case has at least one prefix to probe
+
+
+def test_the_probe_cases_cover_both_answers() -> None:
+    seen = set()
+    for nodes, edges, reference in PROBED:
+        task = Task(
+            id="p", instruction="probe", nodes=nodes, edges=edges, reference_solution=reference
+        )
+        for k in range(1, len(reference)):
+            probed = Episode(
+                task, OracleAgent(), {"laptop": _ShowingEnvironment("laptop")}, probe_at=k + 1
+            )
+            probed.run()
+            seen.add(probed.probe)
+    assert {True, False} <= seen  # None: the oracle was done before that turn

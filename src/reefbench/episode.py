@@ -177,6 +177,12 @@ class Episode:
         side_effects: ``"fail"``: changes beyond what the task may change (see
             :mod:`reefbench.sideeffects`) turn success into ``side_effects``;
             ``"report"``: they are only recorded; ``"off"``: the world is not diffed.
+        probe_at: At the start of this turn (1-based), after its observation, find out
+            whether the episode would succeed if the agent declared completion instead
+            of acting (see :meth:`_success_if_completed`); the answer is kept in
+            ``probe`` and the episode carries on unchanged. The gates use it to learn
+            what the reference solution one action short would score without replaying
+            it in an episode of its own.
     """
 
     def __init__(
@@ -193,6 +199,7 @@ class Episode:
         action_set: str = DEFAULT_ACTION_SET,
         judge: Judge | None = None,
         side_effects: SideEffectPolicy = "fail",
+        probe_at: int | None = None,
     ) -> None:
         self.action_set = get_action_set(action_set).name
         if ROOT in envs:
@@ -220,6 +227,10 @@ class Episode:
         self._tokens = [0, 0, 0]  # prompt, completion, cached
         self._cost = 0.0
         self._trajectory: list[TurnRecord] = []
+        self.probe_at = probe_at
+        self.probe: bool | None = None
+        """Whether completing at turn ``probe_at`` would have succeeded (``None``: the
+        episode ended before that turn)."""
 
     def abort(self) -> None:
         """Ask a running episode to stop at the next action boundary (thread-safe)."""
@@ -349,6 +360,8 @@ class Episode:
             record = TurnRecord(step=step)
             self._trajectory.append(record)
             turn = Turn(step=step, observations=self._observe(record), previous=previous)
+            if step == self.probe_at:
+                self.probe = self._success_if_completed()
             output = self._ask_agent(turn, record)
             previous = []
             if output.invalid is not None:
@@ -474,6 +487,28 @@ class Episode:
         self.graph.final_check(self.envs)
         fault = next((c for c in self.graph.end_checks if c.error is not None), None)
         return None if fault is None else f"evaluator '{fault.node}' raised {fault.error}"
+
+    def _success_if_completed(self) -> bool:
+        """Would the episode succeed if the agent called ``complete`` now?
+
+        Exactly what :meth:`run` would do after that call, on a fork of the graph
+        evaluator and without touching any environment's state: the check after the call
+        (the root's settle is a no-op), the settled final check, then the side effects.
+        The environments are only read and waited on, so the episode then goes on as if
+        nothing had happened.
+        """
+        graph = self.graph.fork()
+        report = graph.step(self.envs)
+        if report.errors or not graph.is_complete:
+            return False
+        for env in self.envs.values():
+            if env.action_log:
+                with contextlib.suppress(Exception):
+                    env.settle_state(FINAL_SETTLE_SECONDS)
+        graph.final_check(self.envs)
+        if any(c.error is not None for c in graph.end_checks) or not graph.is_complete:
+            return False
+        return not (self.side_effect_policy == "fail" and self._find_side_effects())
 
     def _find_side_effects(self) -> list[str]:
         """What changed since setup that the task may not change (one line each)."""

@@ -17,6 +17,7 @@ that state (a rename after a write), and the descendant's end check covers it. M
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -118,6 +119,22 @@ class GraphEvaluator:
         self._end: list[EndCheck] = []
         self._fixed_end: dict[int, Evaluator | None] = {}
         self._step = 0
+
+    def fork(self) -> GraphEvaluator:
+        """A copy with the same progress that goes on independently: checking it does not
+        move this one. Lets an episode ask "what if the agent stopped here?" (the gates'
+        truncated-reference check) and then carry on. The evaluators are shared: they are
+        stateless reads of the environments."""
+        twin = copy.copy(self)
+        twin._pending = list(self._pending)
+        twin._state = list(self._state)
+        twin._active = dict(self._active)
+        twin._completed_order = list(self._completed_order)
+        twin._completed_at = dict(self._completed_at)
+        twin._regressed = list(self._regressed)
+        twin._end = list(self._end)
+        twin._fixed_end = dict(self._fixed_end)
+        return twin
 
     def state(self, node: Hashable) -> NodeState:
         """``"waiting"``, ``"active"`` or ``"completed"`` for a node (id or evaluator)."""

@@ -16,7 +16,12 @@ For each task, on real environments:
    reached by the oracle's own actions (none of them already holds after the prefix);
 7. the reference solution without its last action that changes anything does not
    succeed: a checkpoint verifies the final step, so stopping one step short fails
-   (trailing waits and the closing of an app whose work is saved are passed over);
+   (trailing waits and the closing of an app whose work is saved are passed over).
+   It is judged within the oracle's episode, which plays the same calls: at the turn
+   where the shortened reference would declare completion, the episode works out what
+   completing there would score (the check after the call, the settled final check and
+   the side effects, on a fork of its graph evaluator, environments only read) and then
+   goes on; this gives the verdict a separate replay would, for one episode less;
 8. every near miss of every template (:class:`~reefbench.subtask.NearMiss`: a plausible
    wrong behaviour) fails: played in place of its subtask's part of the reference
    solution, in the smallest task that uses the template, the subtask's checkpoints do
@@ -253,7 +258,12 @@ def check_task(
     started = time.perf_counter()
     every_env, envs = envs, used_environments(task, envs)
     verdict = Verdict(task.id)
-    oracle = Episode(task, OracleAgent(), envs, action_set=action_set)
+    short = truncated_reference(task)
+    # Gate 7 is judged inside the oracle's episode: the shortened reference plays the
+    # same calls, so at the turn where it would declare completion the oracle's episode
+    # asks whether completing there would succeed, then goes on (see Episode.probe_at).
+    probe_at = None if short is None else len(short) + 1
+    oracle = Episode(task, OracleAgent(), envs, action_set=action_set, probe_at=probe_at)
     result = oracle.run()
     verdict.episodes += 1
     if not result.success:
@@ -273,18 +283,16 @@ def check_task(
         for k in range(1, len(task.metadata.subtasks)):
             verdict.problems += _chain_start_problems(task, envs, k, action_set)
             verdict.episodes += 1
-    short = truncated_reference(task)
-    if short is not None:
-        stopped_short = Episode(
-            task, ScriptedAgent([c] for c in short), envs, action_set=action_set
-        ).run()
-        verdict.episodes += 1
-        if stopped_short.success:
-            last = task.reference_solution[len(short)]
-            verdict.problems.append(
-                f"the reference solution without its last action ({last.env}.{last.name}) "
-                "still succeeds: no checkpoint verifies that step"
-            )
+    # No probe: the oracle's episode ended before that turn, which it does only when
+    # every checkpoint was done earlier (the shortened reference then ends the same way)
+    # or when it failed (already reported).
+    stops_short_ok = oracle.probe if oracle.probe is not None else result.success
+    if short is not None and stops_short_ok:
+        last = task.reference_solution[len(short)]
+        verdict.problems.append(
+            f"the reference solution without its last action ({last.env}.{last.name}) "
+            "still succeeds: no checkpoint verifies that step"
+        )
     if near_misses_of:
         found, played = _near_miss_problems(task, every_env, set(near_misses_of), action_set)
         verdict.problems += found
