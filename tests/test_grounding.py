@@ -269,3 +269,57 @@ def test_without_a_point_form_in_the_space_the_element_action_is_kept() -> None:
     screen.remove_action("click")
     call = ActionCall(env="screen", name="click_on", arguments={"name": "OK"})
     assert element_call(call, screen).name == "click"
+
+
+def test_fresh_grounding_reads_a_new_observation_not_the_latest_one() -> None:
+    # An agent that does not observe each turn (the gates') must not find a name in an
+    # observation taken before its previous action: that number may point elsewhere now.
+    screen = Screen(["Cancel", "Save"])
+    screen.reset()
+    screen.element_candidates(True)  # the latest observation: Save is 1, Cancel 2
+    screen.buttons = ["Save", "Cancel", "Help"]  # the screen changed since
+    call = ActionCall(env="screen", name="click_on", arguments={"name": "Save"})
+    assert element_call(call, screen).arguments == {"elem": 1}  # stale, as observed
+    assert element_call(call, screen, fresh=True).arguments == {"elem": 3}
+
+
+@action
+def buttons_shown(env: Any) -> str:
+    """The buttons on the screen, one per line."""
+    env.looked += 1
+    return "\n".join(env.buttons)
+
+
+class WatchedScreen(Screen):
+    """A screen an agent can observe, counting how often it was."""
+
+    default_observation_space: ClassVar[Sequence[Action]] = [buttons_shown]
+
+    def __init__(self, buttons: Sequence[str]) -> None:
+        super().__init__(buttons)
+        self.looked = 0
+
+
+def test_an_agent_that_does_not_observe_is_not_sent_the_devices_observations() -> None:
+    watching = WatchedScreen(["Cancel", "Save"])
+    seen = Episode(_task(), OracleAgent(), {"screen": watching}).run()
+    assert seen.success and watching.looked == 1
+    assert seen.trajectory[0].observations["screen"]
+
+    blind = WatchedScreen(["Cancel", "Save"])
+    result = Episode(_task(), OracleAgent(observe=False), {"screen": blind}).run()
+    assert result.success, result.error
+    assert blind.looked == 0
+    assert all(not turn.observations for turn in result.trajectory)
+    assert blind.clicked == ["Save"]
+
+
+def test_an_agent_that_does_not_observe_refuses_calls_by_mark_number() -> None:
+    screen = Screen(["Save"])
+    by_number = ActionCall(env="screen", name="click", arguments={"elem": 1})
+    result = Episode(_task(), ScriptedAgent([[by_number]], observe=False), {"screen": screen}).run()
+    assert result.termination == "invalid_action"
+    assert "by mark number, but this agent does not observe" in (
+        result.trajectory[0].calls[0].error or ""
+    )
+    assert screen.clicked == []

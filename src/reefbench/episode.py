@@ -227,6 +227,9 @@ class Episode:
         self._tokens = [0, 0, 0]  # prompt, completion, cached
         self._cost = 0.0
         self._trajectory: list[TurnRecord] = []
+        # Only a privileged agent that grounds its own calls may go without the per-turn
+        # observation of every device (the gates' agents: observing is most of their time).
+        self._agent_observes = not isinstance(agent, PrivilegedAgent) or agent.observes
         self.probe_at = probe_at
         self.probe: bool | None = None
         """Whether completing at turn ``probe_at`` would have succeeded (``None``: the
@@ -344,7 +347,7 @@ class Episode:
         for call in self.task.reference_solution[:end]:
             env = self.envs[call.env]
             try:
-                grounded = element_call(call, env)
+                grounded = element_call(call, env, fresh=True)
                 env.step(grounded.name, grounded.arguments)
             except Exception as exc:
                 raise _Stop(
@@ -359,7 +362,8 @@ class Episode:
                 raise _Stop("aborted", "aborted by the runner")
             record = TurnRecord(step=step)
             self._trajectory.append(record)
-            turn = Turn(step=step, observations=self._observe(record), previous=previous)
+            observations = self._observe(record) if self._agent_observes else {}
+            turn = Turn(step=step, observations=observations, previous=previous)
             if step == self.probe_at:
                 self.probe = self._success_if_completed()
             output = self._ask_agent(turn, record)

@@ -145,12 +145,16 @@ def ground(device: Groundable, name: str, role: str = "", *, current: bool = Fal
     return find(device.element_candidates, name, role, current=current)
 
 
-def element_call(call: ActionCall, env: Environment) -> ActionCall:
+def element_call(call: ActionCall, env: Environment, *, fresh: bool = False) -> ActionCall:
     """``call`` in ``env``'s current action space: a name-addressed call (``click_on``)
     that the space lacks becomes the element action it stands for (``click``) with the
     number of the named element in the current observation, or, when the space has no
     element action either (``pixels``), the coordinate action (``click_at``) at the
     element's centre; any other call is returned as it is (the episode validates it).
+
+    ``fresh``: ground in a new observation of ``env`` rather than the latest one — for
+    calls played without the episode observing in between (the gates' agents, an SR@k
+    prefix), whose latest observation may predate the previous action.
 
     Raises:
         InvalidAction: the named element is not on the screen.
@@ -162,7 +166,7 @@ def element_call(call: ActionCall, env: Environment) -> ActionCall:
     if element_action is None or not isinstance(name, str):
         return call
     role = str(call.arguments.get("role", ""))
-    elem = ground(env, name, role, current=True)
+    elem = ground(env, name, role, current=not fresh)
     if element_action not in env.action_space and isinstance(env, PointGroundable):
         point_action = env.point_addressed.get(call.name)
         if point_action is not None and point_action in env.action_space:

@@ -114,5 +114,10 @@ class PrivilegedAgent(Protocol):
     current mark numbers (:mod:`reefbench.grounding`). The episode attaches its
     environments before :meth:`Agent.reset`; an agent under evaluation never has this."""
 
+    observes: bool
+    """``False``: the agent reads nothing from :attr:`Turn.observations` (it grounds each
+    call in a fresh observation of the one device it acts on), so the episode skips the
+    per-turn observation of every device — the gates' agents, for speed."""
+
     def attach(self, envs: Mapping[str, Environment]) -> None:
         """The episode's environments by name (the root included), until the next call."""

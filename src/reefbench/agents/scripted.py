@@ -25,14 +25,22 @@ if TYPE_CHECKING:
 
 
 class ScriptedAgent:
-    """Plays a fixed list of turns (each a list of calls); then calls ``complete()``."""
+    """Plays a fixed list of turns (each a list of calls); then calls ``complete()``.
+
+    ``observe=False`` asks the episode not to observe the devices every turn: each
+    name-addressed call is then grounded in a fresh observation of its own device, and
+    calls by mark number are not allowed (there is no observation they could refer to).
+    The gates play this way: a turn's observation of every device was most of an oracle
+    episode's time, and nothing in it is read.
+    """
 
     name = "scripted"
 
-    def __init__(self, turns: Iterable[Iterable[ActionCall]] = ()) -> None:
+    def __init__(self, turns: Iterable[Iterable[ActionCall]] = (), *, observe: bool = True) -> None:
         self._script = [list(t) for t in turns]
         self._next = 0
         self._envs: Mapping[str, Environment] = {}
+        self.observes = observe
 
     def attach(self, envs: Mapping[str, Environment]) -> None:
         """The episode's environments, to ground element names (see the module)."""
@@ -58,8 +66,13 @@ class ScriptedAgent:
         return AgentOutput(message="done", calls=[ActionCall(env="root", name="complete")])
 
     def _grounded(self, call: ActionCall) -> ActionCall:
+        if not self.observes and "elem" in call.arguments:
+            raise InvalidAction(
+                f"{call.env}.{call.name} names element {call.arguments['elem']!r} by mark "
+                "number, but this agent does not observe: name it (click_on) instead"
+            )
         env = self._envs.get(call.env)
-        return call if env is None else element_call(call, env)
+        return call if env is None else element_call(call, env, fresh=not self.observes)
 
 
 class OracleAgent(ScriptedAgent):
@@ -73,8 +86,10 @@ class OracleAgent(ScriptedAgent):
 
     name = "oracle"
 
-    def __init__(self, alternative: int | None = None, start_at: int = 0) -> None:
-        super().__init__()
+    def __init__(
+        self, alternative: int | None = None, start_at: int = 0, *, observe: bool = True
+    ) -> None:
+        super().__init__(observe=observe)
         if start_at and alternative is not None:
             raise ConfigError("start_at continues the reference solution, not an alternative")
         self.alternative = alternative

@@ -35,6 +35,10 @@ For each task, on real environments:
 Gates 5, 9 and 10 are static (:func:`static_problems`): they read the task only, run over
 the whole suite in seconds, and a task that fails them is not played.
 
+The gates' agents do not observe (``observe=False``): an agent's per-turn observation of
+every device was a third to a half of an oracle episode's time, and they read nothing from
+it; each name-addressed call is grounded in a fresh observation of its own device instead.
+
 Episodes run like the runner's: N worker threads, each owning one set of environments
 (started once, reset by every episode). Playwright objects belong to the thread that
 made them, so each worker builds its own set.
@@ -204,7 +208,7 @@ def _near_miss_problems(
         calls = task.near_miss_solution(near)
         start = info.solution_span[0]
         played_envs = _with_devices_of(task, near.calls, envs)
-        agent = ScriptedAgent([c] for c in calls)
+        agent = ScriptedAgent(([c] for c in calls), observe=False)
         result = Episode(task, agent, played_envs, action_set=action_set).run()
         episodes += 1
         label = f"near miss of {info.template} ({near.label})"
@@ -263,7 +267,9 @@ def check_task(
     # same calls, so at the turn where it would declare completion the oracle's episode
     # asks whether completing there would succeed, then goes on (see Episode.probe_at).
     probe_at = None if short is None else len(short) + 1
-    oracle = Episode(task, OracleAgent(), envs, action_set=action_set, probe_at=probe_at)
+    oracle = Episode(
+        task, OracleAgent(observe=False), envs, action_set=action_set, probe_at=probe_at
+    )
     result = oracle.run()
     verdict.episodes += 1
     if not result.success:
@@ -274,7 +280,7 @@ def check_task(
             verdict.problems.append(f"checkpoints {flaky} differ on the same final state")
     for number in range(len(task.alternative_solutions)):
         alternative = Episode(
-            task, OracleAgent(alternative=number), envs, action_set=action_set
+            task, OracleAgent(alternative=number, observe=False), envs, action_set=action_set
         ).run()
         verdict.episodes += 1
         if not alternative.success:
@@ -297,7 +303,7 @@ def check_task(
         found, played = _near_miss_problems(task, every_env, set(near_misses_of), action_set)
         verdict.problems += found
         verdict.episodes += played
-    null = Episode(task, NullAgent(), envs, action_set=action_set).run()
+    null = Episode(task, NullAgent(observe=False), envs, action_set=action_set).run()
     verdict.episodes += 1
     if null.termination in ("env_error", "evaluator_error", "agent_error"):
         verdict.problems.append(_failure("null agent", null))
@@ -334,7 +340,8 @@ def truncated_reference(task: Task) -> list[ActionCall] | None:
 def _chain_start_problems(
     task: Task, envs: Mapping[str, Environment], k: int, action_set: str = DEFAULT_ACTION_SET
 ) -> list[str]:
-    result = Episode(task, OracleAgent(start_at=k), envs, start_at=k, action_set=action_set).run()
+    agent = OracleAgent(start_at=k, observe=False)
+    result = Episode(task, agent, envs, start_at=k, action_set=action_set).run()
     if not result.success:
         return [_failure(f"the oracle from subtask {k}", result)]
     by_agent = {n for turn in result.trajectory for c in turn.calls for n in c.completed}
@@ -347,10 +354,11 @@ def _chain_start_problems(
 
 def gate_cost(task: Task, near_misses: Collection[str]) -> int:
     """A task's gate time in reference actions, roughly: its solution's length times the
-    episodes its gates play (oracle, null agent, truncated reference, the planned near
-    misses, the alternatives). :func:`run_gates` starts the costliest tasks first, so two
-    workers finish together instead of one playing a long chain alone at the end."""
-    episodes = 3 + len(near_misses) + len(task.alternative_solutions)
+    episodes its gates play (the oracle, the null agent's short one counted as one, the
+    planned near misses, the alternatives). :func:`run_gates` starts the costliest tasks
+    first, so two workers finish together instead of one playing a long chain alone at
+    the end."""
+    episodes = 2 + len(near_misses) + len(task.alternative_solutions)
     return task.solution_actions * episodes
 
 
