@@ -9,11 +9,11 @@ DejaVu Sans Condensed and DejaVu Sans Mono, Nimbus Sans beside Nimbus Sans Narro
 agent that picks the first row its search shows, or the right font in the other font
 button (default vs monospace), fails.
 
-The session runs no settings daemon (``xfsettingsd``): running apps do not re-render
-with a new font, so the checkpoints read the setting itself, which is what the app
-changed and what the next session starts with. ``xfconf-query`` in a terminal would set
-the same state; the instruction names the app, the state is what is checked, and the
-device check holds either way (it is the desktop).
+The app writes each font twice, into xfconf and into GSettings' desktop interface schema
+(what GTK apps read when no Xfce settings daemon runs, as here: the session runs no
+``xfsettingsd``), and the checkpoint (``session_evaluators.desktop_font``) reads both, so
+a font set behind the app's back with ``xfconf-query`` alone never reaches apps and
+fails; one set in both stores by hand is the same state, and passes.
 
 The reference solution opens the app by name, picks the Fonts tab and the font's button,
 types the face into the chooser's search field, clicks its row, types the size into the
@@ -39,7 +39,6 @@ D = "desktop"
 for _name in ("font_face", "font_size", "font_sender"):
     register_attribute_type(_name, str)
 APPEARANCE_INTENT = "adjust how the desktop looks"
-SETTINGS_CHANNEL = "xsettings"
 FONT_PROPERTY = "/Gtk/FontName"
 MONOSPACE_PROPERTY = "/Gtk/MonospaceFontName"
 # The chooser's row name (family and face) -> the family the setting stores (Pango omits
@@ -87,7 +86,7 @@ def choose_font(button: str, face: str, size: str) -> list[ActionCall]:
 
 
 def _font_keys_checkpoint(prop: str, face: str, size: str) -> Evaluator:
-    return sev.xfconf_equals(channel=SETTINGS_CHANNEL, prop=prop, value=font_value(face, size))
+    return sev.desktop_font(prop=prop, value=font_value(face, size))
 
 
 # ------------------------------------------------------------ the default font
