@@ -297,6 +297,10 @@ def message_wallpaper_ruled_out(sender: str, picture: str, style: str) -> list[A
     return message_wallpaper_solution(sender, ses.ruled_out(picture), style)
 
 
+def message_wallpaper_output(sender: str, picture: str, style: str) -> str:
+    return ses.wallpaper_output(picture, style)
+
+
 MESSAGE_WALLPAPER = SubTask(
     id="appearance.message_wallpaper",
     description="{sender} texted your phone which wallpaper the lobby's kiosk computer "
@@ -312,6 +316,7 @@ MESSAGE_WALLPAPER = SubTask(
     setup_generator=message_wallpaper_setup,
     evaluator_generator=message_wallpaper_checkpoints,
     solution_generator=message_wallpaper_solution,
+    output_generator=message_wallpaper_output,
     near_misses=[
         NearMiss("takes the picture the message rules out", solution=message_wallpaper_ruled_out),
     ],
