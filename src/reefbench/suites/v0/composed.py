@@ -152,6 +152,8 @@ PLAN_OF_REQUESTS: list[tuple[str, Request, int, int]] = [
         200,
         8,
     ),
+    # ... and one at a time (the texted fonts set both fonts: no sibling can share them).
+    ("appearance", Request(intents=(APPEARANCE,), max_subtasks=3), 201, 2),
 ]
 
 

@@ -41,14 +41,15 @@ for _name in ("font_face", "font_size", "font_sender"):
 APPEARANCE_INTENT = "adjust how the desktop looks"
 FONT_PROPERTY = "/Gtk/FontName"
 MONOSPACE_PROPERTY = "/Gtk/MonospaceFontName"
-# The chooser's row name (family and face) -> the family the setting stores (Pango omits
-# the regular face). Ordered so that each face's neighbour is its look-alike.
+# The chooser's row name (family and face) -> the description the setting stores (Pango
+# omits the regular face and names a condensed one by its width). Ordered so that each
+# face's neighbour is its look-alike.
 FACES: dict[str, str] = {
     "DejaVu Sans Book": "DejaVu Sans",
-    "DejaVu Sans Condensed": "DejaVu Sans Condensed",
+    "DejaVu Sans Condensed": "DejaVu Sans Semi-Condensed",
     "DejaVu Serif Book": "DejaVu Serif",
     "Nimbus Sans Regular": "Nimbus Sans",
-    "Nimbus Sans Narrow Regular": "Nimbus Sans Narrow",
+    "Nimbus Sans Narrow Regular": "Nimbus Sans Narrow Semi-Condensed",
     "URW Gothic Book": "URW Gothic",
 }
 FACE_NAMES = list(FACES)
@@ -173,7 +174,8 @@ def _look_alike(face: str) -> str:
 
 
 def _family(face: str) -> str:
-    return FACES.get(face) or MONOSPACE_FACES[face]
+    """The font as a person names it: the chooser's row without its regular face."""
+    return face.removesuffix(" Book").removesuffix(" Regular")
 
 
 def message_text(face: str, size: str, mono: str, mono_size: str) -> str:
