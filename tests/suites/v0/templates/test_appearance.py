@@ -34,4 +34,4 @@ def test_the_near_misses_set_another_state() -> None:
     right = ap.font_solution("DejaVu Sans Book", "12")
     wrong_button = ap.font_in_monospace("DejaVu Sans Book", "12")
     assert right != wrong_button
-    assert ap.MONOSPACE_BUTTON in str(wrong_button[2].arguments)
+    assert wrong_button[2].arguments == {"x": 646, "y": 324}

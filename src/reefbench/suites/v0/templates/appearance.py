@@ -71,12 +71,24 @@ def font_value(face: str, size: str) -> str:
     return f"{({**FACES, **MONOSPACE_FACES})[face]} {size}"
 
 
-def choose_font(button: str, face: str, size: str) -> list[ActionCall]:
-    """In the Appearance app, set the font behind ``button`` to ``face`` at ``size``."""
+# Where the Fonts tab shows each button. A button's label is its current font, so a near
+# miss that clicks the other button after a sibling subtask changed it finds it here.
+_BUTTON_POINTS = {DEFAULT_BUTTON: (646, 249), MONOSPACE_BUTTON: (646, 324)}
+
+
+def choose_font(button: str, face: str, size: str, by_point: bool = False) -> list[ActionCall]:
+    """In the Appearance app, set the font behind ``button`` to ``face`` at ``size``
+    (``by_point``: click the button where it is, whatever font it names by then)."""
+    x, y = _BUTTON_POINTS[button]
+    press = (
+        call(D, "click_at", x=x, y=y)
+        if by_point
+        else call(D, "click_on", name=button, role="push button")
+    )
     return [
         call(D, "search_app", name="appearance"),
         call(D, "click_on", name="Fonts", role="page tab"),
-        call(D, "click_on", name=button, role="push button"),
+        press,
         call(D, "write_text", text=face),
         call(D, "click_on", name=face, role="table cell"),
         call(D, "click_at", x=_SIZE_FIELD[0], y=_SIZE_FIELD[1]),
@@ -101,7 +113,7 @@ def font_solution(face: str, size: str) -> list[ActionCall]:
 
 def font_in_monospace(face: str, size: str) -> list[ActionCall]:
     """The right font behind the wrong button: the monospace one."""
-    return choose_font(MONOSPACE_BUTTON, face, size)
+    return choose_font(MONOSPACE_BUTTON, face, size, by_point=True)
 
 
 FONT = SubTask(
@@ -135,7 +147,7 @@ def monospace_solution(face: str, size: str) -> list[ActionCall]:
 
 def monospace_in_default(face: str, size: str) -> list[ActionCall]:
     """The right font behind the wrong button: the default one."""
-    return choose_font(DEFAULT_BUTTON, face, size)
+    return choose_font(DEFAULT_BUTTON, face, size, by_point=True)
 
 
 MONOSPACE_FONT = SubTask(
