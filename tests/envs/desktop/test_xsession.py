@@ -93,3 +93,24 @@ def test_the_file_manager_runs_as_itself_beside_the_desktop(desk: DesktopEnviron
     desk.step("search_app", {"name": "files"})
     comms = {p["comm"] for p in desk.session.processes()}
     assert "thunar" in comms and "Thunar" not in comms  # no daemon took its window
+
+
+def test_font_checkpoint_needs_the_font_where_apps_read_it(desk: DesktopEnvironment) -> None:
+    desk.reset()
+    prop = "/Gtk/FontName"
+    check = sev.desktop_font(prop=prop, value="Nimbus Sans 13")
+    assert not check.evaluate(desk).success
+    # Set behind the Appearance app's back in xfconf only: no app is given the font.
+    desk.session.run(
+        ["xfconf-query", "-c", sev.SETTINGS_CHANNEL, "-p", prop, "-s", "Nimbus Sans 13"]
+    )
+    assert not check.evaluate(desk).success
+    desk.session.run(["gsettings", "set", sev.INTERFACE_SCHEMA, "font-name", "Nimbus Sans 13"])
+    assert check.evaluate(desk).success
+    assert not sev.desktop_font(prop=prop, value="Nimbus Sans 12").evaluate(desk).success
+    assert check.state_keys() == {
+        "xfconf:xsettings/Gtk/FontName",
+        "gsetting:org.gnome.desktop.interface/font-name",
+    }
+    desk.reset()  # the next episode starts from the baseline's fonts
+    assert not check.evaluate(desk).success

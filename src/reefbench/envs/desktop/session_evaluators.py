@@ -111,3 +111,32 @@ def wallpaper_style(value: str, env: DesktopDevice) -> EvalResult:
     current = xfconf_value(env, DESKTOP_CHANNEL, STYLE_PROPERTY)
     expected = str(WALLPAPER_STYLES.get(value, -1))
     return EvalResult(success=current == expected, message=f"the wallpaper style is {current!r}")
+
+
+SETTINGS_CHANNEL = "xsettings"
+# The Appearance app writes each font twice: into xfconf's xsettings channel (what an
+# Xfce settings daemon serves to apps) and into GSettings' desktop interface schema (what
+# GTK and GNOME apps read without one). The session runs no xfsettingsd, so the GSettings
+# copy is the one that reaches apps here.
+INTERFACE_SCHEMA = "org.gnome.desktop.interface"
+FONT_KEYS = {"/Gtk/FontName": "font-name", "/Gtk/MonospaceFontName": "monospace-font-name"}
+
+
+def _font_keys(prop: str, **_: Any) -> list[str]:
+    return [f"xfconf:{SETTINGS_CHANNEL}{prop}", f"gsetting:{INTERFACE_SCHEMA}/{FONT_KEYS[prop]}"]
+
+
+@evaluator(governs=_font_keys)
+def desktop_font(prop: str, value: str, env: DesktopDevice) -> EvalResult:
+    """A desktop font is this one, stored in the session's settings and the one apps read.
+
+    Args:
+        prop: "/Gtk/FontName" (the default font) or "/Gtk/MonospaceFontName".
+        value: A Pango font description, e.g. "Nimbus Sans 13".
+    """
+    stored = xfconf_value(env, SETTINGS_CHANNEL, prop)
+    if stored != value:
+        return EvalResult(success=False, message=f"{SETTINGS_CHANNEL} {prop} is {stored!r}")
+    done = env.session.run(["gsettings", "get", INTERFACE_SCHEMA, FONT_KEYS[prop]], timeout=5)
+    served = done.stdout.strip().strip("'") if done.returncode == 0 else None
+    return EvalResult(success=served == value, message=f"apps are given the font {served!r}")

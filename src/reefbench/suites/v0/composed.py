@@ -44,6 +44,7 @@ ROUTE = "find the way on the phone"
 GALLERY = GALLERY_INTENT
 SESSION = "personalise the desktop"
 REPORT = "report on a spreadsheet on the computer"
+APPEARANCE = "adjust how the desktop looks"
 
 PLAN_OF_REQUESTS: list[tuple[str, Request, int, int]] = [
     (
@@ -139,6 +140,20 @@ PLAN_OF_REQUESTS: list[tuple[str, Request, int, int]] = [
         10,
     ),
     ("office", Request(levels={"instruction": "easy"}, intents=(REPORT,), max_subtasks=1), 120, 3),
+    # The desktop's fonts and wallpaper, asked for on the phone (templates/appearance.py),
+    # seeds 200-219.
+    (
+        "appearance",
+        Request(
+            levels={"instruction": "medium"},
+            intents=(APPEARANCE,),
+            max_subtasks=3,
+        ),
+        200,
+        8,
+    ),
+    # ... and one at a time (the texted fonts set both fonts: no sibling can share them).
+    ("appearance", Request(intents=(APPEARANCE,), max_subtasks=3), 201, 2),
 ]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from reefbench.subtask import SubTask
 from reefbench.suites.v0.templates import (
+    appearance,
     browser,
     cross,
     desktop,
@@ -17,7 +18,7 @@ from reefbench.suites.v0.templates import (
 
 POOL: dict[str, SubTask] = {
     t.id: t
-    for module in (desktop, phone, browser, cross, gallery, world, session, office2)
+    for module in (desktop, phone, browser, cross, gallery, world, session, office2, appearance)
     for t in module.TEMPLATES
 }
 BY_PLATFORM: dict[str, list[str]] = {
@@ -25,5 +26,6 @@ BY_PLATFORM: dict[str, list[str]] = {
     "phone": [t.id for t in phone.TEMPLATES],
     "browser": [t.id for t in browser.TEMPLATES],
     "cross": [t.id for t in cross.TEMPLATES] + [t.id for t in gallery.TEMPLATES],
+    "appearance": [t.id for t in appearance.TEMPLATES],
     "world": [t.id for t in world.TEMPLATES],
 }

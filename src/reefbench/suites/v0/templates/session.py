@@ -199,7 +199,7 @@ STYLE_WORDS = {
 NOTES = ["~/Documents/lobby-screen.txt", "~/Documents/open-day.txt", "~/Desktop/for-you.txt"]
 
 
-def _ruled_out(picture: str) -> str:
+def ruled_out(picture: str) -> str:
     """The look-alike the note rules out (the other coast; else the next picture)."""
     return nm.neighbour_in(PICTURES)(picture) if picture != "coast-morning.png" else PICTURES[0]
 
@@ -208,7 +208,7 @@ def note_text(picture: str, style: str) -> str:
     return (
         "Hi,\n\n"
         "For the visitors next week, could you change the wallpaper on the lobby computer?\n"
-        f"Last time we had {PICTURE_WORDS[_ruled_out(picture)]}, and people found it dull,\n"
+        f"Last time we had {PICTURE_WORDS[ruled_out(picture)]}, and people found it dull,\n"
         "so not that one again. The pictures are in the Wallpapers folder.\n"
         f"Please use {PICTURE_WORDS[picture]}, and show it {STYLE_WORDS[style]}.\n\n"
         "Thanks!\nSam\n"
@@ -238,7 +238,7 @@ def note_wallpaper_solution(note: str, picture: str, style: str) -> list[ActionC
 
 def note_wallpaper_ruled_out(note: str, picture: str, style: str) -> list[ActionCall]:
     """Takes the picture the note mentions first: the one it rules out."""
-    return note_wallpaper_solution(note, _ruled_out(picture), style)
+    return note_wallpaper_solution(note, ruled_out(picture), style)
 
 
 def note_wallpaper_output(note: str, picture: str, style: str) -> str:
