@@ -73,6 +73,9 @@ CHROMIUM_FLAGS = (
 # desktop session is LibreOffice's own X11 toolkit, which has none).
 _OFFICE_ENV = {"SAL_USE_VCLPLUGIN": "gtk3"}
 
+# Drawing's settings in a text file of the home (envs/desktop/image_editor.py).
+_IMAGE_EDITOR_ENV = {"GSETTINGS_BACKEND": "keyfile"}
+
 APPS: dict[str, AppSpec] = {
     a.name: a
     for a in (
@@ -171,6 +174,18 @@ APPS: dict[str, AppSpec] = {
             "xfce4-appearance-settings",
             "Xfce4-appearance-settings",
             ("theme", "fonts", "style", "look", "settings"),
+        ),
+        # Drawing (GTK3, 11 small Debian packages): rotate, flip, crop, scale, colour
+        # filters and export as another format, every control an AT-SPI element; GIMP
+        # (74 packages) stays an optional extra.
+        AppSpec(
+            "image-editor",
+            "Drawing",
+            ("drawing",),
+            "drawing",
+            "Drawing",
+            ("image editor", "picture", "photo", "paint", "crop", "rotate"),
+            env=_IMAGE_EDITOR_ENV,
         ),
         AppSpec("gimp", "GIMP", ("gimp", "--no-splash"), "gimp", "Gimp", ("image editor",)),
     )
