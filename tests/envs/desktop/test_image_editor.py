@@ -1,7 +1,8 @@
 """The desktop image editor (Drawing) on a real desktop: opened by name, its tools and the
-icon-only buttons of its transformation bar are elements named like their tooltips, and a
+icon-only buttons of its transformation bar are elements named like their tooltips, a
 photo opened, turned right and saved under another name through its GUI holds exactly the
-pixels of the photo turned clockwise (and not those of a left turn)."""
+pixels of the photo turned clockwise (and not those of a left turn), and one scaled and
+saved as .jpg is a JPEG of the new size."""
 
 from __future__ import annotations
 
@@ -56,6 +57,21 @@ def _click(desk: DesktopEnvironment, role: str, name: str) -> None:
     desk.step("click", {"elem": _elem(desk, role, name)})
 
 
+def _type_in_spin(desk: DesktopEnvironment, name: str, value: str) -> None:
+    """Replace a spin button's number. The middle of Drawing's spin buttons is the unit
+    icon, so the click goes on the number, at the left of the element's box."""
+    box = next(
+        n.box
+        for w in desk.reader.windows()
+        for n in w.nodes
+        if (n.role, n.name) == ("spin button", name) and n.box
+    )
+    x, y, _, height = box
+    desk.step("click_at", {"x": x + 20, "y": y + height // 2})
+    desk.step("hotkey", {"keys": ["ctrl", "a"]})
+    desk.step("write_text", {"text": f"{value}\t"})
+
+
 def test_the_settings_take_away_the_first_start_dialog(tmp_path: Path) -> None:
     written = write_image_editor_settings(tmp_path)
     assert written == tmp_path / KEYFILE
@@ -102,3 +118,34 @@ def test_a_photo_turned_in_the_editor_and_saved_as_is_the_photo_turned(
     # The original is untouched: the editor saved a copy.
     with Image.open(desk.session.host_path("~/Pictures/receipt.png")) as original:
         assert original.size == (120, 80)
+
+
+def test_a_photo_scaled_in_the_editor_and_exported_as_jpeg_is_smaller_and_a_jpeg(
+    desk: DesktopEnvironment,
+) -> None:
+    """The Scale tool's sizes are named, readable fields (proportions are not locked by
+    default, so both are typed); the file name's extension chooses the format written."""
+    desk.reset()
+    _photo().save(desk.session.host_path("~/Pictures/receipt.png"))
+    desk.step("search_app", {"name": "image editor"})
+    desk.step("hotkey", {"keys": ["ctrl", "o"]})
+    desk.observe()
+    desk.step("write_text", {"text": "/home/user/Pictures/receipt.png\n"})
+    desk.observe()
+    _click(desk, "list item", "Scale")
+    assert 'spin button "Width" value="120"' in str(desk.observe()["elements"])
+    _type_in_spin(desk, "Width", "60")
+    _type_in_spin(desk, "Height", "40")
+    spins = [line for line in str(desk.observe()["elements"]).splitlines() if "spin" in line]
+    assert any('spin button "Width" value="60"' in line for line in spins), spins
+    assert any('spin button "Height" value="40"' in line for line in spins), spins
+    _click(desk, "push button", "Apply transformation")
+    desk.step("hotkey", {"keys": ["ctrl", "shift", "s"]})
+    desk.observe()
+    desk.step("hotkey", {"keys": ["ctrl", "a"]})
+    desk.step("write_text", {"text": "/home/user/Pictures/receipt-small.jpg\n"})
+    desk.observe()
+    saved = desk.session.host_path("~/Pictures/receipt-small.jpg")
+    assert saved.is_file()
+    with Image.open(saved) as opened:
+        assert (opened.format, opened.size) == ("JPEG", (60, 40))

@@ -44,6 +44,7 @@ _FIELD_ROLES = {"text", "entry", "password text", "spin button", "combo box"}
 _ICON_BUTTON_ROLES = {"push button", "toggle button"}
 _TEXT_ROLES = {
     "text",
+    "spin button",
     "entry",
     "terminal",
     "password text",

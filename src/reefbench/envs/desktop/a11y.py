@@ -121,11 +121,19 @@ def _name(node: dict[str, Any]) -> str:
 
 
 def _row_names(nodes: list[dict[str, Any]]) -> list[str]:
-    """Each node's name; a nameless, focusable list item (a GTK list-box row, such as the
-    tools of the image editor's side bar) is named by the one label inside it, so it can be
-    acted on by name like a button. Rows with several labels keep no name: which label
-    names them would be a guess."""
+    """Each node's name. Two kinds of nameless elements GTK leaves without a name are named
+    the way a person reads them, so they can be acted on by name: a spin button right after
+    a label beside it ("Width [1000]" in the image editor's Scale bar), and a focusable list
+    item (a GTK list-box row, such as the tools of the image editor's side bar) with exactly
+    one label inside it. Rows with several labels keep no name: which label names them
+    would be a guess."""
     names = [_name(n) for n in nodes]
+    for i, node in enumerate(nodes):
+        if names[i] or node.get("role") != "spin button" or i == 0:
+            continue
+        before = nodes[i - 1]
+        if before.get("role") == "label" and before.get("depth") == node.get("depth"):
+            names[i] = names[i - 1].rstrip(":").strip()
     for i, node in enumerate(nodes):
         if names[i] or node.get("role") != "list item":
             continue
