@@ -18,6 +18,9 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+# Drawing's settings in a text file of the home (the baseline writes it).
+from reefbench.envs.desktop.image_editor import ENV as _IMAGE_EDITOR_ENV
+
 
 @dataclass(frozen=True)
 class AppSpec:
@@ -73,8 +76,6 @@ CHROMIUM_FLAGS = (
 # desktop session is LibreOffice's own X11 toolkit, which has none).
 _OFFICE_ENV = {"SAL_USE_VCLPLUGIN": "gtk3"}
 
-# Drawing's settings in a text file of the home (envs/desktop/image_editor.py).
-_IMAGE_EDITOR_ENV = {"GSETTINGS_BACKEND": "keyfile"}
 
 APPS: dict[str, AppSpec] = {
     a.name: a
