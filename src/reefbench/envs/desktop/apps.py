@@ -40,6 +40,9 @@ class AppSpec:
             maps its window (titled "LibreOffice 7.4") before the document is loaded, and
             keys pressed in that moment are lost; the title names the document when it is
             ready.
+        ready_element: Name of an element its window lists once it is laid out. Drawing
+            maps a window titled "Drawing" and fills it a moment later; an observation in
+            between lists none of its tools.
     """
 
     name: str
@@ -52,6 +55,7 @@ class AppSpec:
     terminal: bool = False
     env: dict[str, str] = field(default_factory=dict)
     ready_title: str = ""
+    ready_element: str = ""
 
     @property
     def binary(self) -> str:
@@ -187,6 +191,7 @@ APPS: dict[str, AppSpec] = {
             "Drawing",
             ("image editor", "picture", "photo", "paint", "crop", "rotate"),
             env=_IMAGE_EDITOR_ENV,
+            ready_element="Pencil",
         ),
         AppSpec("gimp", "GIMP", ("gimp", "--no-splash"), "gimp", "Gimp", ("image editor",)),
     )
