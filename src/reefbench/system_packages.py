@@ -145,6 +145,13 @@ PACKAGES: tuple[SystemPackage, ...] = (
         ("imagemagick",),
         probe=Probe("convert", ("-version",), "ImageMagick"),
     ),
+    SystemPackage(
+        "drawing",
+        "desktop image editor (Drawing: rotate, flip, crop, scale, filters, export)",
+        _APPS,
+        ("drawing",),
+        ("image-editor",),
+    ),
     SystemPackage("adwaita-icon-theme", "desktop apps' icons", _APPS),
     SystemPackage("fonts-dejavu-core", "desktop and OCR text", _APPS),
     SystemPackage("fonts-dejavu-extra", "desktop and OCR text", _APPS),

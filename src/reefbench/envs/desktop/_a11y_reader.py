@@ -41,8 +41,10 @@ _STATES = {
 # Fields often have no name of their own: a label beside them names them ("Name:" in a
 # file dialog), through a labelled-by relation.
 _FIELD_ROLES = {"text", "entry", "password text", "spin button", "combo box"}
+_ICON_BUTTON_ROLES = {"push button", "toggle button"}
 _TEXT_ROLES = {
     "text",
+    "spin button",
     "entry",
     "terminal",
     "password text",
@@ -137,6 +139,15 @@ def _walk(
         label = _label(acc)
         if label:
             node["label"] = label
+    elif not name and role in _ICON_BUTTON_ROLES:
+        # An icon-only button is named by its tooltip, which GTK gives as the description
+        # ("Rotate left" in the image editor's bottom bar).
+        try:
+            description = acc.get_description() or ""
+        except Exception:
+            description = ""
+        if description:
+            node["label"] = description
     out.append(node)
     try:
         count = acc.get_child_count()

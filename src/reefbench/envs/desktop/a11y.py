@@ -120,20 +120,52 @@ def _name(node: dict[str, Any]) -> str:
     return name
 
 
+def _row_names(nodes: list[dict[str, Any]]) -> list[str]:
+    """Each node's name. Two kinds of nameless elements GTK leaves without a name are named
+    the way a person reads them, so they can be acted on by name: a spin button right after
+    a label beside it ("Width [1000]" in the image editor's Scale bar), and a focusable list
+    item (a GTK list-box row, such as the tools of the image editor's side bar) with exactly
+    one label inside it. Rows with several labels keep no name: which label names them
+    would be a guess."""
+    names = [_name(n) for n in nodes]
+    for i, node in enumerate(nodes):
+        if names[i] or node.get("role") != "spin button" or i == 0:
+            continue
+        before = nodes[i - 1]
+        if before.get("role") == "label" and before.get("depth") == node.get("depth"):
+            names[i] = names[i - 1].rstrip(":").strip()
+    for i, node in enumerate(nodes):
+        if names[i] or node.get("role") != "list item":
+            continue
+        if "focusable" not in node.get("states", ()):
+            continue
+        depth = int(node.get("depth", 0))
+        labels = []
+        for j in range(i + 1, len(nodes)):
+            if int(nodes[j].get("depth", 0)) <= depth:
+                break
+            if nodes[j].get("role") == "label" and names[j]:
+                labels.append(names[j])
+        if len(labels) == 1:
+            names[i] = labels[0]
+    return names
+
+
 def parse_windows(raw: list[dict[str, Any]]) -> list[UIWindow]:
     """Build typed windows from the reader's JSON."""
     windows = []
     for win in raw:
+        raw_nodes = list(win.get("nodes", ()))
         nodes = tuple(
             UINode(
                 role=n.get("role", ""),
-                name=_name(n),
+                name=name,
                 box=_box(n.get("box")),
                 states=frozenset(n.get("states", ())),
                 depth=int(n.get("depth", 0)),
                 text=n.get("text"),
             )
-            for n in win.get("nodes", ())
+            for n, name in zip(raw_nodes, _row_names(raw_nodes), strict=True)
         )
         windows.append(
             UIWindow(

@@ -342,6 +342,8 @@ def search_app(name: str, env: DesktopDevice) -> str:
         # document has the keyboard focus are lost: wait until the accessibility tree
         # shows a focused element in the window (one query takes a second or more).
         wait_until(partial(_focused_inside, env, window.title), 30.0, interval=0.2)
+    if spec is not None and spec.ready_element:
+        wait_until(partial(_lists_element, env, spec.ready_element), 30.0, interval=0.2)
     env.settle()
     env.record("opened_app", app=spec.name if spec else window.wm_class, query=query)
     return f"opened {window.title or window.wm_class}"
@@ -375,6 +377,16 @@ def _ready(env: DesktopDevice, window_id: int, words: str) -> XWindow | None:
     middle = (x, y + height // 3, x + width, y + 2 * height // 3)
     low, high = env.screen.grab().image().convert("L").crop(middle).getextrema()
     return window if high != low else None
+
+
+def _lists_element(env: DesktopDevice, name: str) -> bool:
+    """The active window lists an element called ``name`` (the app has laid it out)."""
+    return any(
+        node.name == name
+        for window in env.reader.windows()
+        if window.active
+        for node in window.nodes
+    )
 
 
 def _focused_inside(env: DesktopDevice, title: str) -> bool:

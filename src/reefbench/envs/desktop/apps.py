@@ -18,6 +18,9 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+# Drawing's settings in a text file of the home (the baseline writes it).
+from reefbench.envs.desktop.image_editor import ENV as _IMAGE_EDITOR_ENV
+
 
 @dataclass(frozen=True)
 class AppSpec:
@@ -37,6 +40,9 @@ class AppSpec:
             maps its window (titled "LibreOffice 7.4") before the document is loaded, and
             keys pressed in that moment are lost; the title names the document when it is
             ready.
+        ready_element: Name of an element its window lists once it is laid out. Drawing
+            maps a window titled "Drawing" and fills it a moment later; an observation in
+            between lists none of its tools.
     """
 
     name: str
@@ -49,6 +55,7 @@ class AppSpec:
     terminal: bool = False
     env: dict[str, str] = field(default_factory=dict)
     ready_title: str = ""
+    ready_element: str = ""
 
     @property
     def binary(self) -> str:
@@ -72,6 +79,7 @@ CHROMIUM_FLAGS = (
 # GTK3 toolkit: the one whose accessibility reaches AT-SPI (the default outside a known
 # desktop session is LibreOffice's own X11 toolkit, which has none).
 _OFFICE_ENV = {"SAL_USE_VCLPLUGIN": "gtk3"}
+
 
 APPS: dict[str, AppSpec] = {
     a.name: a
@@ -171,6 +179,19 @@ APPS: dict[str, AppSpec] = {
             "xfce4-appearance-settings",
             "Xfce4-appearance-settings",
             ("theme", "fonts", "style", "look", "settings"),
+        ),
+        # Drawing (GTK3, 11 small Debian packages): rotate, flip, crop, scale, colour
+        # filters and export as another format, every control an AT-SPI element; GIMP
+        # (74 packages) stays an optional extra.
+        AppSpec(
+            "image-editor",
+            "Drawing",
+            ("drawing",),
+            "drawing",
+            "Drawing",
+            ("image editor", "picture", "photo", "paint", "crop", "rotate"),
+            env=_IMAGE_EDITOR_ENV,
+            ready_element="Pencil",
         ),
         AppSpec("gimp", "GIMP", ("gimp", "--no-splash"), "gimp", "Gimp", ("image editor",)),
     )

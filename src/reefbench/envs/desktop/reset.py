@@ -13,6 +13,7 @@ import shutil
 from pathlib import Path
 
 from reefbench.envs.desktop.app_records import write_vim_config
+from reefbench.envs.desktop.image_editor import write_image_editor_settings
 from reefbench.envs.desktop.office import write_office_profile
 from reefbench.envs.desktop.xsession import write_session_config
 
@@ -46,6 +47,7 @@ def write_default_baseline(target: Path) -> None:
     (terminal / "terminalrc").write_text(_TERMINAL_RC)
     write_vim_config(target)  # vim logs what it writes (evidence that vim made a change)
     write_office_profile(target)  # LibreOffice starts without first-start dialogs
+    write_image_editor_settings(target)  # Drawing starts without its help dialog
     write_session_config(target)  # the panel and the wallpaper (xfconf channels)
     skel = Path("/etc/skel")
     if skel.is_dir():
