@@ -155,6 +155,9 @@ PACKAGES: tuple[SystemPackage, ...] = (
     SystemPackage("adwaita-icon-theme", "desktop apps' icons", _APPS),
     SystemPackage("fonts-dejavu-core", "desktop and OCR text", _APPS),
     SystemPackage("fonts-dejavu-extra", "desktop and OCR text", _APPS),
+    # Nimbus Sans/Mono and URW Gothic: the appearance tasks' look-alike font faces (also
+    # pulled in by Ghostscript today, named here so the tasks never depend on that).
+    SystemPackage("fonts-urw-base35", "font faces the appearance tasks choose among", _APPS),
     SystemPackage(
         "libreoffice-writer",
         "desktop word processor (LibreOffice Writer)",
