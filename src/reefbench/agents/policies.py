@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, TypeVar
 
 from reefbench.actions import Action
+from reefbench.agents.descriptions import environments_text
 from reefbench.agents.llm import (
     DEFAULT_HISTORY,
     ActingRole,
@@ -36,6 +37,8 @@ if TYPE_CHECKING:
     from reefbench.task import Task
 
 POLICIES = ("single", "by-func", "by-env")
+# ``$action_descriptions`` of a native tool-calling role under ``prompt_tools="none"``.
+TOOLS_SENT = "(each one is sent with this request as a tool definition)"
 _RoleT = TypeVar("_RoleT")
 
 
@@ -54,9 +57,11 @@ class ModelSettings:
         invalid_tolerance: The run's invalid-action tolerance, which the prompt states
             (the episode enforces it).
         prompt_tools: How a native tool-calling role's system prompt lists the tools:
-            ``names`` (by environment; the definitions sent with each request describe
-            them) or ``full`` (every description again, as before). JSON mode always
-            lists them in full: it has no other description of the tools.
+            ``none`` (a note that they come as definitions: every name, parameter and
+            description is in the definitions sent with each request, so a list in the
+            prompt repeated ~130 tokens of names a request), ``names`` (by environment)
+            or ``full`` (every description again, as before). JSON mode always lists
+            them in full: it has no other description of the tools.
     """
 
     mode: Mode = "native"
@@ -66,7 +71,7 @@ class ModelSettings:
     prompts: Prompts = field(default_factory=Prompts.default)
     observe: str = DEFAULT_OBSERVE
     invalid_tolerance: int = DEFAULT_INVALID_TOLERANCE
-    prompt_tools: Literal["names", "full"] = "names"
+    prompt_tools: Literal["none", "names", "full"] = "none"
 
     def __post_init__(self) -> None:
         get_observation_policy(self.observe)  # an unknown name fails when configured
@@ -83,7 +88,9 @@ class ModelSettings:
         """The ``$action_descriptions`` of a role that calls ``toolbox``'s tools."""
         if self.json_mode or self.prompt_tools == "full":
             return toolbox.describe()
-        return toolbox.index()
+        if self.prompt_tools == "names":
+            return toolbox.index()
+        return TOOLS_SENT
 
     def turn_rules(self) -> str:
         """The turn rules the role prompts state (``$turn_rules``)."""
@@ -92,10 +99,6 @@ class ModelSettings:
     def observer(self) -> Observer:
         """A fresh observer for one role and episode."""
         return Observer(get_observation_policy(self.observe), self.history)
-
-
-def environments_text(descriptions: Mapping[str, str]) -> str:
-    return "\n".join(f"- {name}: {' '.join(text.split())}" for name, text in descriptions.items())
 
 
 def _no_action_notes(previous: Sequence[CallResult]) -> list[str]:
