@@ -34,8 +34,10 @@ Figures, one JSON object per line (``{"metric", "value", "unit", ...}``):
 ``observe`` names the policy; ``before`` is ``all`` with every tool description repeated
 in the system prompt, i.e. the request of the code before policies. Its tool definitions
 are frozen (``bench/data/agent_tokens_before_tools.json``, by action set and tool name: the
-definitions as sent before they were compacted), so the target stays relative to what was
-sent then; a tool missing there (a task's extra action) is sent as today.
+definitions as sent before they were compacted), and so are its environment descriptions
+(``bench/data/agent_tokens_before_environments.json``, by action set, each written whole
+as before shared sentences were said once), so the target stays relative to what was
+sent then; a tool or environment missing there (a task's extra action) is sent as today.
 
 Usage: ``python bench/agent_tokens.py [--tasks ID ...] [--per-platform 1]`` (needs the
 desktop, browser and phone stacks; about a minute per task and action set).
@@ -73,6 +75,7 @@ MIN_CALLS, MAX_CALLS = 5, 10
 # From this step on the history window is full: what every later step of a long episode costs.
 LATE = 4
 FROZEN_TOOLS = Path(__file__).parent / "data" / "agent_tokens_before_tools.json"
+FROZEN_ENVIRONMENTS = Path(__file__).parent / "data" / "agent_tokens_before_environments.json"
 
 
 def emit(metric: str, value: float, unit: str, **extra: Any) -> None:
@@ -145,7 +148,7 @@ def variants() -> dict[str, ModelSettings]:
     """Every observation policy, and ``before``: what agents sent before policies (every
     observation, history screenshots, every tool description repeated in the prompt)."""
     return {
-        BEFORE: ModelSettings(observe="all", prompt_tools="full"),
+        BEFORE: ModelSettings(observe="all", prompt_tools="full", environments="each"),
         **{name: ModelSettings(observe=name) for name in OBSERVATION_POLICIES},
     }
 
@@ -153,6 +156,12 @@ def variants() -> dict[str, ModelSettings]:
 def frozen_tools() -> dict[str, dict[str, Any]]:
     """Action set -> tool name -> the OpenAI tool definition ``before`` sends."""
     frozen: dict[str, dict[str, Any]] = json.loads(FROZEN_TOOLS.read_text("utf-8"))
+    return frozen
+
+
+def frozen_environments() -> dict[str, dict[str, str]]:
+    """Action set -> environment -> the description ``before`` reads."""
+    frozen: dict[str, dict[str, str]] = json.loads(FROZEN_ENVIRONMENTS.read_text("utf-8"))
     return frozen
 
 
@@ -200,10 +209,15 @@ class Shadowed:
     ) -> None:
         self.oracle.reset(task, action_spaces, descriptions)
         before = frozen_tools()[self.action_set]
+        # A description missing there (an environment added since) is read as today.
+        described_before = {**descriptions, **frozen_environments()[self.action_set]}
+        described_before = {name: described_before[name] for name in descriptions}
         for variant, settings in variants().items():
             self.recorders[variant] = Recorder(before if variant == BEFORE else None)
             self.shadows[variant] = SingleAgent(self.recorders[variant], settings)
-            self.shadows[variant].reset(task, action_spaces, descriptions)
+            self.shadows[variant].reset(
+                task, action_spaces, described_before if variant == BEFORE else descriptions
+            )
 
     def act(self, turn: Turn) -> AgentOutput:
         output = self.oracle.act(turn)

@@ -62,6 +62,11 @@ class ModelSettings:
             prompt repeated ~130 tokens of names a request), ``names`` (by environment)
             or ``full`` (every description again, as before). JSON mode always lists
             them in full: it has no other description of the tools.
+        environments: How prompts listing several environments describe them:
+            ``shared`` (a sentence several descriptions share once, on a line naming
+            them: :func:`~reefbench.agents.descriptions.environments_text`) or ``each``
+            (every description whole, as prompts were before; the token bench's
+            ``before``).
     """
 
     mode: Mode = "native"
@@ -72,6 +77,7 @@ class ModelSettings:
     observe: str = DEFAULT_OBSERVE
     invalid_tolerance: int = DEFAULT_INVALID_TOLERANCE
     prompt_tools: Literal["none", "names", "full"] = "none"
+    environments: Literal["shared", "each"] = "shared"
 
     def __post_init__(self) -> None:
         get_observation_policy(self.observe)  # an unknown name fails when configured
@@ -91,6 +97,12 @@ class ModelSettings:
         if self.prompt_tools == "names":
             return toolbox.index()
         return TOOLS_SENT
+
+    def environments_text(self, descriptions: Mapping[str, str]) -> str:
+        """The ``$env_description`` of a role that sees several environments."""
+        if self.environments == "each":
+            return "\n".join(f"- {n}: {' '.join(t.split())}" for n, t in descriptions.items())
+        return environments_text(descriptions)
 
     def turn_rules(self) -> str:
         """The turn rules the role prompts state (``$turn_rules``)."""
@@ -165,7 +177,7 @@ class SingleAgent:
             "single",
             s.json_mode,
             task_description=task.instruction,
-            env_description=environments_text(descriptions),
+            env_description=s.environments_text(descriptions),
             action_descriptions=s.tool_list(toolbox),
             turn_rules=s.turn_rules(),
         )
@@ -217,7 +229,7 @@ class ByFunctionAgent:
         planner = s.prompts.render(
             "planner_by_func",
             task_description=task.instruction,
-            env_description=environments_text(descriptions),
+            env_description=s.environments_text(descriptions),
             action_descriptions=actions,
             turn_rules=s.turn_rules(),
         )
@@ -283,7 +295,7 @@ class ByEnvironmentAgent:
             s.prompts.render(
                 "planner_by_env",
                 task_description=task.instruction,
-                env_description=environments_text(descriptions),
+                env_description=s.environments_text(descriptions),
                 turn_rules=s.turn_rules(),
             ),
             history=s.history,
