@@ -12,7 +12,7 @@ import pytest
 from reefbench.action_sets import ACTION_SETS
 from reefbench.agents.descriptions import environments_text, sentences
 from reefbench.envs.registry import make_environment
-from reefbench.observe.marks import FIELDS_SENTENCE, MARKS_SENTENCE
+from reefbench.observe.marks import FIELDS_SENTENCE, MARKS_SENTENCE, PIXELS_SENTENCE
 from reefbench.root import RootEnvironment
 
 
@@ -77,3 +77,11 @@ def test_the_marks_explanation_is_said_once_for_every_device_kind() -> None:
     # What differs stays with its device: the phone's list format and its labels.
     assert "- phone: " in text and "'[id] class \"label\"'" in text
     assert "A field is named by its label." in text
+
+
+def test_the_pixels_explanation_is_said_once_and_the_browser_keeps_its_tabs() -> None:
+    text = environments_text(_descriptions("pixels"))
+    assert text.count(PIXELS_SENTENCE) == 1 and "numbered boxes" not in text
+    assert "It also lists the open tabs." in next(
+        line for line in text.splitlines() if line.startswith("- browser: ")
+    )

@@ -28,6 +28,11 @@ MARKS_SENTENCE = (
     "a list of those elements; pass an element's number as `elem`. Numbers are valid only "
     "for the latest screenshot."
 )
+# What the pixels set says instead of MARKS_SENTENCE (no boxes, no list), also shared.
+PIXELS_SENTENCE = (
+    "Each step shows a plain screenshot; point at things by their pixel coordinates in it "
+    "(x from the left edge, y from the top)."
+)
 FIELDS_SENTENCE = (
     'A field is listed with its current text as value="..." and a toggle with its state, '
     "e.g. (checked); text that is not an element is listed after them."

@@ -28,6 +28,7 @@ from reefbench.grounding import Candidate
 from reefbench.observe.marks import (
     FIELDS_SENTENCE,
     MARKS_SENTENCE,
+    PIXELS_SENTENCE,
     Mark,
     MarkSet,
     require_mark,
@@ -43,10 +44,7 @@ MARKS_NOTE = (
     f"{MARKS_SENTENCE} {FIELDS_SENTENCE} The list gives '[id] role \"name\"' for each "
     "link, button and field."
 )
-PIXELS_NOTE = (
-    "Each step shows a screenshot of the page and the list of open tabs; point at things "
-    "by their pixel coordinates in the screenshot (x from the left edge, y from the top)."
-)
+PIXELS_NOTE = f"{PIXELS_SENTENCE} It also lists the open tabs."
 # What each action set rewrites in the description (Environment.action_set_descriptions).
 SET_DESCRIPTIONS = {"pixels": {MARKS_NOTE: PIXELS_NOTE}}
 DESCRIPTION = "A web browser (Chromium, {width}x{height}). " + MARKS_NOTE

@@ -40,7 +40,13 @@ from reefbench.envs.desktop.x11 import X11, XWindow
 from reefbench.envs.desktop.xsession import SESSION_WINDOW_CLASSES
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure, InvalidAction
 from reefbench.grounding import Candidate
-from reefbench.observe.marks import FIELDS_SENTENCE, MARKS_SENTENCE, Mark, require_mark
+from reefbench.observe.marks import (
+    FIELDS_SENTENCE,
+    MARKS_SENTENCE,
+    PIXELS_SENTENCE,
+    Mark,
+    require_mark,
+)
 from reefbench.pointer import PointerKind
 from reefbench.sideeffects import Change
 from reefbench.waiting import wait_until
@@ -52,10 +58,7 @@ MARKS_NOTE = (
     f"{MARKS_SENTENCE} {FIELDS_SENTENCE} The list gives '[id] role \"name\"' for each "
     "element (Set-of-Marks)."
 )
-PIXELS_NOTE = (
-    "Each step shows a screenshot of the screen; point at things by their pixel "
-    "coordinates in it (x from the left edge, y from the top)."
-)
+PIXELS_NOTE = PIXELS_SENTENCE
 # What each action set rewrites in the description (Environment.action_set_descriptions).
 SET_DESCRIPTIONS = {"pixels": {MARKS_NOTE: PIXELS_NOTE}}
 DESCRIPTION = (
