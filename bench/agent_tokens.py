@@ -34,8 +34,11 @@ Figures, one JSON object per line (``{"metric", "value", "unit", ...}``):
 ``observe`` names the policy; ``before`` is ``all`` with every tool description repeated
 in the system prompt, i.e. the request of the code before policies. Its tool definitions
 are frozen (``bench/data/agent_tokens_before_tools.json``, by action set and tool name: the
-definitions as sent before they were compacted), so the target stays relative to what was
-sent then; a tool missing there (a task's extra action) is sent as today.
+definitions as sent before they were compacted), and so are the notes of its environment
+descriptions (``bench/data/agent_tokens_before_environments.json``: per environment, the
+note of today and the note it replaces, as they were before the devices' shared sentences
+were said once; read whole, one line per environment), so the target stays relative to
+what was sent then; a tool missing there (a task's extra action) is sent as today.
 
 Usage: ``python bench/agent_tokens.py [--tasks ID ...] [--per-platform 1]`` (needs the
 desktop, browser and phone stacks; about a minute per task and action set).
@@ -73,6 +76,7 @@ MIN_CALLS, MAX_CALLS = 5, 10
 # From this step on the history window is full: what every later step of a long episode costs.
 LATE = 4
 FROZEN_TOOLS = Path(__file__).parent / "data" / "agent_tokens_before_tools.json"
+FROZEN_ENVIRONMENTS = Path(__file__).parent / "data" / "agent_tokens_before_environments.json"
 
 
 def emit(metric: str, value: float, unit: str, **extra: Any) -> None:
@@ -145,7 +149,7 @@ def variants() -> dict[str, ModelSettings]:
     """Every observation policy, and ``before``: what agents sent before policies (every
     observation, history screenshots, every tool description repeated in the prompt)."""
     return {
-        BEFORE: ModelSettings(observe="all", prompt_tools="full"),
+        BEFORE: ModelSettings(observe="all", prompt_tools="full", environments="each"),
         **{name: ModelSettings(observe=name) for name in OBSERVATION_POLICIES},
     }
 
@@ -154,6 +158,32 @@ def frozen_tools() -> dict[str, dict[str, Any]]:
     """Action set -> tool name -> the OpenAI tool definition ``before`` sends."""
     frozen: dict[str, dict[str, Any]] = json.loads(FROZEN_TOOLS.read_text("utf-8"))
     return frozen
+
+
+def frozen_environments() -> dict[str, list[tuple[str, str]]]:
+    """Environment -> (today's note, the note ``before`` reads) pairs."""
+    frozen: dict[str, list[list[str]]] = json.loads(FROZEN_ENVIRONMENTS.read_text("utf-8"))
+    return {env: [(new, old) for new, old in pairs] for env, pairs in frozen.items()}
+
+
+def described_before(descriptions: Mapping[str, str]) -> dict[str, str]:
+    """``descriptions`` with today's notes put back as ``before`` had them. Notes, not
+    whole descriptions, are frozen: a description has run-time parts (the browser names
+    the services' URL and port)."""
+    out = dict(descriptions)
+    for env, pairs in frozen_environments().items():
+        if env not in out:
+            continue
+        text = out[env]
+        for new, old in pairs:
+            text = text.replace(new, old)
+        if text == out[env]:
+            sys.exit(
+                f"error: none of the frozen notes of {env!r} is in its description: "
+                f"update {FROZEN_ENVIRONMENTS.name} (today's note, the note before) pairs"
+            )
+        out[env] = text
+    return out
 
 
 class Recorder:
@@ -191,6 +221,11 @@ class Shadowed:
     recorders: dict[str, Recorder] = field(default_factory=dict)
     shadows: dict[str, SingleAgent] = field(default_factory=dict)
     name: str = "oracle+shadows"
+    # A PrivilegedAgent (so the episode attaches the environments the oracle grounds its
+    # calls in) that observes every turn: the shadows are sent those observations.
+    # Without the attribute the episode took it for an ordinary agent and never attached
+    # it: the oracle's first named call was invalid and episodes ended after 1-3 steps.
+    observes: bool = True
 
     def attach(self, envs: Mapping[str, Environment]) -> None:
         self.oracle.attach(envs)
@@ -200,10 +235,13 @@ class Shadowed:
     ) -> None:
         self.oracle.reset(task, action_spaces, descriptions)
         before = frozen_tools()[self.action_set]
+        before_descriptions = described_before(descriptions)
         for variant, settings in variants().items():
             self.recorders[variant] = Recorder(before if variant == BEFORE else None)
             self.shadows[variant] = SingleAgent(self.recorders[variant], settings)
-            self.shadows[variant].reset(task, action_spaces, descriptions)
+            self.shadows[variant].reset(
+                task, action_spaces, before_descriptions if variant == BEFORE else descriptions
+            )
 
     def act(self, turn: Turn) -> AgentOutput:
         output = self.oracle.act(turn)

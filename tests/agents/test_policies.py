@@ -16,7 +16,7 @@ import pytest
 from reefbench import Episode, Task, Usage
 from reefbench.agents import ByEnvironmentAgent, ByFunctionAgent, ModelSettings, SingleAgent
 from reefbench.agents.providers import ImagePart, ProviderReply, TextPart, ToolCall
-from reefbench.protocol import NO_ACTION
+from reefbench.protocol import NO_ACTION, Turn
 from reefbench.suites import memory
 
 from .conftest import ScriptedProvider
@@ -231,3 +231,28 @@ def test_prompts_can_be_overridden_from_a_directory(tmp_path: Any) -> None:
     (tmp_path / "singel.txt").write_text("typo")
     with pytest.raises(ConfigError, match="unknown prompt file"):
         Prompts.from_dir(tmp_path)
+
+
+def _system_and_tools(settings: ModelSettings) -> tuple[str, list[str]]:
+    provider = ScriptedProvider(["looking"])
+    agent = SingleAgent(provider, settings)
+    task = BY_ID["mem-write-note"]
+    envs = memory.make_environments()
+    spaces = {name: list(env.action_space.values()) for name, env in envs.items()}
+    agent.reset(task, spaces, {name: env.description for name, env in envs.items()})
+    agent.act(Turn(1, {}))
+    system, _, tools = provider.requests[0]
+    return system, [t.name for t in tools]
+
+
+def test_a_native_prompt_leaves_the_tool_names_to_the_definitions_sent_with_it() -> None:
+    from reefbench.agents.policies import TOOLS_SENT
+
+    system, tools = _system_and_tools(ModelSettings())
+    assert "laptop__write_file" in tools
+    assert TOOLS_SENT in system and "- laptop__: " not in system
+    # The index by environment is still there on request, and JSON mode lists every tool.
+    system, same = _system_and_tools(ModelSettings(prompt_tools="names"))
+    assert same == tools and "- laptop__: " in system and "write_file" in system
+    system, _ = _system_and_tools(ModelSettings(mode="json"))
+    assert TOOLS_SENT not in system and "- laptop__write_file(" in system

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, TypeVar
 
 from reefbench.actions import Action
+from reefbench.agents.descriptions import environments_text
 from reefbench.agents.llm import (
     DEFAULT_HISTORY,
     ActingRole,
@@ -36,6 +37,8 @@ if TYPE_CHECKING:
     from reefbench.task import Task
 
 POLICIES = ("single", "by-func", "by-env")
+# ``$action_descriptions`` of a native tool-calling role under ``prompt_tools="none"``.
+TOOLS_SENT = "(each one is sent with this request as a tool definition)"
 _RoleT = TypeVar("_RoleT")
 
 
@@ -54,9 +57,16 @@ class ModelSettings:
         invalid_tolerance: The run's invalid-action tolerance, which the prompt states
             (the episode enforces it).
         prompt_tools: How a native tool-calling role's system prompt lists the tools:
-            ``names`` (by environment; the definitions sent with each request describe
-            them) or ``full`` (every description again, as before). JSON mode always
-            lists them in full: it has no other description of the tools.
+            ``none`` (a note that they come as definitions: every name, parameter and
+            description is in the definitions sent with each request, so a list in the
+            prompt repeated ~130 tokens of names a request), ``names`` (by environment)
+            or ``full`` (every description again, as before). JSON mode always lists
+            them in full: it has no other description of the tools.
+        environments: How prompts listing several environments describe them:
+            ``shared`` (a sentence several descriptions share once, on a line naming
+            them: :func:`~reefbench.agents.descriptions.environments_text`) or ``each``
+            (every description whole, as prompts were before; the token bench's
+            ``before``).
     """
 
     mode: Mode = "native"
@@ -66,7 +76,8 @@ class ModelSettings:
     prompts: Prompts = field(default_factory=Prompts.default)
     observe: str = DEFAULT_OBSERVE
     invalid_tolerance: int = DEFAULT_INVALID_TOLERANCE
-    prompt_tools: Literal["names", "full"] = "names"
+    prompt_tools: Literal["none", "names", "full"] = "none"
+    environments: Literal["shared", "each"] = "shared"
 
     def __post_init__(self) -> None:
         get_observation_policy(self.observe)  # an unknown name fails when configured
@@ -83,7 +94,15 @@ class ModelSettings:
         """The ``$action_descriptions`` of a role that calls ``toolbox``'s tools."""
         if self.json_mode or self.prompt_tools == "full":
             return toolbox.describe()
-        return toolbox.index()
+        if self.prompt_tools == "names":
+            return toolbox.index()
+        return TOOLS_SENT
+
+    def environments_text(self, descriptions: Mapping[str, str]) -> str:
+        """The ``$env_description`` of a role that sees several environments."""
+        if self.environments == "each":
+            return "\n".join(f"- {n}: {' '.join(t.split())}" for n, t in descriptions.items())
+        return environments_text(descriptions)
 
     def turn_rules(self) -> str:
         """The turn rules the role prompts state (``$turn_rules``)."""
@@ -92,10 +111,6 @@ class ModelSettings:
     def observer(self) -> Observer:
         """A fresh observer for one role and episode."""
         return Observer(get_observation_policy(self.observe), self.history)
-
-
-def environments_text(descriptions: Mapping[str, str]) -> str:
-    return "\n".join(f"- {name}: {' '.join(text.split())}" for name, text in descriptions.items())
 
 
 def _no_action_notes(previous: Sequence[CallResult]) -> list[str]:
@@ -162,7 +177,7 @@ class SingleAgent:
             "single",
             s.json_mode,
             task_description=task.instruction,
-            env_description=environments_text(descriptions),
+            env_description=s.environments_text(descriptions),
             action_descriptions=s.tool_list(toolbox),
             turn_rules=s.turn_rules(),
         )
@@ -214,7 +229,7 @@ class ByFunctionAgent:
         planner = s.prompts.render(
             "planner_by_func",
             task_description=task.instruction,
-            env_description=environments_text(descriptions),
+            env_description=s.environments_text(descriptions),
             action_descriptions=actions,
             turn_rules=s.turn_rules(),
         )
@@ -280,7 +295,7 @@ class ByEnvironmentAgent:
             s.prompts.render(
                 "planner_by_env",
                 task_description=task.instruction,
-                env_description=environments_text(descriptions),
+                env_description=s.environments_text(descriptions),
                 turn_rules=s.turn_rules(),
             ),
             history=s.history,

@@ -20,6 +20,24 @@ if TYPE_CHECKING:
 
 Box = tuple[int, int, int, int]
 
+# How an agent reads marks, in the same words on every device kind: a prompt listing
+# several devices states a sentence they share once (agents/policies.environments_text),
+# so these must stay byte-identical across kinds. Each kind adds its own list format.
+MARKS_SENTENCE = (
+    "Each step shows a screenshot with numbered boxes on the elements you can act on, and "
+    "a list of those elements; pass an element's number as `elem`. Numbers are valid only "
+    "for the latest screenshot."
+)
+# What the pixels set says instead of MARKS_SENTENCE (no boxes, no list), also shared.
+PIXELS_SENTENCE = (
+    "Each step shows a plain screenshot; point at things by their pixel coordinates in it "
+    "(x from the left edge, y from the top)."
+)
+FIELDS_SENTENCE = (
+    'A field is listed with its current text as value="..." and a toggle with its state, '
+    "e.g. (checked); text that is not an element is listed after them."
+)
+
 # Roles (AT-SPI names; the browser and phone trees map theirs onto these) an agent can act on.
 INTERACTIVE_ROLES = frozenset(
     {

@@ -25,7 +25,14 @@ from reefbench.envs.browser.page_marks import page_marks
 from reefbench.envs.browser.settle import INIT_SCRIPT, RequestTracker, settle
 from reefbench.errors import ActionFailed, EnvironmentFailure, InvalidAction
 from reefbench.grounding import Candidate
-from reefbench.observe.marks import Mark, MarkSet, require_mark
+from reefbench.observe.marks import (
+    FIELDS_SENTENCE,
+    MARKS_SENTENCE,
+    PIXELS_SENTENCE,
+    Mark,
+    MarkSet,
+    require_mark,
+)
 from reefbench.pointer import PointerKind
 
 if TYPE_CHECKING:
@@ -34,16 +41,10 @@ if TYPE_CHECKING:
 
 # How the agent addresses elements, which the pixels set rewrites (action_set_descriptions).
 MARKS_NOTE = (
-    "Each step shows a screenshot with numbered boxes on the links, buttons and fields you "
-    "can use, and a list '[id] role \"name\"'; pass the number as `elem`. Numbers are valid "
-    "only for the latest screenshot. A field's line ends with its current text as "
-    'value="..." and a toggle\'s with its state, e.g. (checked); text on the page that is '
-    "not an element is listed after them."
+    f"{MARKS_SENTENCE} {FIELDS_SENTENCE} The list gives '[id] role \"name\"' for each "
+    "link, button and field."
 )
-PIXELS_NOTE = (
-    "Each step shows a screenshot of the page and the list of open tabs; point at things "
-    "by their pixel coordinates in the screenshot (x from the left edge, y from the top)."
-)
+PIXELS_NOTE = f"{PIXELS_SENTENCE} It also lists the open tabs."
 # What each action set rewrites in the description (Environment.action_set_descriptions).
 SET_DESCRIPTIONS = {"pixels": {MARKS_NOTE: PIXELS_NOTE}}
 DESCRIPTION = "A web browser (Chromium, {width}x{height}). " + MARKS_NOTE

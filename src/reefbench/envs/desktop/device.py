@@ -40,7 +40,13 @@ from reefbench.envs.desktop.x11 import X11, XWindow
 from reefbench.envs.desktop.xsession import SESSION_WINDOW_CLASSES
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure, InvalidAction
 from reefbench.grounding import Candidate
-from reefbench.observe.marks import Mark, require_mark
+from reefbench.observe.marks import (
+    FIELDS_SENTENCE,
+    MARKS_SENTENCE,
+    PIXELS_SENTENCE,
+    Mark,
+    require_mark,
+)
 from reefbench.pointer import PointerKind
 from reefbench.sideeffects import Change
 from reefbench.waiting import wait_until
@@ -49,16 +55,10 @@ T = TypeVar("T")
 
 # How the agent addresses elements, which the pixels set rewrites (action_set_descriptions).
 MARKS_NOTE = (
-    "The screenshot shows numbered boxes (Set-of-Marks) on the elements you can act on, "
-    "and the element list gives '[id] role \"name\"' for each; pass the id as `elem`. Ids "
-    "are valid only for the latest observation. A field's line ends with its current text "
-    'as value="..." and a toggle\'s with its state, e.g. (checked); text on the screen '
-    "that is not an element is listed after them."
+    f"{MARKS_SENTENCE} {FIELDS_SENTENCE} The list gives '[id] role \"name\"' for each "
+    "element (Set-of-Marks)."
 )
-PIXELS_NOTE = (
-    "Each step shows a screenshot of the screen; point at things by their pixel "
-    "coordinates in it (x from the left edge, y from the top)."
-)
+PIXELS_NOTE = PIXELS_SENTENCE
 # What each action set rewrites in the description (Environment.action_set_descriptions).
 SET_DESCRIPTIONS = {"pixels": {MARKS_NOTE: PIXELS_NOTE}}
 DESCRIPTION = (

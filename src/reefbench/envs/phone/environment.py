@@ -41,6 +41,7 @@ from reefbench.envs.ui.actions import (
 )
 from reefbench.envs.ui.device import MARKS_NOTE, PIXELS_NOTE, TouchEnvironment
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure
+from reefbench.observe.marks import FIELDS_SENTENCE
 from reefbench.sideeffects import Change
 
 if TYPE_CHECKING:
@@ -53,11 +54,7 @@ PIXEL_USER_AGENT = (
 )
 STANDALONE_ORIGIN = "http://phone.invalid"
 # The phone's element list also carries values and static text (what pixels rewrites).
-PHONE_MARKS_NOTE = (
-    MARKS_NOTE + " A field is listed by its label with its current text as "
-    'value="...", a switch with its state, e.g. (checked); text that is not an element is '
-    "listed after them."
-)
+PHONE_MARKS_NOTE = f"{MARKS_NOTE} {FIELDS_SENTENCE} A field is named by its label."
 # What each action set rewrites in the description (Environment.action_set_descriptions).
 SET_DESCRIPTIONS = {"pixels": {PHONE_MARKS_NOTE: PIXELS_NOTE}}
 DESCRIPTION = (

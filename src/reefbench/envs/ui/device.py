@@ -22,20 +22,13 @@ from reefbench.envs.ui.hierarchy import UIHierarchy, UINode, parse_hierarchy
 from reefbench.envs.ui.marks import UIMarks, scaled, ui_marks
 from reefbench.errors import InvalidAction
 from reefbench.grounding import Candidate
-from reefbench.observe.marks import Mark, require_mark
+from reefbench.observe.marks import MARKS_SENTENCE, PIXELS_SENTENCE, Mark, require_mark
 from reefbench.pointer import PointerKind, png_size
 
 # How the agent addresses elements on a touch screen, which the pixels set rewrites
 # (``action_set_descriptions`` of the phone and Android).
-MARKS_NOTE = (
-    "Each step shows a screenshot with numbered boxes on the elements you can touch and a "
-    "list '[id] class \"label\"'; pass the number as `elem`. Numbers are valid only for the "
-    "latest screenshot."
-)
-PIXELS_NOTE = (
-    "Each step shows a screenshot of the screen; touch things by their pixel coordinates "
-    "in it (x from the left edge, y from the top)."
-)
+MARKS_NOTE = f"{MARKS_SENTENCE} The list gives '[id] class \"label\"' for each element."
+PIXELS_NOTE = PIXELS_SENTENCE
 TOUCH_DESCRIPTIONS = {"pixels": {MARKS_NOTE: PIXELS_NOTE}}
 
 
