@@ -323,3 +323,28 @@ def test_an_agent_that_does_not_observe_refuses_calls_by_mark_number() -> None:
         result.trajectory[0].calls[0].error or ""
     )
     assert screen.clicked == []
+
+
+class _OldStyleOracle:
+    """A privileged agent written before ``observes`` existed: only ``attach``."""
+
+    name = "old-oracle"
+
+    def __init__(self) -> None:
+        self._inner = OracleAgent()
+
+    def attach(self, envs: Mapping[str, Environment]) -> None:
+        self._inner.attach(envs)
+
+    def reset(self, task: Task, action_spaces: Any, descriptions: Any) -> None:
+        self._inner.reset(task, action_spaces, descriptions)
+
+    def act(self, turn: Any) -> Any:
+        return self._inner.act(turn)
+
+
+def test_a_privileged_agent_without_the_attribute_is_attached_and_observed_for() -> None:
+    screen = WatchedScreen(["Cancel", "Save"])
+    result = Episode(_task(), _OldStyleOracle(), {"screen": screen}).run()
+    assert result.success, result.error  # attached: it could ground "Save"
+    assert screen.looked == 1

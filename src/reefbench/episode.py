@@ -229,7 +229,9 @@ class Episode:
         self._trajectory: list[TurnRecord] = []
         # Only a privileged agent that grounds its own calls may go without the per-turn
         # observation of every device (the gates' agents: observing is most of their time).
-        self._agent_observes = not isinstance(agent, PrivilegedAgent) or agent.observes
+        self._agent_observes = not isinstance(agent, PrivilegedAgent) or getattr(
+            agent, "observes", True
+        )
         self.probe_at = probe_at
         self.probe: bool | None = None
         """Whether completing at turn ``probe_at`` would have succeeded (``None``: the

@@ -112,12 +112,14 @@ class PrivilegedAgent(Protocol):
     """An agent that plays stored solutions and may read the environments' observations
     directly: the oracle and the gates' scripted agents, which ground element names to the
     current mark numbers (:mod:`reefbench.grounding`). The episode attaches its
-    environments before :meth:`Agent.reset`; an agent under evaluation never has this."""
+    environments before :meth:`Agent.reset`; an agent under evaluation never has this.
 
-    observes: bool
-    """``False``: the agent reads nothing from :attr:`Turn.observations` (it grounds each
-    call in a fresh observation of the one device it acts on), so the episode skips the
-    per-turn observation of every device — the gates' agents, for speed."""
+    Optionally, ``observes = False``: the agent reads nothing from :attr:`Turn.observations`
+    (it grounds each call in a fresh observation of the one device it acts on), so the
+    episode skips the per-turn observation of every device — the gates' agents, for speed.
+    It is not a member of the protocol: a privileged agent written before it (without the
+    attribute) stays privileged and observes.
+    """
 
     def attach(self, envs: Mapping[str, Environment]) -> None:
         """The episode's environments by name (the root included), until the next call."""
