@@ -295,21 +295,6 @@ def copy_file_checkpoints(source: str, target: str) -> list[Evaluator]:
 
 
 def copy_file_solution(source: str, target: str) -> list[ActionCall]:
-    # Paste in the target's folder, then rename what was pasted: Thunar selects the pasted
-    # file, named like the source or, in the source's own folder, "name (copy 1).txt".
-    return [
-        *thunar_open(dirname(source)),
-        *thunar_select(basename(source)),
-        call(D, "hotkey", keys=["ctrl", "c"]),
-        *thunar_go(dirname(target)),
-        call(D, "hotkey", keys=["ctrl", "v"]),
-        call("root", "wait"),
-        *thunar_rename_selected(basename(target)),
-        *thunar_quit(),
-    ]
-
-
-def copy_file_in_terminal(source: str, target: str) -> list[ActionCall]:
     return terminal(f"cp {q(source)} {q(target)}")
 
 
@@ -333,13 +318,13 @@ COPY_FILE = SubTask(
     inputs=["source"],
     outputs=["desktop_file"],
     env=D,
-    app="thunar",
-    app_category="file management",
+    app="terminal",
+    app_category="system",
     intents=[FILES_INTENT, CODE_INTENT],
     value_pools={"source": DESKTOP_FILES, "target": COPY_TARGETS},
     evaluator_generator=copy_file_checkpoints,
     solution_generator=copy_file_solution,
-    alternative_generators=[copy_file_in_terminal, copy_file_with_cat],
+    alternative_generators=[copy_file_with_cat],
     output_generator=copy_file_output,
     near_misses=[
         NearMiss(
