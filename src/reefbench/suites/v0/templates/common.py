@@ -129,6 +129,57 @@ def thunar_new_folder_by_menu(folder: str) -> list[ActionCall]:
     ]
 
 
+def thunar_open(folder: str) -> list[ActionCall]:
+    """Open the file manager and go to ``folder`` by typing it into the location bar (Ctrl+L):
+    one step whatever the depth, where clicking through the folders would take one per
+    level and depend on the side pane's layout."""
+    return [
+        call("desktop", "search_app", name="files"),
+        call("desktop", "hotkey", keys=["ctrl", "l"]),
+        call("desktop", "write_text", text=expand(folder) + "\n"),
+        call("root", "wait"),
+    ]
+
+
+def thunar_go(folder: str) -> list[ActionCall]:
+    """In the open file manager, go to another folder through the location bar."""
+    return [
+        call("desktop", "hotkey", keys=["ctrl", "l"]),
+        call("desktop", "write_text", text=expand(folder) + "\n"),
+        call("root", "wait"),
+    ]
+
+
+def thunar_select(name: str) -> list[ActionCall]:
+    """Select the file ``name`` of the shown folder: typing in the view searches the file
+    list and selects the first name that starts with the typed text (the whole name, so a
+    look-alike such as ``a.txt.bak`` sorts after it); Escape closes the search box and
+    keeps the selection. Enter would open the file instead. The file icons are no
+    accessible elements, so a name cannot be clicked."""
+    return [
+        call("desktop", "write_text", text=name),
+        call("desktop", "press", key="esc"),
+    ]
+
+
+def thunar_rename_selected(new_name: str) -> list[ActionCall]:
+    """Rename the selected file: F2 opens the rename dialog with the name's stem selected,
+    Ctrl+A takes the extension too, the dialog's Rename button confirms."""
+    return [
+        call("desktop", "press", key="F2"),
+        call("root", "wait"),
+        call("desktop", "hotkey", keys=["ctrl", "a"]),
+        call("desktop", "write_text", text=new_name),
+        call("desktop", "click_on", name="Rename", role="push button"),
+        call("root", "wait"),
+    ]
+
+
+def thunar_quit() -> list[ActionCall]:
+    """Quit the file manager and give it a turn to exit before anything reopens it."""
+    return [call("desktop", "hotkey", keys=["ctrl", "q"]), call("root", "wait")]
+
+
 def vim_new(content: str, path: str) -> list[ActionCall]:
     """Open vim, insert ``content``, write it to ``path`` and quit."""
     return [

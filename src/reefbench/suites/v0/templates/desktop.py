@@ -38,8 +38,13 @@ from reefbench.suites.v0.templates.common import (
     mousepad_new,
     q,
     terminal,
+    thunar_go,
     thunar_new_folder,
     thunar_new_folder_by_menu,
+    thunar_open,
+    thunar_quit,
+    thunar_rename_selected,
+    thunar_select,
     vim_new,
 )
 from reefbench.task import ActionStep
@@ -338,6 +343,15 @@ def rename_file_checkpoints(path: str, new_name: str) -> list[Evaluator]:
 
 
 def rename_file_solution(path: str, new_name: str) -> list[ActionCall]:
+    return [
+        *thunar_open(dirname(path)),
+        *thunar_select(basename(path)),
+        *thunar_rename_selected(new_name),
+        *thunar_quit(),
+    ]
+
+
+def rename_file_in_terminal(path: str, new_name: str) -> list[ActionCall]:
     return terminal(f"mv {q(path)} {q(dirname(path) + '/' + new_name)}")
 
 
@@ -365,13 +379,13 @@ RENAME_FILE = SubTask(
     inputs=["path"],
     outputs=["desktop_file"],
     env=D,
-    app="terminal",
-    app_category="system",
+    app="thunar",
+    app_category="file management",
     intents=[FILES_INTENT, CODE_INTENT],
     value_pools={"path": DESKTOP_FILES, "new_name": NEW_NAMES},
     evaluator_generator=rename_file_checkpoints,
     solution_generator=rename_file_solution,
-    alternative_generators=[rename_file_by_copy],
+    alternative_generators=[rename_file_in_terminal, rename_file_by_copy],
     output_generator=rename_file_output,
     near_misses=[
         NearMiss(
@@ -391,6 +405,10 @@ def make_folder_checkpoint(folder: str) -> Evaluator:
 
 
 def make_folder_solution(folder: str) -> list[ActionCall]:
+    return thunar_new_folder(folder)
+
+
+def make_folder_in_terminal(folder: str) -> list[ActionCall]:
     return terminal(f"mkdir -p {q(folder)}")
 
 
@@ -413,13 +431,13 @@ MAKE_FOLDER = SubTask(
     output_type="desktop_dir",
     outputs=["desktop_dir"],
     env=D,
-    app="terminal",
-    app_category="system",
+    app="thunar",
+    app_category="file management",
     intents=[FILES_INTENT],
     value_pools={"folder": FOLDERS},
     evaluator_generator=make_folder_checkpoint,
     solution_generator=make_folder_solution,
-    alternative_generators=[make_folder_from_parent],
+    alternative_generators=[make_folder_in_terminal, make_folder_from_parent],
     output_generator=make_folder_output,
     near_misses=[
         NearMiss(
@@ -438,6 +456,18 @@ def move_into_folder_checkpoints(path: str, folder: str) -> list[Evaluator]:
 
 
 def move_into_folder_solution(path: str, folder: str) -> list[ActionCall]:
+    return [
+        *thunar_open(dirname(path)),
+        *thunar_select(basename(path)),
+        call(D, "hotkey", keys=["ctrl", "x"]),
+        *thunar_go(folder),
+        call(D, "hotkey", keys=["ctrl", "v"]),
+        call("root", "wait"),
+        *thunar_quit(),
+    ]
+
+
+def move_into_folder_in_terminal(path: str, folder: str) -> list[ActionCall]:
     return terminal(f"mv {q(path)} {q(folder)}/")
 
 
@@ -461,12 +491,13 @@ MOVE_INTO_FOLDER = SubTask(
     inputs=["path", "folder"],
     outputs=["desktop_file"],
     env=D,
-    app="terminal",
-    app_category="system",
+    app="thunar",
+    app_category="file management",
     intents=[FILES_INTENT],
     value_pools={"path": DESKTOP_FILES, "folder": FOLDERS},
     evaluator_generator=move_into_folder_checkpoints,
     solution_generator=move_into_folder_solution,
+    alternative_generators=[move_into_folder_in_terminal],
     output_generator=move_into_folder_output,
     near_misses=[
         NearMiss(
