@@ -8,8 +8,8 @@ BIN := $(VENV)/bin
 EXTRAS := all,test
 PYTEST_ARGS ?=
 
-# The reef-v0 validation gates play the whole built-in suite on real environments (oracle,
-# alternatives, null agent, SR@k starts of long chains; about 10 minutes on 2 cores).
+# The validation gates play the whole built-in suite (reef-v1) on real environments (oracle,
+# alternatives, near misses, null agent, SR@k starts of long chains; 38 minutes on 2 cores).
 # `make test` runs them with everything else; `make gates` runs only them.
 GATES := tests/suites/v0/test_v0_gates.py
 

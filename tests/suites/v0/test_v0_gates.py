@@ -24,8 +24,8 @@ pytest.importorskip("playwright")
 pytest.importorskip("fastapi")
 pytestmark = [
     pytest.mark.integration,
-    # The first test's setup plays the whole suite: over 40 minutes with two workers on an
-    # idle 2-core machine since reef-v1 grew to 190 longer tasks (issue 18's budget is 25).
+    # The first test's setup plays the whole suite: 38 minutes with two workers on an idle
+    # 2-core machine for reef-v1's 213 tasks (678 episodes; issue 18's budget is 25).
     pytest.mark.timeout(4500),
     pytest.mark.skipif(
         not all(shutil.which(t) for t in ("Xvfb", "bwrap", "xdotool", "openbox", "rofi"))
