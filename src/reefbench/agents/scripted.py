@@ -30,8 +30,8 @@ class ScriptedAgent:
     ``observe=False`` asks the episode not to observe the devices every turn: each
     name-addressed call is then grounded in a fresh observation of its own device, and
     calls by mark number are not allowed (there is no observation they could refer to).
-    The gates play this way: a turn's observation of every device was most of an oracle
-    episode's time, and nothing in it is read.
+    The gates play this way: a turn's observation of every device was up to half of an
+    oracle episode's time, and nothing in it is read.
     """
 
     name = "scripted"

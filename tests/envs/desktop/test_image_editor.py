@@ -72,6 +72,25 @@ def _type_in_spin(desk: DesktopEnvironment, name: str, value: str) -> None:
     desk.step("write_text", {"text": f"{value}\t"})
 
 
+def _open_in_editor(desk: DesktopEnvironment, path: str) -> None:
+    """Start the editor by name and open ``path`` through its Open dialog (typing a path)."""
+    desk.step("search_app", {"name": "image editor"})
+    desk.step("hotkey", {"keys": ["ctrl", "o"]})
+    desk.observe()
+    desk.step("write_text", {"text": path + "\n"})
+    desk.observe()
+
+
+def _save_as(desk: DesktopEnvironment, path: str) -> None:
+    """Save As ``path``: the dialog proposes "Untitled.png" with the stem selected, so all
+    of it is replaced; the extension chooses the format."""
+    desk.step("hotkey", {"keys": ["ctrl", "shift", "s"]})
+    desk.observe()
+    desk.step("hotkey", {"keys": ["ctrl", "a"]})
+    desk.step("write_text", {"text": path + "\n"})
+    desk.observe()
+
+
 def test_the_settings_take_away_the_first_start_dialog(tmp_path: Path) -> None:
     written = write_image_editor_settings(tmp_path)
     assert written == tmp_path / KEYFILE
@@ -93,20 +112,11 @@ def test_a_photo_turned_in_the_editor_and_saved_as_is_the_photo_turned(
 ) -> None:
     desk.reset()
     _photo().save(desk.session.host_path("~/Pictures/receipt.png"))
-    desk.step("search_app", {"name": "image editor"})
-    desk.step("hotkey", {"keys": ["ctrl", "o"]})
-    desk.observe()
-    desk.step("write_text", {"text": "/home/user/Pictures/receipt.png\n"})
-    desk.observe()
+    _open_in_editor(desk, "/home/user/Pictures/receipt.png")
     _click(desk, "list item", "Rotate")
     _click(desk, "push button", turn)
     _click(desk, "push button", "Apply transformation")
-    desk.step("hotkey", {"keys": ["ctrl", "shift", "s"]})
-    desk.observe()
-    # The dialog proposes "Untitled.png" with the stem selected: replace all of it.
-    desk.step("hotkey", {"keys": ["ctrl", "a"]})
-    desk.step("write_text", {"text": "/home/user/Pictures/receipt-upright.png\n"})
-    desk.observe()
+    _save_as(desk, "/home/user/Pictures/receipt-upright.png")
     saved = desk.session.host_path("~/Pictures/receipt-upright.png")
     assert saved.is_file()
     with Image.open(saved) as opened:
@@ -127,11 +137,7 @@ def test_a_photo_scaled_in_the_editor_and_exported_as_jpeg_is_smaller_and_a_jpeg
     default, so both are typed); the file name's extension chooses the format written."""
     desk.reset()
     _photo().save(desk.session.host_path("~/Pictures/receipt.png"))
-    desk.step("search_app", {"name": "image editor"})
-    desk.step("hotkey", {"keys": ["ctrl", "o"]})
-    desk.observe()
-    desk.step("write_text", {"text": "/home/user/Pictures/receipt.png\n"})
-    desk.observe()
+    _open_in_editor(desk, "/home/user/Pictures/receipt.png")
     _click(desk, "list item", "Scale")
     assert 'spin button "Width" value="120"' in str(desk.observe()["elements"])
     _type_in_spin(desk, "Width", "60")
@@ -140,11 +146,7 @@ def test_a_photo_scaled_in_the_editor_and_exported_as_jpeg_is_smaller_and_a_jpeg
     assert any('spin button "Width" value="60"' in line for line in spins), spins
     assert any('spin button "Height" value="40"' in line for line in spins), spins
     _click(desk, "push button", "Apply transformation")
-    desk.step("hotkey", {"keys": ["ctrl", "shift", "s"]})
-    desk.observe()
-    desk.step("hotkey", {"keys": ["ctrl", "a"]})
-    desk.step("write_text", {"text": "/home/user/Pictures/receipt-small.jpg\n"})
-    desk.observe()
+    _save_as(desk, "/home/user/Pictures/receipt-small.jpg")
     saved = desk.session.host_path("~/Pictures/receipt-small.jpg")
     assert saved.is_file()
     with Image.open(saved) as opened:
