@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,16 +25,6 @@ pytestmark = [
 ]
 Image = pytest.importorskip("PIL.Image")
 ImageDraw = pytest.importorskip("PIL.ImageDraw")
-
-
-@pytest.fixture(scope="module")
-def desk() -> Iterator[DesktopEnvironment]:
-    env = DesktopEnvironment("desktop")
-    env.start()
-    try:
-        yield env
-    finally:
-        env.stop()
 
 
 def _photo() -> Image.Image:

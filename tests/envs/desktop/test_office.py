@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,16 +26,6 @@ pytestmark = [
 pytest.importorskip("odf")
 
 PATH = "~/Documents/budget.ods"
-
-
-@pytest.fixture(scope="module")
-def desk() -> Iterator[DesktopEnvironment]:
-    env = DesktopEnvironment("desktop")
-    env.start()
-    try:
-        yield env
-    finally:
-        env.stop()
 
 
 def _type_in_calc_and_save(desk: DesktopEnvironment, total: str) -> None:
