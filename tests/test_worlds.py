@@ -1,4 +1,5 @@
-"""The world cache: seeds are checked, a build lands whole or not at all, and is reused."""
+"""The world cache: seeds are checked, a build lands whole or not at all, is reused, and is
+not reused once the generator's code changed."""
 
 from __future__ import annotations
 
@@ -28,8 +29,8 @@ def test_a_world_is_built_once_and_a_failed_build_leaves_nothing(
         builds.append(path)
         path.write_text("world")
 
-    first = cached("demo", 3, build)
-    assert cached("demo", 3, build) == first and first.read_text() == "world"
+    first = cached("demo", 3, build, [])
+    assert cached("demo", 3, build, []) == first and first.read_text() == "world"
     assert len(builds) == 1
 
     def broken(path: Path) -> None:
@@ -37,8 +38,32 @@ def test_a_world_is_built_once_and_a_failed_build_leaves_nothing(
         raise RuntimeError("generator crashed")
 
     with pytest.raises(RuntimeError):
-        cached("demo", 4, broken)
-    assert sorted(p.name for p in first.parent.iterdir()) == ["demo-3"]
+        cached("demo", 4, broken, [])
+    assert sorted(p.name for p in first.parent.iterdir()) == ["3"]
+
+
+def test_a_world_follows_its_generators_code_not_where_the_code_lies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A world cached by older code was read by ``reef suite freeze`` and gave other task
+    values than a fresh build: the key is the generator's source, not a version to bump."""
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
+    builds: list[str] = []
+
+    def generator(folder: str, code: str) -> Path:
+        (tmp_path / folder / "gen").mkdir(parents=True)
+        (tmp_path / folder / "gen" / "people.py").write_text(code)
+        return tmp_path / folder / "gen"
+
+    def build(path: Path) -> None:
+        builds.append(path.name)
+        path.write_text("world")
+
+    old = cached("demo", 3, build, [generator("a", "AGE = 30\n")])
+    new = cached("demo", 3, build, [generator("b", "AGE = 31\n")])
+    moved = cached("demo", 3, build, [generator("c", "AGE = 30\n")])
+    assert new != old and moved == old
+    assert len(builds) == 2
 
 
 def test_text_pdf_is_a_complete_pdf_with_the_text() -> None:

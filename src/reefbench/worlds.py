@@ -3,8 +3,15 @@
 A *world* is the lived-in state a task can opt into with a seed: the account's rows
 (:mod:`reefbench.apps.world`) and the desktop's home tree (:mod:`reefbench.envs.desktop.world`).
 Generating one takes seconds (Faker, Pillow); copying a prepared one takes milliseconds. So
-each is built once per seed and :data:`WORLD_VERSION` into a cache directory, and a task's
-setup copies it (``load_world(seed)`` on the services and on the desktop).
+each is built once per seed and per version of the code that generates it into a cache
+directory, and a task's setup copies it (``load_world(seed)`` on the services and on the
+desktop).
+
+A cached world is found by a fingerprint of its generator's source files, not by a version
+number someone must remember to bump: a stale world read by ``reef suite freeze`` once gave
+different task values on CI than on the machine that froze them. For the same reason a
+world never depends on the day it is built: every date in it is drawn around
+:data:`WORLD_NOW`, never around today.
 
 The cache is shared by the processes of a run (two workers may ask for the same seed at
 once): a build writes into a private temporary path and renames it into place, so a reader
@@ -13,10 +20,12 @@ sees either no world or a complete one, never half of one.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import os
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +34,6 @@ from pydantic_core import core_schema
 
 from reefbench.errors import ConfigError
 
-# Bump when what a seed generates changes: old caches are then simply not found.
-WORLD_VERSION = 1
 MAX_SEED = 2**31 - 1
 # The world's "today" on both sides (the account's clock, the home's file dates).
 WORLD_NOW = "2026-03-16T09:00"
@@ -75,14 +82,34 @@ def cache_root() -> Path:
     return Path(base) / "reefbench" / "worlds"
 
 
-def cached(name: str, seed: int, build: Callable[[Path], None]) -> Path:
+def source_fingerprint(sources: Iterable[Path]) -> str:
+    """12 hex digits of SHA-256 over the Python files at ``sources`` (files, or folders
+    searched recursively), in a fixed order: what changes when a generator's code does."""
+    return _fingerprint(tuple(sources))
+
+
+@functools.cache
+def _fingerprint(sources: tuple[Path, ...]) -> str:
+    # Once per process: a suite's build asks for the same world hundreds of times.
+    files: set[Path] = set()
+    for source in sources:
+        files.update(source.rglob("*.py") if source.is_dir() else [source])
+    digest = hashlib.sha256()
+    for file in sorted(files):
+        digest.update(file.name.encode() + b"\0" + file.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]
+
+
+def cached(name: str, seed: int, build: Callable[[Path], None], sources: Iterable[Path]) -> Path:
     """The prepared world ``name`` for ``seed``, built by ``build(path)`` if not cached yet.
 
-    ``build`` must create ``path`` (a file or a directory). Returns the cached path.
+    ``build`` must create ``path`` (a file or a directory); ``sources`` are the source files
+    and folders whose code decides what it builds (this module is always among them).
+    Returns the cached path.
     """
     check_seed(seed)
-    root = cache_root() / f"v{WORLD_VERSION}"
-    final = root / f"{name}-{seed}"
+    root = cache_root() / f"{name}-{source_fingerprint([Path(__file__), *sources])}"
+    final = root / str(seed)
     if final.exists():
         return final
     root.mkdir(parents=True, exist_ok=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections import Counter
+from datetime import date, datetime, tzinfo
 from pathlib import Path
 from typing import Any
 
@@ -227,3 +228,37 @@ def test_another_process_with_another_hash_seed_builds_the_same_rows(tmp_path: P
     there = tmp_path / "there.sqlite"
     subprocess.run([sys.executable, "-c", code, str(there)], env=env, check=True, timeout=120)
     assert _rows(tmp_path / "here.sqlite") == _rows(there)
+
+
+class _Faker2031(type):
+    """Stand-ins for Faker's ``datetime`` and ``date`` that still accept real ones."""
+
+    def __instancecheck__(cls, obj: object) -> bool:
+        return isinstance(obj, cls.__bases__[0])
+
+
+class _DateTime2031(datetime, metaclass=_Faker2031):
+    @classmethod
+    def now(cls, tz: tzinfo | None = None) -> datetime:  # type: ignore[override]
+        return datetime(2031, 7, 4, 12, tzinfo=tz)
+
+
+class _Date2031(date, metaclass=_Faker2031):
+    @classmethod
+    def today(cls) -> date:  # type: ignore[override]
+        return date(2031, 7, 4)
+
+
+def test_a_world_built_on_another_day_has_the_same_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """CI froze other task values than the machine that froze the suite: Faker's
+    ``date_of_birth`` read the real clock, so a world built a day later differed. Faker's
+    clock is the only one the generator reaches (its own dates come from WORLD_NOW)."""
+    from faker.providers import date_time
+
+    build_account(11, tmp_path / "today.sqlite")
+    monkeypatch.setattr(date_time, "datetime", _DateTime2031)
+    monkeypatch.setattr(date_time, "dtdate", _Date2031)
+    build_account(11, tmp_path / "later.sqlite")
+    assert _rows(tmp_path / "today.sqlite") == _rows(tmp_path / "later.sqlite")

@@ -85,5 +85,7 @@ def account_world(seed: int) -> Path:
     def build(path: Path) -> None:
         build_account(seed, path)
 
-    # Faker's data changes between releases: each release gets its own cached worlds.
-    return cached(f"account-faker{_faker_release()}", check_seed(seed), build)
+    # Faker's data changes between releases: each release gets its own cached worlds. The
+    # rows are written through the apps' own functions, so their code is part of the key.
+    apps = Path(__file__).resolve().parent.parent
+    return cached(f"account-faker{_faker_release()}", check_seed(seed), build, [apps])

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from faker import Faker
 
-from reefbench.worlds import VENDORS
+from reefbench.worlds import VENDORS, WORLD_NOW
 
 CONTACTS = 150
 LOOKALIKE_GROUPS = 15  # each adds two people whose names nearly match an existing one
@@ -84,6 +85,18 @@ def _respell(last: str, rng: random.Random) -> str:
     return last[:i] + last[i] + last[i:]
 
 
+def _birthday(fake: Faker) -> str:
+    """Someone 21 to 75 years old on the world's day, as Faker's ``date_of_birth`` would
+    draw it (the same draw), but around :data:`WORLD_NOW` rather than the day the world is
+    built: ``date_of_birth`` reads the real clock, and a world built on another day had
+    other birthdays (and, through the draw's range, other rows after them)."""
+    today = datetime.fromisoformat(WORLD_NOW).date()
+    start = today.replace(year=today.year - 76)
+    end = today.replace(year=today.year - 21)
+    born = fake.date_time_ad(start_datetime=start, end_datetime=end).date()
+    return (born if born != start else born + timedelta(days=1)).isoformat()
+
+
 def _company(fake: Faker) -> str:
     return str(fake.company())
 
@@ -109,9 +122,7 @@ def _person(
         work_email=work_email,
         address=str(fake.address()).replace("\n", ", "),
         work_address=str(fake.address()).replace("\n", ", ") if has_work else "",
-        birthday=fake.date_of_birth(minimum_age=21, maximum_age=75).isoformat()
-        if rng.random() < 0.4
-        else "",
+        birthday=_birthday(fake) if rng.random() < 0.4 else "",
     )
 
 

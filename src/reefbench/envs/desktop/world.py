@@ -263,7 +263,7 @@ def home_world(seed: int) -> Path:
     def build(path: Path) -> None:
         build_home(seed, path)
 
-    return cached(f"home-{_releases()}", check_seed(seed), build)
+    return cached(f"home-{_releases()}", check_seed(seed), build, [Path(__file__)])
 
 
 def copy_world_into(home: Path, seed: int) -> None:
