@@ -355,7 +355,9 @@ class Episode:
                 raise _Stop(
                     "env_error", f"SR@k prefix {call.name} failed: {_describe(exc)}"
                 ) from exc
-            self._evaluate()
+            # Checked as after an agent's call (the device settles first), so the prefix
+            # completes what the same calls complete in a whole episode.
+            self._evaluate(env)
 
     def _loop(self) -> Termination:
         previous: list[CallResult] = []

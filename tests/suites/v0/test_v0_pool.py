@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from reefbench.actions import ActionCall
+from reefbench.agents import OracleAgent
 from reefbench.compose.lint import lint_pool
 from reefbench.envs import memory as m
 from reefbench.envs.browser.actions import ACTION_SET_ACTIONS as BROWSER_SETS
@@ -21,6 +22,8 @@ from reefbench.envs.desktop.actions import ACTION_SET_ACTIONS as DESKTOP_SETS
 from reefbench.envs.desktop.actions import DESKTOP_ACTIONS
 from reefbench.envs.ui.actions import ACTION_SET_ACTIONS as TOUCH_SETS
 from reefbench.envs.ui.actions import TOUCH_ACTIONS
+from reefbench.episode import Episode
+from reefbench.evaluators import Evaluator
 from reefbench.link import compose_task
 from reefbench.root import ROOT, RootEnvironment
 from reefbench.subtask import NearMiss, SubTask
@@ -30,8 +33,10 @@ from reefbench.suites.v0 import composed, handmade
 from reefbench.suites.v0.finish import is_cross_device
 from reefbench.suites.v0.gates import (
     CLEANUP_CALLS,
+    chain_start_problems,
     check_task,
     instruction_problems,
+    late_checkpoint_problems,
     near_miss_plan,
     truncated_reference,
 )
@@ -199,12 +204,53 @@ def test_gates_start_a_long_chain_after_every_subtask() -> None:
     envs = memory_environments()
     good = check_task(_chain(m.file_equals("b.txt", "y").on("laptop")), envs)
     assert good.ok, good.line()
-    # oracle (which also judges stopping one action short), null, and a start after
-    # subtask 1 and 2
-    assert good.episodes == 2 + 2
+    # oracle (which also judges stopping one action short and every start from its own
+    # trajectory), null, and one real start (after the middle subtask)
+    assert good.episodes == 2 + 1
     # subtask 1's checkpoint already holds once subtask 0 is played: not verifiable alone
     lax = check_task(_chain(m.file_exists("a.txt").on("laptop")), envs)
-    assert "starting after subtask 1: ['s1'] already held" in lax.line()
+    assert lax.problems == ["starting after subtask 1: ['s1'] already held before the agent acted"]
+
+
+def _longer_chain(third: Evaluator) -> Task:
+    """Four one-write subtasks; the third's checkpoint is ``third``."""
+    writes = [("a.txt", "x"), ("b.txt", "y"), ("c.txt", "z"), ("d.txt", "w")]
+    solution = [
+        ActionCall(env="laptop", name="write_file", arguments={"path": p, "content": c})
+        for p, c in writes
+    ]
+    nodes = {f"s{i}": m.file_equals(p, c).on("laptop") for i, (p, c) in enumerate(writes)}
+    nodes["s2"] = third
+    infos = [SubtaskInfo(id=f"s{i}", nodes=[f"s{i}"], solution_span=(i, i + 1)) for i in range(4)]
+    return _memory_task(
+        nodes=nodes,
+        edges=[("s0", "s1"), ("s1", "s2"), ("s2", "s3")],
+        reference_solution=solution,
+        metadata=TaskMetadata(environments=["laptop"], subtasks=infos, tags=["long-chain"]),
+    )
+
+
+@pytest.mark.parametrize(
+    "third",
+    [
+        m.file_equals("c.txt", "z").on("laptop"),  # every start is sound
+        m.file_exists("a.txt").on("laptop"),  # holds after any prefix
+        m.file_exists("b.txt").on("laptop"),  # holds once subtask 1 is played
+    ],
+    ids=["sound", "holds-from-the-start", "holds-after-subtask-1"],
+)
+def test_every_start_judged_from_the_oracle_is_what_a_real_start_finds(third: Evaluator) -> None:
+    """Gate 6 plays one start for real and judges the others from the oracle's
+    trajectory: for every k, both ways must give the same problems."""
+    envs = memory_environments()
+    task = _longer_chain(third)
+    oracle = Episode(task, OracleAgent(observe=False), envs).run()
+    assert oracle.success
+    for k in range(1, 4):
+        assert late_checkpoint_problems(task, oracle, k) == chain_start_problems(task, envs, k), k
+    found = check_task(task, envs).problems
+    judged = [p for k in range(1, 4) for p in late_checkpoint_problems(task, oracle, k)]
+    assert found == judged
 
 
 def test_gates_find_a_last_step_that_no_checkpoint_verifies() -> None:

@@ -13,7 +13,14 @@ For each task, on real environments:
 5. a composed task's instruction passes the consistency validator;
 6. a long chain can start after any of its subtasks (VeriGUI SR@k): with the first ``k``
    subtasks played, the oracle finishes it, and every later subtask's checkpoints are
-   reached by the oracle's own actions (none of them already holds after the prefix);
+   reached by the oracle's own actions (none of them already holds after the prefix).
+   An episode started after ``k`` subtasks plays the reference's first calls as its
+   prefix, with the same grounding and the same checks after each call, then the oracle
+   plays the rest: the oracle's own episode is the same sequence. So every ``k`` is
+   judged from the oracle's trajectory (which checkpoints completed after the prefix's
+   last call), and one real start, after the middle subtask, proves that the prefix
+   replays on reset environments (one episode instead of one per subtask; it was a
+   quarter of the gates' work);
 7. the reference solution without its last action that changes anything does not
    succeed: a checkpoint verifies the final step, so stopping one step short fails
    (trailing waits and the closing of an app whose work is saved are passed over).
@@ -286,9 +293,12 @@ def check_task(
         if not alternative.success:
             verdict.problems.append(_failure(f"alternative solution {number}", alternative))
     if "long-chain" in task.metadata.tags:
-        for k in range(1, len(task.metadata.subtasks)):
-            verdict.problems += _chain_start_problems(task, envs, k, action_set)
-            verdict.episodes += 1
+        if result.success:
+            for k in range(1, len(task.metadata.subtasks)):
+                verdict.problems += late_checkpoint_problems(task, result, k)
+        replayed = chain_start_problems(task, envs, _replayed_start(task), action_set)
+        verdict.problems += [p for p in replayed if p not in verdict.problems]
+        verdict.episodes += 1
     # No probe: the oracle's episode ended before that turn, which it does only when
     # every checkpoint was done earlier (the shortened reference then ends the same way)
     # or when it failed (already reported).
@@ -337,14 +347,12 @@ def truncated_reference(task: Task) -> list[ActionCall] | None:
     return calls[:-1] if len(calls) > 1 else None
 
 
-def _chain_start_problems(
-    task: Task, envs: Mapping[str, Environment], k: int, action_set: str = DEFAULT_ACTION_SET
-) -> list[str]:
-    agent = OracleAgent(start_at=k, observe=False)
-    result = Episode(task, agent, envs, start_at=k, action_set=action_set).run()
-    if not result.success:
-        return [_failure(f"the oracle from subtask {k}", result)]
-    by_agent = {n for turn in result.trajectory for c in turn.calls for n in c.completed}
+def _replayed_start(task: Task) -> int:
+    """The one start of a long chain the gates play for real: after its middle subtask."""
+    return len(task.metadata.subtasks) // 2
+
+
+def _early(task: Task, k: int, by_agent: set[str]) -> list[str]:
     later = [n for info in task.metadata.subtasks[k:] for n in info.nodes]
     early = [n for n in later if n not in by_agent]
     if early:
@@ -352,13 +360,36 @@ def _chain_start_problems(
     return []
 
 
+def late_checkpoint_problems(task: Task, oracle: EpisodeResult, k: int) -> list[str]:
+    """Gate 6 for a start after ``k`` subtasks, judged from the oracle's episode: the
+    oracle plays one reference call per turn, so the prefix is its first turns and "by
+    the agent" means completed by a later call."""
+    end = task.metadata.subtasks[k - 1].solution_span[1]
+    by_agent = {
+        n for turn in oracle.trajectory if turn.step > end for c in turn.calls for n in c.completed
+    }
+    return _early(task, k, by_agent)
+
+
+def chain_start_problems(
+    task: Task, envs: Mapping[str, Environment], k: int, action_set: str = DEFAULT_ACTION_SET
+) -> list[str]:
+    agent = OracleAgent(start_at=k, observe=False)
+    result = Episode(task, agent, envs, start_at=k, action_set=action_set).run()
+    if not result.success:
+        return [_failure(f"the oracle from subtask {k}", result)]
+    by_agent = {n for turn in result.trajectory for c in turn.calls for n in c.completed}
+    return _early(task, k, by_agent)
+
+
 def gate_cost(task: Task, near_misses: Collection[str]) -> int:
     """A task's gate time in reference actions, roughly: its solution's length times the
     episodes its gates play (the oracle, the null agent's short one counted as one, the
-    planned near misses, the alternatives). :func:`run_gates` starts the costliest tasks
-    first, so two workers finish together instead of one playing a long chain alone at
-    the end."""
+    planned near misses, the alternatives, a long chain's replayed start).
+    :func:`run_gates` starts the costliest tasks first, so two workers finish together
+    instead of one playing a long chain alone at the end."""
     episodes = 2 + len(near_misses) + len(task.alternative_solutions)
+    episodes += "long-chain" in task.metadata.tags
     return task.solution_actions * episodes
 
 
