@@ -16,6 +16,7 @@ import pytest
 
 from reefbench.agents import NullAgent, OracleAgent
 from reefbench.envs.memory import MemoryEnvironment
+from reefbench.errors import ConfigError
 from reefbench.log.store import ResultsStore
 from reefbench.runner.config import RunConfig
 from reefbench.runner.engine import Runner, plan, select_tasks
@@ -192,3 +193,36 @@ def test_sigkill_mid_run_then_resume_runs_every_episode_exactly_once(tmp_path: P
     store = ResultsStore(run_dir)
     assert store.integrity_ok()
     store.close()
+
+
+@pytest.mark.parametrize("options", [{}, {"observe": True}], ids=["default", "observe"])
+def test_the_built_in_oracle_observes_only_when_asked(
+    tmp_path: Path, options: dict[str, bool]
+) -> None:
+    """``reef run``'s oracle reads nothing it is shown, so by default its episodes observe
+    no device (``make run``'s time); ``observe: true`` keeps what the devices showed."""
+    from reefbench.runner.agents import agent_from_spec
+    from reefbench.runner.config import AgentSpec
+
+    spec = AgentSpec(name="oracle", options=options)
+    config = RunConfig(suite="memory", tasks=["mem-write-note"], workers=1)
+    store = ResultsStore(tmp_path)
+    try:
+        Runner(
+            config, TASKS, lambda key: agent_from_spec(spec, key), memory.make_environments, store
+        ).run()
+        (result,) = store.results(trajectory=True)
+    finally:
+        store.close()
+    assert result.success
+    observed = [turn.observations for turn in result.trajectory if turn.observations]
+    assert bool(observed) == bool(options)
+
+
+def test_the_observe_option_of_a_built_in_agent_must_be_a_boolean() -> None:
+    from reefbench.runner.agents import check_spec
+    from reefbench.runner.config import AgentSpec
+
+    with pytest.raises(ConfigError, match="option observe must be true or false, not 'yes'"):
+        check_spec(AgentSpec(name="oracle", options={"observe": "yes"}))
+    check_spec(AgentSpec(name="null", options={"observe": True}))

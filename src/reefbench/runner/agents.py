@@ -39,7 +39,12 @@ MODEL_OPTIONS = frozenset(
         "grounding",
     }
 )
-BUILTIN_OPTIONS = {"oracle": {"alternative"}, "random": {"seed"}, "replay": {"replay"}}
+BUILTIN_OPTIONS = {
+    "oracle": {"alternative", "observe"},
+    "null": {"observe"},
+    "random": {"seed"},
+    "replay": {"replay"},
+}
 
 
 def agent_from_spec(spec: AgentSpec, key: EpisodeKey, config: RunConfig | None = None) -> Agent:
@@ -55,10 +60,14 @@ def agent_from_spec(spec: AgentSpec, key: EpisodeKey, config: RunConfig | None =
     from reefbench.agents import HumanAgent, NullAgent, OracleAgent, RandomAgent
 
     name, options = spec.name, spec.options
+    # The oracle and the null agent read nothing they are shown: by default their episodes
+    # observe no device (a third to a half of an oracle episode's time, and every
+    # screenshot written to the run directory); ``observe: true`` keeps the screenshots.
+    observe = options.get("observe", False)
     if name == "oracle":
-        return OracleAgent(options.get("alternative"), start_at=key.start_at)
+        return OracleAgent(options.get("alternative"), start_at=key.start_at, observe=observe)
     if name == "null":
-        return NullAgent()
+        return NullAgent(observe=observe)
     if name == "random":
         return RandomAgent(int(options.get("seed", 0)) * 1_000_003 + key.seed)
     if name == "replay":
@@ -93,6 +102,11 @@ def check_spec(spec: AgentSpec) -> None:
             raise ConfigError(f"agent '{spec.name}' takes no option {', '.join(sorted(unknown))}")
         if spec.name == "replay":
             _recording(str(spec.options.get("replay", "")))
+        if not isinstance(spec.options.get("observe", False), bool):
+            raise ConfigError(
+                f"agent '{spec.name}' option observe must be true or false, "
+                f"not {spec.options['observe']!r}"
+            )
         return
     unknown = set(spec.options) - MODEL_OPTIONS
     if unknown:
