@@ -428,6 +428,12 @@ def shown(path: str, env: _ShowingEnvironment) -> bool:
     return path in env.shown
 
 
+@evaluator
+def _raises(env: m.MemoryEnvironment) -> bool:
+    """A checkpoint with a bug."""
+    raise RuntimeError("boom")
+
+
 # (nodes, edges, reference): each makes the probe face a different way to end.
 PROBED: list[tuple[dict[str, Any], list[tuple[str, str]], list[ActionCall]]] = [
     # credited only by the next turn's observation: stopping after the write succeeds
@@ -449,6 +455,18 @@ PROBED: list[tuple[dict[str, Any], list[tuple[str, str]], list[ActionCall]]] = [
             write("laptop", "h"),
         ],
     ),
+    # a checkpoint that holds before any action: the null agent completes it
+    (
+        {"pre": ~m.file_exists("never").on("laptop"), "a": m.file_exists("a").on("laptop")},
+        [("pre", "a")],
+        [write("laptop", "b"), write("laptop", "a")],
+    ),
+    # a checkpoint whose evaluator raises: every way to end is an evaluator error
+    (
+        {"a": m.file_exists("a").on("laptop"), "bad": _raises().on("laptop")},
+        [],
+        [write("laptop", "a"), write("laptop", "b")],
+    ),
     # plain: nothing is complete before the last write
     (
         {"a": m.file_exists("a").on("laptop"), "b": m.file_exists("b").on("laptop")},
@@ -460,13 +478,15 @@ PROBED: list[tuple[dict[str, Any], list[tuple[str, str]], list[ActionCall]]] = [
 
 @pytest.mark.parametrize("case", range(len(PROBED)))
 def test_a_probe_scores_what_completing_at_that_turn_would_and_changes_nothing(case: int) -> None:
+    """For every k (0: the null agent), the probe at turn k + 1 of the oracle's episode
+    gives what a real episode that stops after k actions gives."""
     nodes, edges, reference = PROBED[case]
     task = Task(id="p", instruction="probe", nodes=nodes, edges=edges, reference_solution=reference)
     plain = Episode(task, OracleAgent(), {"laptop": _ShowingEnvironment("laptop")}).run()
     answers = []
-    for k in range(1, len(reference)):
+    for k in range(len(reference)):
         laptop = _ShowingEnvironment("laptop")
-        probed = Episode(task, OracleAgent(), {"laptop": laptop}, probe_at=k + 1)
+        probed = Episode(task, OracleAgent(), {"laptop": laptop}, probe_at={k + 1})
         result = probed.run()
         # the oracle's episode goes on exactly as without the probe
         assert (result.termination, result.completed_at, result.regressed) == (
@@ -480,10 +500,18 @@ def test_a_probe_scores_what_completing_at_that_turn_would_and_changes_nothing(c
             ScriptedAgent([c] for c in reference[:k]),
             {"laptop": _ShowingEnvironment("laptop")},
         ).run()
-        expected = stopped.success if result.actions > k else None
-        assert probed.probe == expected, (k, stopped.termination)
-        answers.append(probed.probe)
-    assert answers  # every case has at least one prefix to probe
+        probe = probed.probes.get(k + 1)
+        if result.actions <= k:  # the oracle was done before that turn
+            assert probe is None
+            continue
+        assert probe is not None
+        assert (probe.success, list(probe.completed), probe.error) == (
+            stopped.success,
+            stopped.completed_nodes,
+            stopped.error,
+        ), (k, stopped.termination)
+        answers.append(probe.success)
+    assert answers  # every case has at least one turn to probe
 
 
 def test_the_probe_cases_cover_both_answers() -> None:
@@ -492,10 +520,10 @@ def test_the_probe_cases_cover_both_answers() -> None:
         task = Task(
             id="p", instruction="probe", nodes=nodes, edges=edges, reference_solution=reference
         )
-        for k in range(1, len(reference)):
+        for k in range(len(reference)):
             probed = Episode(
-                task, OracleAgent(), {"laptop": _ShowingEnvironment("laptop")}, probe_at=k + 1
+                task, OracleAgent(), {"laptop": _ShowingEnvironment("laptop")}, probe_at={k + 1}
             )
             probed.run()
-            seen.add(probed.probe)
-    assert {True, False} <= seen  # None: the oracle was done before that turn
+            seen.update(p.success for p in probed.probes.values())
+    assert {True, False} <= seen

@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -146,6 +146,22 @@ def summarise_observation(step: int, env: str, name: str, value: Any) -> Any:
     return value if isinstance(value, str) else loggable(value)
 
 
+@dataclass(frozen=True)
+class Probe:
+    """What declaring completion at the start of a turn would have given, instead of
+    acting (:meth:`Episode._probe`): what :meth:`Episode.run` would report after that call.
+
+    Attributes:
+        success: The episode would have succeeded.
+        completed: The checkpoints the check after the call completes (in order).
+        error: An evaluator fault the episode would have ended on (``evaluator_error``).
+    """
+
+    success: bool
+    completed: tuple[str, ...]
+    error: str | None = None
+
+
 class _Stop(Exception):
     def __init__(self, reason: Termination, error: str | None = None) -> None:
         self.reason = reason
@@ -177,12 +193,12 @@ class Episode:
         side_effects: ``"fail"``: changes beyond what the task may change (see
             :mod:`reefbench.sideeffects`) turn success into ``side_effects``;
             ``"report"``: they are only recorded; ``"off"``: the world is not diffed.
-        probe_at: At the start of this turn (1-based), after its observation, find out
-            whether the episode would succeed if the agent declared completion instead
-            of acting (see :meth:`_success_if_completed`); the answer is kept in
-            ``probe`` and the episode carries on unchanged. The gates use it to learn
-            what the reference solution one action short would score without replaying
-            it in an episode of its own.
+        probe_at: At the start of these turns (1-based), after their observation, find
+            out what the episode would give if the agent declared completion instead of
+            acting (see :meth:`_probe`); the answers are kept in ``probes`` and the
+            episode carries on unchanged. The gates use it to learn, without an episode
+            of their own, what the reference solution one action short would score and
+            (at turn 1) what the null agent would complete.
     """
 
     def __init__(
@@ -199,7 +215,7 @@ class Episode:
         action_set: str = DEFAULT_ACTION_SET,
         judge: Judge | None = None,
         side_effects: SideEffectPolicy = "fail",
-        probe_at: int | None = None,
+        probe_at: Collection[int] = (),
     ) -> None:
         self.action_set = get_action_set(action_set).name
         if ROOT in envs:
@@ -232,10 +248,10 @@ class Episode:
         self._agent_observes = not isinstance(agent, PrivilegedAgent) or getattr(
             agent, "observes", True
         )
-        self.probe_at = probe_at
-        self.probe: bool | None = None
-        """Whether completing at turn ``probe_at`` would have succeeded (``None``: the
-        episode ended before that turn)."""
+        self.probe_at = frozenset(probe_at)
+        self.probes: dict[int, Probe] = {}
+        """Turn -> what completing at its start would have given (a turn of ``probe_at``
+        is missing when the episode ended before it)."""
 
     def abort(self) -> None:
         """Ask a running episode to stop at the next action boundary (thread-safe)."""
@@ -368,8 +384,8 @@ class Episode:
             self._trajectory.append(record)
             observations = self._observe(record) if self._agent_observes else {}
             turn = Turn(step=step, observations=observations, previous=previous)
-            if step == self.probe_at:
-                self.probe = self._success_if_completed()
+            if step in self.probe_at:
+                self.probes[step] = self._probe()
             output = self._ask_agent(turn, record)
             previous = []
             if output.invalid is not None:
@@ -496,8 +512,8 @@ class Episode:
         fault = next((c for c in self.graph.end_checks if c.error is not None), None)
         return None if fault is None else f"evaluator '{fault.node}' raised {fault.error}"
 
-    def _success_if_completed(self) -> bool:
-        """Would the episode succeed if the agent called ``complete`` now?
+    def _probe(self) -> Probe:
+        """What the episode would give if the agent called ``complete`` now.
 
         Exactly what :meth:`run` would do after that call, on a fork of the graph
         evaluator and without touching any environment's state: the check after the call
@@ -507,16 +523,23 @@ class Episode:
         """
         graph = self.graph.fork()
         report = graph.step(self.envs)
-        if report.errors or not graph.is_complete:
-            return False
+        if report.errors:
+            first = report.errors[0]
+            error = f"evaluator '{first.node}' raised {first.error}"
+            return Probe(False, tuple(graph.completed_order), error)
+        completed = tuple(graph.completed_order)
         for env in self.envs.values():
             if env.action_log:
                 with contextlib.suppress(Exception):
                     env.settle_state(FINAL_SETTLE_SECONDS)
         graph.final_check(self.envs)
-        if any(c.error is not None for c in graph.end_checks) or not graph.is_complete:
-            return False
-        return not (self.side_effect_policy == "fail" and self._find_side_effects())
+        fault = next((c for c in graph.end_checks if c.error is not None), None)
+        if fault is not None:
+            return Probe(False, completed, f"evaluator '{fault.node}' raised {fault.error}")
+        if not graph.is_complete:
+            return Probe(False, completed)
+        failed = self.side_effect_policy == "fail" and bool(self._find_side_effects())
+        return Probe(not failed, completed)
 
     def _find_side_effects(self) -> list[str]:
         """What changed since setup that the task may not change (one line each)."""

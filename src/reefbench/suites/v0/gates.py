@@ -9,7 +9,10 @@ For each task, on real environments:
 2. after that episode, evaluating every checkpoint twice on the same final state gives the
    same results (no flaky checkpoint);
 3. every alternative solution also reaches success;
-4. the null agent (does nothing, declares completion) completes no checkpoint: CR = 0;
+4. the null agent (does nothing, declares completion) completes no checkpoint: CR = 0.
+   Judged at the start of the oracle's episode (a probe at turn 1, before its first
+   action: the state the null agent would declare complete in), not in an episode of
+   its own;
 5. a composed task's instruction passes the consistency validator;
 6. a long chain can start after any of its subtasks (VeriGUI SR@k): with the first ``k``
    subtasks played, the oracle finishes it, and every later subtask's checkpoints are
@@ -61,7 +64,7 @@ from dataclasses import dataclass, field
 
 from reefbench.action_sets import DEFAULT_ACTION_SET, get_action_set
 from reefbench.actions import ActionCall
-from reefbench.agents import NullAgent, OracleAgent, ScriptedAgent
+from reefbench.agents import OracleAgent, ScriptedAgent
 from reefbench.compose.consistency import check_instruction
 from reefbench.compose.instructions import InstructionGraph
 from reefbench.environment import Environment
@@ -270,10 +273,11 @@ def check_task(
     every_env, envs = envs, used_environments(task, envs)
     verdict = Verdict(task.id)
     short = truncated_reference(task)
-    # Gate 7 is judged inside the oracle's episode: the shortened reference plays the
-    # same calls, so at the turn where it would declare completion the oracle's episode
-    # asks whether completing there would succeed, then goes on (see Episode.probe_at).
-    probe_at = None if short is None else len(short) + 1
+    # Gates 4 and 7 are judged inside the oracle's episode: the null agent declares
+    # completion before any action, the shortened reference after the same calls, so at
+    # those turns the oracle's episode asks what completing there would give, then goes
+    # on (see Episode.probe_at).
+    probe_at = {1} if short is None else {1, len(short) + 1}
     oracle = Episode(
         task, OracleAgent(observe=False), envs, action_set=action_set, probe_at=probe_at
     )
@@ -302,7 +306,8 @@ def check_task(
     # No probe: the oracle's episode ended before that turn, which it does only when
     # every checkpoint was done earlier (the shortened reference then ends the same way)
     # or when it failed (already reported).
-    stops_short_ok = oracle.probe if oracle.probe is not None else result.success
+    probe = None if short is None else oracle.probes.get(len(short) + 1)
+    stops_short_ok = probe.success if probe is not None else result.success
     if short is not None and stops_short_ok:
         last = task.reference_solution[len(short)]
         verdict.problems.append(
@@ -313,13 +318,13 @@ def check_task(
         found, played = _near_miss_problems(task, every_env, set(near_misses_of), action_set)
         verdict.problems += found
         verdict.episodes += played
-    null = Episode(task, NullAgent(observe=False), envs, action_set=action_set).run()
-    verdict.episodes += 1
-    if null.termination in ("env_error", "evaluator_error", "agent_error"):
-        verdict.problems.append(_failure("null agent", null))
-    elif null.completed_nodes:
+    # No probe at turn 1: the oracle's episode did not get that far (already reported).
+    null = oracle.probes.get(1)
+    if null is not None and null.error is not None:
+        verdict.problems.append(f"null agent ended with evaluator_error ({null.error})")
+    elif null is not None and null.completed:
         verdict.problems.append(
-            f"null agent completed {null.completed_nodes}: they hold before the agent acts"
+            f"null agent completed {list(null.completed)}: they hold before the agent acts"
         )
     verdict.seconds = time.perf_counter() - started
     return verdict
@@ -384,11 +389,11 @@ def chain_start_problems(
 
 def gate_cost(task: Task, near_misses: Collection[str]) -> int:
     """A task's gate time in reference actions, roughly: its solution's length times the
-    episodes its gates play (the oracle, the null agent's short one counted as one, the
-    planned near misses, the alternatives, a long chain's replayed start).
+    episodes its gates play (the oracle, the planned near misses, the alternatives, a
+    long chain's replayed start).
     :func:`run_gates` starts the costliest tasks first, so two workers finish together
     instead of one playing a long chain alone at the end."""
-    episodes = 2 + len(near_misses) + len(task.alternative_solutions)
+    episodes = 1 + len(near_misses) + len(task.alternative_solutions)
     episodes += "long-chain" in task.metadata.tags
     return task.solution_actions * episodes
 
