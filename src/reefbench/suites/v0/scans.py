@@ -121,11 +121,19 @@ def scan_edited(
             found = opened.convert("RGB")
     except (OSError, UnidentifiedImageError, ActionFailed) as exc:
         return EvalResult(success=False, message=f"cannot read {path}: {exc}")
-    expected = draw_scan(caption, colour).resize(want, PILImage.Resampling.LANCZOS)
+    problem = mismatch(found, caption, colour)
+    if problem:
+        return EvalResult(success=False, message=f"{path} {problem}")
+    return EvalResult(success=True, message=f"{path} is the scan {caption!r}, upright")
+
+
+def mismatch(found: Image, caption: str, colour: str) -> str:
+    """Why ``found`` (RGB, at its own size) is not the scan reading ``caption`` upright and
+    scaled to that size; empty when it is."""
+    from PIL import Image as PILImage
+
+    expected = draw_scan(caption, colour).resize(found.size, PILImage.Resampling.LANCZOS)
     worst = _worst_tile(expected, found)
     if worst > TILE_LIMIT:
-        return EvalResult(
-            success=False,
-            message=f"{path} is not the scan {caption!r} upright (difference {worst:.0f})",
-        )
-    return EvalResult(success=True, message=f"{path} is the scan {caption!r}, upright")
+        return f"is not the scan {caption!r} upright (difference {worst:.0f})"
+    return ""
