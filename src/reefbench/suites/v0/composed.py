@@ -46,6 +46,7 @@ SESSION = "personalise the desktop"
 REPORT = "report on a spreadsheet on the computer"
 APPEARANCE = "adjust how the desktop looks"
 PHOTO = "edit a photo in the image editor"
+PHOTO_MAIL = "prepare a scan a mail asks for"
 
 PLAN_OF_REQUESTS: list[tuple[str, Request, int, int]] = [
     (
@@ -158,6 +159,7 @@ PLAN_OF_REQUESTS: list[tuple[str, Request, int, int]] = [
     # A scan fixed in the desktop's image editor as a text on the phone asks
     # (templates/photoedit.py), seeds 220-239.
     ("photoedit", Request(intents=(PHOTO,), max_subtasks=1), 220, 3),
+    ("photoedit", Request(intents=(PHOTO_MAIL,), max_subtasks=1), 221, 2),
 ]
 
 

@@ -55,7 +55,7 @@ def draw_scans(folder: str, scans: list[dict[str, Any]], env: DesktopDevice) -> 
         folder: The folder, as the agent sees it (e.g. "~/Pictures/Scans").
         scans: One entry per file: "name" (e.g. "scan_03.png"), "caption", "colour", and
             "sideways" (true: stored turned a quarter to the left, as a scanner fed the
-            page on its side leaves it).
+            page on its side leaves it) or "upside_down" (true: stored turned a half).
     """
     from PIL import Image as PILImage
 
@@ -65,6 +65,8 @@ def draw_scans(folder: str, scans: list[dict[str, Any]], env: DesktopDevice) -> 
         image = draw_scan(str(scan["caption"]), str(scan["colour"]))
         if scan.get("sideways"):
             image = image.transpose(PILImage.Transpose.ROTATE_90)
+        if scan.get("upside_down"):
+            image = image.transpose(PILImage.Transpose.ROTATE_180)
         image.save(target / str(scan["name"]), format="PNG")
     return f"drew {len(scans)} scans in {folder}"
 

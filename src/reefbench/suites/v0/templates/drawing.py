@@ -65,13 +65,11 @@ def drawing_scale(width: int, height: int) -> list[ActionCall]:
     ]
 
 
-def drawing_rotate(direction: str) -> list[ActionCall]:
-    """Turn the open picture a quarter, ``direction`` "right" (clockwise) or "left"."""
-    return [
-        *drawing_tool("Rotate"),
-        call(D, "click_on", name=f"Rotate {direction}", role="push button"),
-        *drawing_apply(),
-    ]
+def drawing_rotate(direction: str, quarters: int = 1) -> list[ActionCall]:
+    """Turn the open picture ``quarters`` quarters, ``direction`` "right" (clockwise) or
+    "left": each click on the bar's button turns the preview a quarter more."""
+    turn = call(D, "click_on", name=f"Rotate {direction}", role="push button")
+    return [*drawing_tool("Rotate"), *[turn] * quarters, *drawing_apply()]
 
 
 def drawing_save_as(path: str) -> list[ActionCall]:

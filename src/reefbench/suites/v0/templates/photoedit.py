@@ -23,7 +23,13 @@ from reefbench.evaluators import Evaluator
 from reefbench.subtask import NearMiss, SubTask
 from reefbench.suites.v0 import scans
 from reefbench.suites.v0.templates import near as nm
-from reefbench.suites.v0.templates.common import WORDS, call, phone_app, read_on_phone
+from reefbench.suites.v0.templates.common import (
+    WORDS,
+    browser_app,
+    call,
+    phone_app,
+    read_on_phone,
+)
 from reefbench.suites.v0.templates.drawing import (
     drawing_open,
     drawing_quit,
@@ -35,6 +41,8 @@ from reefbench.task import ActionStep
 
 D = "desktop"
 PHOTO_INTENT = "edit a photo in the image editor"
+# The mailed variant has an intent of its own, so the texted one's draws stay as they were.
+MAIL_INTENT = "prepare a scan a mail asks for"
 
 SENDERS = ["Accounts team", "Tax adviser", "Landlord", "Office manager"]
 # A label and a number whose last two digits differ (the look-alike swaps them).
@@ -199,4 +207,137 @@ SCAN_FROM_MESSAGE = SubTask(
     ],
 )
 
-TEMPLATES = [SCAN_FROM_MESSAGE]
+
+# ------------------------------------------------ the size a mail in the browser asks for
+# The same folder of scans, but the two look-alikes were fed upside down: the scan needs a
+# half turn (one quarter leaves it on its side), and the width is in a mail read in the
+# desktop browser, after a width the mail takes back.
+MAIL_SENDERS = ["records@harbor-lettings.example", "office@dunmore-tax.example"]
+MAIL_SUBJECTS = ["The scan we still need", "One scan for our files", "Scan for the archive"]
+
+
+def mail_text(caption: str, width: int) -> str:
+    label, _, number = caption.rpartition(" ")
+    return (
+        f"Hello, we still need your {label.lower()} number {number} as a picture. Our "
+        f"upload form used to take {_taken_back(width)} pixels wide; it now takes exactly "
+        f"{width} pixels wide, JPEG only, the right way up. Kind regards"
+    )
+
+
+def _upside_down_layout(caption: str, colour: str) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": s["name"],
+            "caption": s["caption"],
+            "colour": s["colour"],
+            "upside_down": bool(s["sideways"]),
+        }
+        for s in _layout(caption, colour)
+    ]
+
+
+def mail_scan_setup(
+    sender: str, subject: str, caption: str, colour: str, width: int, folder: str, target: str
+) -> list[ActionStep]:
+    return [
+        _desktop(scans.draw_scans(folder=folder, scans=_upside_down_layout(caption, colour))),
+        _account(sd.add_mail(sender=sender, subject=subject, body=mail_text(caption, width))),
+    ]
+
+
+def mail_scan_checkpoints(
+    sender: str, subject: str, caption: str, colour: str, width: int, folder: str, target: str
+) -> list[Evaluator]:
+    return [
+        scans.scan_edited(path=target, caption=caption, colour=colour, width=width, fmt="JPEG").on(
+            D
+        )
+    ]
+
+
+def _mail_edit(
+    subject: str, source: str, quarters: int, width: int, target: str
+) -> list[ActionCall]:
+    return [
+        *browser_app("Mail"),
+        call("browser", "click_on", name=subject, role="link"),
+        *drawing_open(source),
+        *drawing_rotate("right", quarters),
+        *drawing_scale(width, width * scans.SIZE[1] // scans.SIZE[0]),
+        *drawing_save_as(target),
+        *drawing_quit(),
+    ]
+
+
+def mail_scan_solution(
+    sender: str, subject: str, caption: str, colour: str, width: int, folder: str, target: str
+) -> list[ActionCall]:
+    source = f"{folder}/{_file_of(caption, colour, caption)}"
+    return _mail_edit(subject, source, 2, width, target)
+
+
+def mail_scan_quarter_turn(
+    sender: str, subject: str, caption: str, colour: str, width: int, folder: str, target: str
+) -> list[ActionCall]:
+    """Turns the upside-down scan only a quarter: it ends on its side."""
+    source = f"{folder}/{_file_of(caption, colour, caption)}"
+    return _mail_edit(subject, source, 1, width, target)
+
+
+def mail_scan_look_alike(
+    sender: str, subject: str, caption: str, colour: str, width: int, folder: str, target: str
+) -> list[ActionCall]:
+    """Edits the other upside-down scan, whose number has two digits swapped."""
+    source = f"{folder}/{_file_of(caption, colour, nm.digits_swapped(caption))}"
+    return _mail_edit(subject, source, 2, width, target)
+
+
+def mail_scan_output(
+    sender: str, subject: str, caption: str, colour: str, width: int, folder: str, target: str
+) -> str:
+    return target
+
+
+SCAN_FROM_MAIL = SubTask(
+    id="photoedit.scan_from_mail",
+    description='The mail "{subject}" in the account\'s mailbox (read it in the web browser) '
+    "asks for one of the scanned pages in {folder} on the computer. Prepare that scan in "
+    "the computer's image editor as the mail asks and save it as {target}; leave the scans "
+    "in {folder} as they are.",
+    attributes={
+        "sender": "str",
+        "subject": "str",
+        "caption": "str",
+        "colour": "str",
+        "width": "int",
+        "folder": "str",
+        "target": "image_path",
+    },
+    output_type="image_path",
+    outputs=["image_path"],
+    env="browser",
+    app="image-editor",
+    app_category="cross-device",
+    intents=[MAIL_INTENT],
+    value_pools={
+        "sender": MAIL_SENDERS,
+        "subject": MAIL_SUBJECTS,
+        "caption": CAPTIONS,
+        "colour": COLOURS,
+        "width": WIDTHS,
+        "folder": FOLDERS,
+        "target": TARGETS,
+    },
+    setup_generator=mail_scan_setup,
+    evaluator_generator=mail_scan_checkpoints,
+    solution_generator=mail_scan_solution,
+    output_generator=mail_scan_output,
+    near_misses=[
+        NearMiss("turns the upside-down scan only a quarter", solution=mail_scan_quarter_turn),
+        NearMiss("edits the look-alike scan", solution=mail_scan_look_alike),
+        NearMiss("takes the width the mail takes back", changes={"width": _taken_back}),
+    ],
+)
+
+TEMPLATES = [SCAN_FROM_MESSAGE, SCAN_FROM_MAIL]
