@@ -45,6 +45,8 @@ GALLERY = GALLERY_INTENT
 SESSION = "personalise the desktop"
 REPORT = "report on a spreadsheet on the computer"
 APPEARANCE = "adjust how the desktop looks"
+PHOTO = "edit a photo in the image editor"
+PHOTO_MAIL = "prepare a scan a mail asks for"
 
 PLAN_OF_REQUESTS: list[tuple[str, Request, int, int]] = [
     (
@@ -154,6 +156,10 @@ PLAN_OF_REQUESTS: list[tuple[str, Request, int, int]] = [
     ),
     # ... and one at a time (the texted fonts set both fonts: no sibling can share them).
     ("appearance", Request(intents=(APPEARANCE,), max_subtasks=3), 201, 2),
+    # A scan fixed in the desktop's image editor as a text on the phone asks
+    # (templates/photoedit.py), seeds 220-239.
+    ("photoedit", Request(intents=(PHOTO,), max_subtasks=1), 220, 3),
+    ("photoedit", Request(intents=(PHOTO_MAIL,), max_subtasks=1), 221, 2),
 ]
 
 

@@ -47,6 +47,12 @@ from reefbench.suites.v0.templates.common import (
     thunar_select,
     vim_new,
 )
+from reefbench.suites.v0.templates.drawing import (
+    drawing_open,
+    drawing_quit,
+    drawing_save_as,
+    drawing_scale,
+)
 from reefbench.task import ActionStep
 
 D = "desktop"
@@ -969,6 +975,17 @@ def resize_image_checkpoints(image: str, width: int, target: str) -> list[Evalua
 
 
 def resize_image_solution(image: str, width: int, target: str) -> list[ActionCall]:
+    """In the image editor: the height is computed (the source is 400x300), not typed
+    by the instruction."""
+    return [
+        *drawing_open(image),
+        *drawing_scale(width, width * 3 // 4),
+        *drawing_save_as(target),
+        *drawing_quit(),
+    ]
+
+
+def resize_image_with_imagemagick(image: str, width: int, target: str) -> list[ActionCall]:
     return terminal(f"convert {q(image)} -resize {width}x {q(target)}")
 
 
@@ -992,7 +1009,7 @@ RESIZE_IMAGE = SubTask(
     output_type="image_path",
     outputs=["image_path"],
     env=D,
-    app="imagemagick",
+    app="image-editor",
     app_category="graphics",
     intents=[IMAGE_INTENT],
     value_pools={
@@ -1003,6 +1020,7 @@ RESIZE_IMAGE = SubTask(
     setup_generator=resize_image_setup,
     evaluator_generator=resize_image_checkpoints,
     solution_generator=resize_image_solution,
+    alternative_generators=[resize_image_with_imagemagick],
     output_generator=resize_image_output,
     near_misses=[
         NearMiss(
@@ -1026,6 +1044,11 @@ def convert_image_checkpoints(image: str, target: str) -> list[Evaluator]:
 
 
 def convert_image_solution(image: str, target: str) -> list[ActionCall]:
+    """In the image editor: Save As with the .jpg name exports a JPEG."""
+    return [*drawing_open(image), *drawing_save_as(target), *drawing_quit()]
+
+
+def convert_image_with_imagemagick(image: str, target: str) -> list[ActionCall]:
     return terminal(f"convert {q(image)} {q(target)}")
 
 
@@ -1049,12 +1072,13 @@ CONVERT_IMAGE = SubTask(
     inputs=["image"],
     outputs=["image_path"],
     env=D,
-    app="imagemagick",
+    app="image-editor",
     app_category="graphics",
     intents=[IMAGE_INTENT],
     value_pools={"image": IMAGES, "target": JPEGS},
     evaluator_generator=convert_image_checkpoints,
     solution_generator=convert_image_solution,
+    alternative_generators=[convert_image_with_imagemagick],
     output_generator=convert_image_output,
     near_misses=[
         NearMiss(
