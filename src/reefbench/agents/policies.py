@@ -27,6 +27,7 @@ from reefbench.agents.llm import (
 from reefbench.agents.observation import DEFAULT_OBSERVE, Observer, get_observation_policy
 from reefbench.agents.prompts import Prompts, turn_rules
 from reefbench.agents.providers.base import Part, Provider, TextPart
+from reefbench.agents.shared_parameters import shared_text
 from reefbench.agents.tools import SKIP_TOOL, Toolbox
 from reefbench.episode import DEFAULT_INVALID_TOLERANCE
 from reefbench.errors import ConfigError
@@ -90,13 +91,23 @@ class ModelSettings:
     def supersede(self) -> bool:
         return get_observation_policy(self.observe).supersede
 
+    @property
+    def shares_parameters(self) -> bool:
+        """Whether a tool-calling role's definitions leave out the parameter facts its
+        prompt states once (:mod:`reefbench.agents.shared_parameters`): in native mode,
+        unless the prompt repeats every description (``prompt_tools="full"``)."""
+        return not self.json_mode and self.prompt_tools != "full"
+
+    def toolbox(self, action_spaces: Mapping[str, Sequence[Action]]) -> Toolbox:
+        """The tools of a role that acts in every environment of ``action_spaces``."""
+        return Toolbox(action_spaces, shared=self.shares_parameters)
+
     def tool_list(self, toolbox: Toolbox) -> str:
         """The ``$action_descriptions`` of a role that calls ``toolbox``'s tools."""
         if self.json_mode or self.prompt_tools == "full":
             return toolbox.describe()
-        if self.prompt_tools == "names":
-            return toolbox.index()
-        return TOOLS_SENT
+        listed = toolbox.index() if self.prompt_tools == "names" else TOOLS_SENT
+        return f"{listed}\n{shared_text()}" if toolbox.shared else listed
 
     def environments_text(self, descriptions: Mapping[str, str]) -> str:
         """The ``$env_description`` of a role that sees several environments."""
@@ -172,7 +183,7 @@ class SingleAgent:
         descriptions: Mapping[str, str],
     ) -> None:
         s = self.settings
-        toolbox = Toolbox(action_spaces)
+        toolbox = s.toolbox(action_spaces)
         system = s.prompts.render(
             "single",
             s.json_mode,
@@ -224,7 +235,7 @@ class ByFunctionAgent:
         descriptions: Mapping[str, str],
     ) -> None:
         s = self.settings
-        toolbox = Toolbox(action_spaces)
+        toolbox = s.toolbox(action_spaces)
         actions = toolbox.describe()
         planner = s.prompts.render(
             "planner_by_func",
