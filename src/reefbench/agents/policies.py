@@ -68,6 +68,9 @@ class ModelSettings:
             them: :func:`~reefbench.agents.descriptions.environments_text`) or ``each``
             (every description whole, as prompts were before; the token bench's
             ``before``).
+        join_text: Send adjacent text parts of a request's message as one part (the same
+            text; each part costs a wrapper): :func:`~reefbench.agents.llm.joined`.
+            ``False`` sends every part apart, as requests were before.
     """
 
     mode: Mode = "native"
@@ -79,6 +82,7 @@ class ModelSettings:
     invalid_tolerance: int = DEFAULT_INVALID_TOLERANCE
     prompt_tools: Literal["none", "names", "full"] = "none"
     environments: Literal["shared", "each"] = "shared"
+    join_text: bool = True
 
     def __post_init__(self) -> None:
         get_observation_policy(self.observe)  # an unknown name fails when configured
@@ -200,6 +204,7 @@ class SingleAgent:
             history=s.history,
             history_images=s.history_images,
             supersede=s.supersede,
+            join_text=s.join_text,
         )
         self._observer = s.observer()
 
@@ -251,8 +256,11 @@ class ByFunctionAgent:
             history=s.history,
             history_images=s.history_images,
             supersede=s.supersede,
+            join_text=s.join_text,
         )
-        self._tool = ActingRole(self.provider, tool, toolbox, mode=s.mode, history=s.history)
+        self._tool = ActingRole(
+            self.provider, tool, toolbox, mode=s.mode, history=s.history, join_text=s.join_text
+        )
         self._observer = s.observer()
 
     def act(self, turn: Turn) -> AgentOutput:
@@ -312,6 +320,7 @@ class ByEnvironmentAgent:
             history=s.history,
             history_images=s.history_images,
             supersede=s.supersede,
+            join_text=s.join_text,
         )
         self._observers = {None: s.observer()}
         self._roles = {}
@@ -335,6 +344,7 @@ class ByEnvironmentAgent:
                 history=s.history,
                 history_images=s.history_images,
                 supersede=s.supersede,
+                join_text=s.join_text,
             )
             self._observers[env] = s.observer()
 
