@@ -155,9 +155,11 @@ CREATE_FILE = SubTask(
 
 
 def editor_write_checkpoints(path: str, content: str) -> list[Evaluator]:
+    # The editor saved the text itself: a later subtask that appends to the file in the
+    # editor saves it too, and must not credit a file first written from the terminal.
     return [
         hp.file_holds(path=path, content=content),
-        ev.saved_with(path=path, app="mousepad"),
+        ev.saved_with(path=path, app="mousepad", content=content),
     ]
 
 
