@@ -13,6 +13,7 @@ import pytest
 
 from reefbench.actions import ActionCall
 from reefbench.envs.desktop import DesktopEnvironment
+from reefbench.envs.desktop import evaluators as ev
 from reefbench.subtask import SubTask
 from reefbench.suites.v0.templates.desktop import (
     APPEND_LINE,
@@ -104,6 +105,14 @@ def test_the_editors_flows_write_what_the_checkpoints_want(desk: DesktopEnvironm
     # Neither after a blank line nor glued to the last: what append_line's checkpoint reads.
     assert (docs / "amber.txt").read_text() == "first line\nsecond line\nnew one\n"
     assert (docs / "birch.txt").read_text() == "saved by the editor\nnew two"
+    # The editor saved birch.txt for the append, not when it was first written: a check
+    # that it saved the first text (editor_write's) must not be fooled by the later save.
+    saved = ev.saved_with(path="~/Documents/birch.txt", app="mousepad")
+    saved_first = ev.saved_with(
+        path="~/Documents/birch.txt", app="mousepad", content="saved by the editor"
+    )
+    assert desk.evaluate(saved).success
+    assert not desk.evaluate(saved_first).success
     assert re.search(r"\S.*\nnew two$", (docs / "birch.txt").read_text())
 
     before = (docs / "amber.txt").read_bytes()
