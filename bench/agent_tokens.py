@@ -32,7 +32,8 @@ Figures, one JSON object per line (``{"metric", "value", "unit", ...}``):
                              default policy is at most 0.40) and over ``all``'s
 
 ``observe`` names the policy; ``before`` is ``all`` with every tool description repeated
-in the system prompt, i.e. the request of the code before policies. Its tool definitions
+in the system prompt and every text part of a message sent apart, i.e. the request of
+the code before policies. Its tool definitions
 are frozen (``bench/data/agent_tokens_before_tools.json``, by action set and tool name: the
 definitions as sent before they were compacted), and so are the notes of its environment
 descriptions (``bench/data/agent_tokens_before_environments.json``: per environment, the
@@ -147,9 +148,12 @@ BEFORE = "before"
 
 def variants() -> dict[str, ModelSettings]:
     """Every observation policy, and ``before``: what agents sent before policies (every
-    observation, history screenshots, every tool description repeated in the prompt)."""
+    observation, history screenshots, every tool description repeated in the prompt and
+    no parameter said once, text parts apart)."""
     return {
-        BEFORE: ModelSettings(observe="all", prompt_tools="full", environments="each"),
+        BEFORE: ModelSettings(
+            observe="all", prompt_tools="full", environments="each", join_text=False
+        ),
         **{name: ModelSettings(observe=name) for name in OBSERVATION_POLICIES},
     }
 

@@ -4,6 +4,7 @@ results fed back, tool naming."""
 from __future__ import annotations
 
 import io
+import itertools
 
 import pytest
 from PIL import Image
@@ -206,3 +207,61 @@ def test_results_are_fed_back_with_status_and_text() -> None:
     failed = CallResult(ActionCall(env="laptop", name="read_file"), "failed", error="no file at a")
     assert describe_result(ok) == "laptop.read_file(path='a') -> ok: hi"
     assert describe_result(failed) == "laptop.read_file() -> failed: no file at a"
+
+
+# ------------------------------------------------------------------ joined text parts
+def _solid_png(color: str) -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (40, 30), color).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def _sent(join_text: bool) -> list[list[object]]:
+    """The user messages' parts of three requests with two devices, one changing."""
+    from reefbench.protocol import Turn
+
+    provider = ScriptedProvider(["looking"] * 3)
+    agent = SingleAgent(provider, ModelSettings(join_text=join_text, invalid_tolerance=9))
+    envs = memory.make_environments()
+    agent.reset(WRITE_NOTE, {n: list(e.action_space.values()) for n, e in envs.items()}, {})
+    for step, color in enumerate(("red", "green", "blue"), 1):
+        observations = {
+            "laptop": {"screen": _solid_png(color), "elements": f"[1] button 'Step {step}'"},
+            "phone": {"screen": _solid_png("white"), "elements": "[1] text 'Home'"},
+        }
+        agent.act(Turn(step, observations))
+    return [
+        list(message.parts)
+        for _, messages, _ in provider.requests
+        for message in messages
+        if message.role == "user"
+    ]
+
+
+def test_joined_text_parts_carry_the_same_text_and_images_in_fewer_parts() -> None:
+    joined, apart = _sent(True), _sent(False)
+    assert len(joined) == len(apart)
+
+    def adjacent_texts(parts: list[object]) -> int:
+        return sum(
+            isinstance(a, TextPart) and isinstance(b, TextPart)
+            for a, b in itertools.pairwise(parts)
+        )
+
+    def content(parts: list[object]) -> list[object]:
+        """The text between images, and the images, in order."""
+        out: list[object] = []
+        for part in parts:
+            if isinstance(part, TextPart):
+                if out and isinstance(out[-1], str):
+                    out[-1] = f"{out[-1]}\n{part.text}"
+                else:
+                    out.append(part.text)
+            elif isinstance(part, ImagePart):
+                out.append(part.data)
+        return out
+
+    assert sum(adjacent_texts(p) for p in apart) > 3  # the test could fail
+    assert all(adjacent_texts(p) == 0 for p in joined)
+    assert [content(p) for p in joined] == [content(p) for p in apart]
+    assert sum(len(p) for p in joined) < sum(len(p) for p in apart)

@@ -75,13 +75,13 @@ def test_changed_carries_everything_first_then_acted_on_and_changed_devices() ->
     second_screens = {**screens, "browser": obs(png(100, text="New mail"))}
     second = observer.select(2, second_screens, acted("laptop"))
     assert list(second.carried) == ["laptop", "browser"]
-    assert second.notes == ["[phone] unchanged since step 1: its observation above holds"]
+    assert second.notes == ["[phone] unchanged since step 1"]
     # Compared with what was last *sent*: the browser is now unchanged since step 2.
     third = observer.select(3, second_screens, acted("laptop"))
     assert list(third.carried) == ["laptop"]
     assert third.notes == [
-        "[phone] unchanged since step 1: its observation above holds",
-        "[browser] unchanged since step 2: its observation above holds",
+        "[phone] unchanged since step 1",
+        "[browser] unchanged since step 2",
     ]
     # Step 1's message leaves the two-exchange window: the phone's text is sent again (its
     # element numbers stay usable), not its screenshot.
@@ -89,11 +89,11 @@ def test_changed_carries_everything_first_then_acted_on_and_changed_devices() ->
     assert list(fourth.carried) == ["laptop", "phone"]
     assert fourth.carried["phone"] == {"elements": "[1] button 'OK'"}
     assert fourth.notes[0] == (
-        "[phone] unchanged since step 1: its screenshot is not repeated, its text is above"
+        "[phone] unchanged since step 1; its text is above, not its screenshot"
     )
     fifth = observer.select(5, second_screens, acted("laptop"))
     assert "phone" not in fifth.carried
-    assert fifth.notes[0] == "[phone] unchanged since step 1: its observation above holds"
+    assert fifth.notes[0] == "[phone] unchanged since step 1"
 
 
 def test_all_and_latest_carry_every_device_every_step() -> None:

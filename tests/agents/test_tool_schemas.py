@@ -183,3 +183,94 @@ def test_two_tasks_episodes_are_sent_byte_identical_tool_definitions() -> None:
     assert len(recorder.tools) == 4
     assert len(set(recorder.tools)) == 1
     assert "phone__tap" in recorder.tools[0] and "desktop__click" in recorder.tools[0]
+
+
+# ------------------------------------------------------------------ shared parameters
+@pytest.mark.parametrize("dialect", PROVIDERS)
+def test_shared_parameters_lose_only_what_the_prompt_says_once(
+    spaces: dict[tuple[str, str], list[Action]], dialect: str
+) -> None:
+    """A definition sent with ``shared=True`` differs from the full one only by a
+    parameter's description and limits that an entry of SHARED_PARAMETERS states in the
+    prompt; every other fact, the types and required lists included, is still sent."""
+    from reefbench.agents.shared_parameters import SHARED_PARAMETERS, covering, shared_text
+
+    prompt = shared_text()
+    stripped = 0
+    for (kind, action_set), actions in spaces.items():
+        full_specs = Toolbox({kind: actions}).specs
+        shared_specs = Toolbox({kind: actions}, shared=True).specs
+        for full_spec, spec in zip(full_specs, shared_specs, strict=True):
+            where = f"{kind}/{action_set}/{spec.name} ({dialect})"
+            full = _parameters(full_spec.schema(dialect), dialect)
+            sent = _parameters(spec.schema(dialect), dialect)
+            assert _description(spec.schema(dialect), dialect) == _description(
+                full_spec.schema(dialect), dialect
+            )
+            assert list(sent["properties"]) == list(full["properties"]), where
+            assert sent.get("required", []) == full.get("required", []), where
+            for name, prop in full["properties"].items():
+                got = sent["properties"][name]
+                if got == prop:
+                    continue
+                entry = covering(name, prop)
+                assert entry is not None, (where, name)
+                assert entry in SHARED_PARAMETERS and entry.text in prompt
+                gone = {k: v for k, v in prop.items() if k not in got}
+                assert set(gone) <= {"description", *entry.limits}, (where, name, gone)
+                assert {k: v for k, v in prop.items() if k not in gone} == got, (where, name)
+                stripped += 1
+    assert stripped > 20
+
+
+def test_a_description_saying_more_than_the_shared_one_stays(
+    spaces: dict[tuple[str, str], list[Action]],
+) -> None:
+    (scroll,) = [a for a in spaces[("desktop", "marks")] if a.name == "scroll"]
+    (swipe,) = [a for a in spaces[("phone", "marks")] if a.name == "swipe_from"]
+    scroll_props = ToolSpec("s", "s", scroll, shared=True).schema("openai")["function"][
+        "parameters"
+    ]["properties"]
+    assert "mouse pointer" in scroll_props["elem"]["description"]
+    swipe_props = ToolSpec("s", "s", swipe, shared=True).schema("openai")["function"]["parameters"][
+        "properties"
+    ]
+    assert swipe_props["x"] == {"type": "integer"}
+    assert "edge" in swipe_props["to_x"]["description"] and swipe_props["to_x"]["maximum"] == 10000
+
+
+class PromptRecorder(Recorder):
+    def __init__(self) -> None:
+        super().__init__()
+        self.systems: list[str] = []
+
+    def complete(
+        self, system: str, messages: Sequence[Message], tools: Sequence[ToolSpec] = ()
+    ) -> ProviderReply:
+        self.systems.append(system)
+        return super().complete(system, messages, tools)
+
+
+@pytest.mark.parametrize(
+    ("settings", "shared"),
+    [
+        (ModelSettings(), True),
+        (ModelSettings(prompt_tools="names"), True),
+        (ModelSettings(prompt_tools="full"), False),
+        (ModelSettings(mode="json"), False),
+    ],
+)
+def test_the_prompt_states_what_the_definitions_leave_out(
+    spaces: dict[tuple[str, str], list[Action]], settings: ModelSettings, shared: bool
+) -> None:
+    from reefbench.agents.shared_parameters import shared_text
+    from reefbench.envs import memory as m
+    from reefbench.task import Task
+
+    recorder = PromptRecorder()
+    agent = SingleAgent(recorder, settings)
+    task = Task(id="t", instruction="tap it", nodes={"a": m.file_exists("a.txt").on("phone")})
+    agent.reset(task, {"phone": spaces[("phone", "marks")]}, {"phone": "A phone."})
+    agent.act(Turn(1, {}))
+    assert (shared_text() in recorder.systems[0]) is shared
+    assert ('"x": {"type": "integer"}' in recorder.tools[0]) is shared

@@ -56,6 +56,8 @@ class Conversation:
         supersede: Replace a device's observation in an earlier exchange by a one-line
             note when a later message of the request carries that device again (see
             :mod:`reefbench.agents.observation`), so a request shows each device once.
+        join_text: Send each run of adjacent text parts of a user message as one part
+            (the same text, fewer part wrappers; :func:`joined`).
     """
 
     def __init__(
@@ -67,6 +69,7 @@ class Conversation:
         history: int = DEFAULT_HISTORY,
         history_images: bool = True,
         supersede: bool = False,
+        join_text: bool = False,
     ) -> None:
         if history < 0:
             raise ConfigError(f"history must be 0 or more turns, not {history}")
@@ -76,6 +79,7 @@ class Conversation:
         self.history = history
         self.history_images = history_images
         self.supersede = supersede
+        self.join_text = join_text
         self.exchanges: list[tuple[Message, Message]] = []
         self._carried: list[ObservationParts] = []  # per exchange: device -> part indices
 
@@ -85,6 +89,8 @@ class Conversation:
         user = Message("user", parts)
         messages = [*self.window(set(carried or {})), user]
         messages[0] = _detach_results(messages[0])
+        if self.join_text:
+            messages = [joined(m) for m in messages]
         reply = self.provider.complete(self.system, messages, self.tools)
         self.exchanges.append((user, reply.as_message()))
         self._carried.append(dict(carried or {}))
@@ -137,6 +143,28 @@ def _detach_results(message: Message) -> Message:
     ]
     rest = [p for p in message.parts if not isinstance(p, ToolResultPart)]
     return Message("user", [TextPart("\n".join(lines)), *rest])
+
+
+def joined(message: Message) -> Message:
+    """``message`` with each run of adjacent text parts as one part, lines joined.
+
+    The same text in fewer parts: every part costs its own wrapper in a request (about
+    seven tokens in Chat Completions' JSON), and a step's labels, element lists and notes
+    made some 15 text parts a request. The conversation keeps the parts apart (a device's
+    observation is superseded part by part); only what is sent is joined. A reply goes
+    back as it came."""
+    if message.role != "user":
+        return message
+    parts: list[Part] = []
+    for part in message.parts:
+        previous = parts[-1] if parts else None
+        if isinstance(part, TextPart) and isinstance(previous, TextPart):
+            parts[-1] = TextPart(f"{previous.text}\n{part.text}")
+        else:
+            parts.append(part)
+    if len(parts) == len(message.parts):
+        return message
+    return Message(message.role, parts, message.native)
 
 
 def _without_images(message: Message) -> Message:
@@ -290,6 +318,7 @@ class ActingRole:
         history: int = DEFAULT_HISTORY,
         history_images: bool = True,
         supersede: bool = False,
+        join_text: bool = False,
     ) -> None:
         self.toolbox = toolbox
         self.mode = mode
@@ -301,6 +330,7 @@ class ActingRole:
             history=history,
             history_images=history_images,
             supersede=supersede,
+            join_text=join_text,
         )
         self._pending: list[_Pending] = []
         self._loose: list[str] = []  # problems of the last reply tied to no call
@@ -381,9 +411,15 @@ class PlanningRole:
         history: int = DEFAULT_HISTORY,
         history_images: bool = True,
         supersede: bool = False,
+        join_text: bool = False,
     ) -> None:
         self.conversation = Conversation(
-            provider, system, history=history, history_images=history_images, supersede=supersede
+            provider,
+            system,
+            history=history,
+            history_images=history_images,
+            supersede=supersede,
+            join_text=join_text,
         )
 
     def act(self, parts: list[Part], carried: ObservationParts | None = None) -> ProviderReply:

@@ -15,10 +15,12 @@ agent that receives observations:
 * ``changed`` (the default): the first step carries every device; later steps carry the
   devices the agent acted on in its previous step and any whose observation changed since
   it was last sent (element list or screen, :func:`~reefbench.agents.images.screens_differ`),
-  and a note for the others ("[phone] unchanged since step 4: its observation above
-  holds"). When an unchanged device's last copy would fall out of the history window, its
-  text observations (the element list, so its element numbers stay usable) are sent again
-  without the screenshot, and the note says the screenshot is not repeated.
+  and a note for the others ("[phone] unchanged since step 4"; the prompt's turn rules
+  say what it means: what was last seen of it still holds, so the note, repeated in
+  every request of the history window, says no more). When an unchanged device's last
+  copy would fall out of the history window, its text observations (the element list,
+  so its element numbers stay usable) are sent again without the screenshot, and the
+  note says the screenshot is not repeated.
 
 A policy sees only what the agent did and what the devices show: never the task's
 checkpoints, so it cannot tell the agent which devices matter.
@@ -143,14 +145,16 @@ class Observer:
                 continue
             sent_at, since, full = last
             if request - sent_at <= self.history:
-                notes.append(f"[{env}] unchanged since step {since}: its observation above holds")
+                # What the note means is in the prompt's turn rules (CHANGED.rule): each
+                # word here is repeated in every request of the history window.
+                notes.append(f"[{env}] unchanged since step {since}")
                 continue
             # Its last copy leaves the window: the text again (element numbers stay usable),
             # not the screenshot, which is what costs.
             carried[env] = {k: v for k, v in values.items() if not _is_image(v)}
             notes.append(
-                f"[{env}] unchanged since step {since}: its screenshot is not repeated"
-                + (", its text is above" if carried[env] else "")
+                f"[{env}] unchanged since step {since}"
+                + ("; its text is above, not its screenshot" if carried[env] else "")
             )
             self._sent[env] = (request, since, full)
         return Selection(carried, notes)

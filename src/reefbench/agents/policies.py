@@ -27,6 +27,7 @@ from reefbench.agents.llm import (
 from reefbench.agents.observation import DEFAULT_OBSERVE, Observer, get_observation_policy
 from reefbench.agents.prompts import Prompts, turn_rules
 from reefbench.agents.providers.base import Part, Provider, TextPart
+from reefbench.agents.shared_parameters import shared_text
 from reefbench.agents.tools import SKIP_TOOL, Toolbox
 from reefbench.episode import DEFAULT_INVALID_TOLERANCE
 from reefbench.errors import ConfigError
@@ -67,6 +68,9 @@ class ModelSettings:
             them: :func:`~reefbench.agents.descriptions.environments_text`) or ``each``
             (every description whole, as prompts were before; the token bench's
             ``before``).
+        join_text: Send adjacent text parts of a request's message as one part (the same
+            text; each part costs a wrapper): :func:`~reefbench.agents.llm.joined`.
+            ``False`` sends every part apart, as requests were before.
     """
 
     mode: Mode = "native"
@@ -78,6 +82,7 @@ class ModelSettings:
     invalid_tolerance: int = DEFAULT_INVALID_TOLERANCE
     prompt_tools: Literal["none", "names", "full"] = "none"
     environments: Literal["shared", "each"] = "shared"
+    join_text: bool = True
 
     def __post_init__(self) -> None:
         get_observation_policy(self.observe)  # an unknown name fails when configured
@@ -90,13 +95,23 @@ class ModelSettings:
     def supersede(self) -> bool:
         return get_observation_policy(self.observe).supersede
 
+    @property
+    def shares_parameters(self) -> bool:
+        """Whether a tool-calling role's definitions leave out the parameter facts its
+        prompt states once (:mod:`reefbench.agents.shared_parameters`): in native mode,
+        unless the prompt repeats every description (``prompt_tools="full"``)."""
+        return not self.json_mode and self.prompt_tools != "full"
+
+    def toolbox(self, action_spaces: Mapping[str, Sequence[Action]]) -> Toolbox:
+        """The tools of a role that acts in every environment of ``action_spaces``."""
+        return Toolbox(action_spaces, shared=self.shares_parameters)
+
     def tool_list(self, toolbox: Toolbox) -> str:
         """The ``$action_descriptions`` of a role that calls ``toolbox``'s tools."""
         if self.json_mode or self.prompt_tools == "full":
             return toolbox.describe()
-        if self.prompt_tools == "names":
-            return toolbox.index()
-        return TOOLS_SENT
+        listed = toolbox.index() if self.prompt_tools == "names" else TOOLS_SENT
+        return f"{listed}\n{shared_text()}" if toolbox.shared else listed
 
     def environments_text(self, descriptions: Mapping[str, str]) -> str:
         """The ``$env_description`` of a role that sees several environments."""
@@ -172,7 +187,7 @@ class SingleAgent:
         descriptions: Mapping[str, str],
     ) -> None:
         s = self.settings
-        toolbox = Toolbox(action_spaces)
+        toolbox = s.toolbox(action_spaces)
         system = s.prompts.render(
             "single",
             s.json_mode,
@@ -189,6 +204,7 @@ class SingleAgent:
             history=s.history,
             history_images=s.history_images,
             supersede=s.supersede,
+            join_text=s.join_text,
         )
         self._observer = s.observer()
 
@@ -224,7 +240,7 @@ class ByFunctionAgent:
         descriptions: Mapping[str, str],
     ) -> None:
         s = self.settings
-        toolbox = Toolbox(action_spaces)
+        toolbox = s.toolbox(action_spaces)
         actions = toolbox.describe()
         planner = s.prompts.render(
             "planner_by_func",
@@ -240,8 +256,11 @@ class ByFunctionAgent:
             history=s.history,
             history_images=s.history_images,
             supersede=s.supersede,
+            join_text=s.join_text,
         )
-        self._tool = ActingRole(self.provider, tool, toolbox, mode=s.mode, history=s.history)
+        self._tool = ActingRole(
+            self.provider, tool, toolbox, mode=s.mode, history=s.history, join_text=s.join_text
+        )
         self._observer = s.observer()
 
     def act(self, turn: Turn) -> AgentOutput:
@@ -301,6 +320,7 @@ class ByEnvironmentAgent:
             history=s.history,
             history_images=s.history_images,
             supersede=s.supersede,
+            join_text=s.join_text,
         )
         self._observers = {None: s.observer()}
         self._roles = {}
@@ -324,6 +344,7 @@ class ByEnvironmentAgent:
                 history=s.history,
                 history_images=s.history_images,
                 supersede=s.supersede,
+                join_text=s.join_text,
             )
             self._observers[env] = s.observer()
 

@@ -41,6 +41,9 @@ class Toolbox:
         qualify: Prefix tool names with the environment (needed when several environments
             share the role); ``False`` for a role bound to a single environment.
         extra: Tools handled by the agent itself (``skip``), not by an environment.
+        shared: Leave out of the definitions the parameter facts the prompt states once
+            (:mod:`reefbench.agents.shared_parameters`); the role's prompt must then
+            include :func:`~reefbench.agents.shared_parameters.shared_text`.
     """
 
     def __init__(
@@ -49,10 +52,12 @@ class Toolbox:
         *,
         qualify: bool = True,
         extra: Sequence[ToolSpec] = (),
+        shared: bool = False,
     ) -> None:
         if not qualify and len(action_spaces) != 1:
             raise ConfigError("unqualified tool names need exactly one environment")
         self.qualify = qualify
+        self.shared = shared
         self.envs = list(action_spaces)
         self._bindings: dict[str, _Binding] = {}
         self.specs: list[ToolSpec] = []
@@ -65,7 +70,7 @@ class Toolbox:
                         "accept: shorten the environment or action name"
                     )
                 self._bindings[name] = _Binding(env, act)
-                self.specs.append(ToolSpec(name, act.description, act))
+                self.specs.append(ToolSpec(name, act.description, act, shared))
         self.extra = {t.name: t for t in extra}
         self.specs.extend(extra)
 

@@ -56,8 +56,8 @@ def test_the_pool_has_the_required_templates_per_platform_and_lints_clean() -> N
     assert len(BY_PLATFORM["cross"]) >= 5
     assert lint_pool(POOL, "v0") == []
     apps = {platform: {POOL[t].app for t in ids} for platform, ids in BY_PLATFORM.items()}
-    # CRAB's application mix: CLI, GUI and modal editors, a file manager, settings, images
-    assert {"terminal", "mousepad", "vim", "thunar", "imagemagick"} <= apps["desktop"]
+    # CRAB's application mix: CLI, GUI and modal editors, a file manager, settings, the image editor
+    assert {"terminal", "mousepad", "vim", "thunar", "image-editor"} <= apps["desktop"]
     assert {
         *("mail", "calendar", "contacts", "tasks", "notes", "messages"),
         *("maps", "clock", "files", "settings"),

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from reefbench.actions import Action, compact_text
+from reefbench.agents.shared_parameters import strip_shared
 from reefbench.errors import ReefError
 from reefbench.protocol import Usage
 
@@ -99,6 +100,8 @@ class ToolSpec:
     name: str
     description: str
     action: Action | None = None  # None: a tool with no parameters that no environment runs
+    # Leave out what the prompt says once (reefbench.agents.shared_parameters).
+    shared: bool = False
 
     def schema(self, provider: str) -> dict[str, Any]:
         """The tool definition in ``provider``'s shape, renamed and re-described."""
@@ -109,6 +112,12 @@ class ToolSpec:
         target = schema["function"] if provider == "openai" else schema
         target["name"] = self.name
         target["description"] = description
+        if self.shared:
+            parameters = target.get(
+                {"openai": "parameters", "anthropic": "input_schema"}.get(provider, "parameters"),
+                {},
+            )
+            strip_shared(parameters.get("properties", {}))
         return schema
 
 

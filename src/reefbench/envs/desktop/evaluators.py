@@ -194,7 +194,9 @@ def files_copied(source: str, target: str, pattern: str = "*", *, env: DesktopDe
 
 
 @evaluator(governs=_path_keys)
-def saved_with(path: str, app: Literal["mousepad", "vim"], env: DesktopDevice) -> EvalResult:
+def saved_with(
+    path: str, app: Literal["mousepad", "vim"], env: DesktopDevice, content: str | None = None
+) -> EvalResult:
     """The file as it is now was saved by this application (on the app's own record; see
     :mod:`~reefbench.envs.desktop.app_records`): writing it with another program while
     the app is open does not count.
@@ -202,10 +204,17 @@ def saved_with(path: str, app: Literal["mousepad", "vim"], env: DesktopDevice) -
     Args:
         path: Path as the agent sees it, e.g. "~/Documents/report.txt".
         app: "mousepad" (the text editor) or "vim".
+        content: If given, the app saved the file while it held this text (surrounding
+            whitespace ignored): a file written by another program and saved by the app
+            later, with other text (a line appended in the editor), does not count.
     """
     target = _file(env, path)
     if target is None:
         return EvalResult(success=False, message=f"{path} does not exist")
+    if content is not None:
+        held: EvalResult = file_content_equals.func(path=path, content=content, env=env)
+        if not held.success:
+            return held
     where = posixpath.normpath(SANDBOX_HOME + path[1:] if path.startswith("~") else path)
     ok, why = saved_by(app, env.session.home, where, target)
     return EvalResult(success=ok, message=why)

@@ -31,6 +31,8 @@ NOISE: dict[str, str] = {
     ".config/xfce4/": "the terminal's and panel's own state",
     ".config/Mousepad/": "mousepad's session and window state",
     ".config/Thunar/": "the file manager's window state",
+    ".config/glib-2.0/settings/keyfile": "the image editor's settings (GSettings' keyfile "
+    "backend): Drawing writes its window state and last tool there at every exit",
     ".config/dconf/": "settings are compared as settings, not as the database file",
     ".config/libreoffice/": "LibreOffice's profile: its extension registry, caches and lock "
     "are rewritten at every start and exit (documents are saved elsewhere and stay seen)",

@@ -45,6 +45,8 @@ GALLERY = GALLERY_INTENT
 SESSION = "personalise the desktop"
 REPORT = "report on a spreadsheet on the computer"
 APPEARANCE = "adjust how the desktop looks"
+PHOTO = "edit a photo in the image editor"
+PHOTO_MAIL = "prepare a scan a mail asks for"
 
 PLAN_OF_REQUESTS: list[tuple[str, Request, int, int]] = [
     (
@@ -154,6 +156,10 @@ PLAN_OF_REQUESTS: list[tuple[str, Request, int, int]] = [
     ),
     # ... and one at a time (the texted fonts set both fonts: no sibling can share them).
     ("appearance", Request(intents=(APPEARANCE,), max_subtasks=3), 201, 2),
+    # A scan fixed in the desktop's image editor as a text on the phone asks
+    # (templates/photoedit.py), seeds 220-239.
+    ("photoedit", Request(intents=(PHOTO,), max_subtasks=1), 220, 3),
+    ("photoedit", Request(intents=(PHOTO_MAIL,), max_subtasks=1), 221, 2),
 ]
 
 
@@ -269,13 +275,16 @@ def _fits(task: Task) -> bool:
 
 # Alternative solutions of composed tasks are the templates' alternatives strung together;
 # the short tasks already play every template's alternative, so the long ones keep only
-# their reference solution (which halves the gates' time on them).
+# their reference solution (which halves the gates' time on them). A task in the steps
+# style (OS-MAP L1) has none either: its instruction prescribes the reference's actions
+# ("open the text editor app; press Ctrl+O; ..."), so another way of reaching the same
+# state (the shell command) does not do what it asks.
 ALTERNATIVES_UP_TO = 3
 
 
-def _build(spec: ComposedSpec, tag: str) -> Task:
+def _build(spec: ComposedSpec, tag: str, style: str = "prose") -> Task:
     task = spec.build(POOL)
-    if len(spec.subtasks) > ALTERNATIVES_UP_TO:
+    if len(spec.subtasks) > ALTERNATIVES_UP_TO or style == "steps":
         task.alternative_solutions = []
     if spec.user_data:
         ask_first(task, sorted(spec.user_data))
@@ -295,7 +304,7 @@ def _draw(tag: str, request: Request, seed: int, wanted: int) -> Iterable[Task]:
             continue
         if tag == "chain" and not _is_chain(spec):
             continue
-        task = _build(spec, tag)
+        task = _build(spec, tag, request.style)
         if not _fits(task):
             continue
         if _removes_what_a_sibling_keeps(task):

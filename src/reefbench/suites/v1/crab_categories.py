@@ -24,7 +24,7 @@ CATEGORIES: Mapping[str, frozenset[str]] = {
     ),
     "file management": frozenset({"thunar", "files"}),
     "office": frozenset({"writer", "calc", "impress"}),
-    "image editing": frozenset({"imagemagick", "gallery"}),
+    "image editing": frozenset({"image-editor", "imagemagick", "gallery"}),
     WEB_BROWSER: frozenset(),
     "text and code editing": frozenset({"mousepad", "vim", "text editor"}),
     "communication": frozenset({"mail", "messages", "contacts", "dialer"}),

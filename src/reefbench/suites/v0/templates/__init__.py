@@ -12,13 +12,25 @@ from reefbench.suites.v0.templates import (
     gallery,
     office2,
     phone,
+    photoedit,
     session,
     world,
 )
 
 POOL: dict[str, SubTask] = {
     t.id: t
-    for module in (desktop, phone, browser, cross, gallery, world, session, office2, appearance)
+    for module in (
+        desktop,
+        phone,
+        browser,
+        cross,
+        gallery,
+        world,
+        session,
+        office2,
+        appearance,
+        photoedit,
+    )
     for t in module.TEMPLATES
 }
 BY_PLATFORM: dict[str, list[str]] = {
@@ -28,4 +40,5 @@ BY_PLATFORM: dict[str, list[str]] = {
     "cross": [t.id for t in cross.TEMPLATES] + [t.id for t in gallery.TEMPLATES],
     "appearance": [t.id for t in appearance.TEMPLATES],
     "world": [t.id for t in world.TEMPLATES],
+    "photoedit": [t.id for t in photoedit.TEMPLATES],
 }

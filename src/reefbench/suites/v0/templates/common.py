@@ -96,6 +96,46 @@ def mousepad_new(content: str, path: str) -> list[ActionCall]:
     ]
 
 
+def mousepad_open(path: str) -> list[ActionCall]:
+    """Open the text editor and, in it, the file ``path`` through its Open dialog (Ctrl+O):
+    a typed path that starts with "/" goes to the dialog's location entry and Enter opens
+    it, whatever folder the dialog showed first."""
+    return [
+        call("desktop", "search_app", name="text editor"),
+        call("desktop", "hotkey", keys=["ctrl", "o"]),
+        call("root", "wait"),  # for the dialog to take the keyboard
+        call("desktop", "write_text", text=expand(path) + "\n"),
+        call("root", "wait"),  # and for the document to load
+    ]
+
+
+def mousepad_save_quit() -> list[ActionCall]:
+    """Save the open document under its name (Ctrl+S) and quit the editor, with a turn for
+    the save to land before the quit (a quit with unsaved changes would ask instead)."""
+    return [
+        call("desktop", "hotkey", keys=["ctrl", "s"]),
+        call("root", "wait"),
+        call("desktop", "hotkey", keys=["ctrl", "q"]),
+        call("root", "wait"),  # and for the editor to exit before anything reopens it
+    ]
+
+
+def mousepad_save_as_quit(path: str) -> list[ActionCall]:
+    """Save the open document under another name (Ctrl+Shift+S) and quit. The dialog shows
+    the old name with its stem selected: Ctrl+A takes the extension too, or typing would
+    keep it (``copy.txt.txt``)."""
+    return [
+        call("desktop", "hotkey", keys=["ctrl", "shift", "s"]),
+        call("root", "wait"),
+        call("desktop", "hotkey", keys=["ctrl", "a"]),
+        call("desktop", "write_text", text=expand(path)),
+        call("desktop", "press", key="enter"),
+        call("root", "wait"),
+        call("desktop", "hotkey", keys=["ctrl", "q"]),
+        call("root", "wait"),
+    ]
+
+
 def thunar_new_folder(folder: str) -> list[ActionCall]:
     """Open the file manager, go to the folder's parent, create it there, quit."""
     return [

@@ -36,6 +36,9 @@ from reefbench.suites.v0.templates.common import (
     dirname,
     expand,
     mousepad_new,
+    mousepad_open,
+    mousepad_save_as_quit,
+    mousepad_save_quit,
     q,
     terminal,
     thunar_go,
@@ -46,6 +49,12 @@ from reefbench.suites.v0.templates.common import (
     thunar_rename_selected,
     thunar_select,
     vim_new,
+)
+from reefbench.suites.v0.templates.drawing import (
+    drawing_open,
+    drawing_quit,
+    drawing_save_as,
+    drawing_scale,
 )
 from reefbench.task import ActionStep
 
@@ -119,11 +128,11 @@ def create_file_checkpoint(path: str, content: str) -> Evaluator:
 
 
 def create_file_solution(path: str, content: str) -> list[ActionCall]:
-    return terminal(_printf(content, path))
-
-
-def create_file_in_editor(path: str, content: str) -> list[ActionCall]:
     return mousepad_new(content, path)
+
+
+def create_file_in_terminal(path: str, content: str) -> list[ActionCall]:
+    return terminal(_printf(content, path))
 
 
 def create_file_output(path: str, content: str) -> str:
@@ -137,13 +146,13 @@ CREATE_FILE = SubTask(
     output_type="desktop_file",
     outputs=["desktop_file"],
     env=D,
-    app="terminal",
-    app_category="system",
+    app="mousepad",
+    app_category="text editing",
     intents=[FILES_INTENT, WRITE_INTENT],
     value_pools={"path": DESKTOP_FILES, "content": TEXTS},
     evaluator_generator=create_file_checkpoint,
     solution_generator=create_file_solution,
-    alternative_generators=[create_file_in_editor],
+    alternative_generators=[create_file_in_terminal],
     output_generator=create_file_output,
     near_misses=[
         NearMiss("saves it in the home folder", changes={"path": nm.in_home_folder}),
@@ -152,9 +161,11 @@ CREATE_FILE = SubTask(
 
 
 def editor_write_checkpoints(path: str, content: str) -> list[Evaluator]:
+    # The editor saved the text itself: a later subtask that appends to the file in the
+    # editor saves it too, and must not credit a file first written from the terminal.
     return [
         hp.file_holds(path=path, content=content),
-        ev.saved_with(path=path, app="mousepad"),
+        ev.saved_with(path=path, app="mousepad", content=content),
     ]
 
 
@@ -234,6 +245,23 @@ def append_line_checkpoint(path: str, line: str) -> Evaluator:
 
 
 def append_line_solution(path: str, line: str) -> list[ActionCall]:
+    """Open the file in the text editor, put the cursor at the end of its last line and
+    type a line break and the line. Ctrl+End alone would land after a final newline (a
+    file written by printf or vim) or on the last character (one saved by the editor,
+    which adds none): Ctrl+Left back to the last word and End to its line's end is the
+    same place in both, so the new line never follows a blank one nor is glued to the
+    last."""
+    return [
+        *mousepad_open(path),
+        call(D, "hotkey", keys=["ctrl", "end"]),
+        call(D, "hotkey", keys=["ctrl", "left"]),
+        call(D, "press", key="end"),
+        call(D, "write_text", text="\n" + line),
+        *mousepad_save_quit(),
+    ]
+
+
+def append_line_in_terminal(path: str, line: str) -> list[ActionCall]:
     return terminal(f"sed -i -e '$a\\' {q(path)}", _printf(line, path, ">>"))
 
 
@@ -263,8 +291,8 @@ APPEND_LINE = SubTask(
     inputs=["path"],
     outputs=["desktop_file"],
     env=D,
-    app="terminal",
-    app_category="system",
+    app="mousepad",
+    app_category="text editing",
     intents=[FILES_INTENT, WRITE_INTENT, CODE_INTENT],
     value_pools={"path": DESKTOP_FILES, "line": TEXTS},
     # The line is a whole line with a non-blank line before it: an overwrite that
@@ -272,11 +300,11 @@ APPEND_LINE = SubTask(
     # is repeated at the end of the episode, and another append to the same file in an
     # independent step of the task may have come after this one.
     evaluator_generator=append_line_checkpoint,
-    # A file saved by the text editor may not end in a newline: `sed '$a\'` adds the
-    # missing one first, or the new line would be glued to the last (the old check,
-    # "the file ends with the line", accepted "...fourpick up the dry cleaning").
+    # A file saved by the text editor may not end in a newline: the terminal's `sed '$a\'`
+    # adds the missing one first, or the new line would be glued to the last (the old
+    # check, "the file ends with the line", accepted "...fourpick up the dry cleaning").
     solution_generator=append_line_solution,
-    alternative_generators=[append_line_in_vim],
+    alternative_generators=[append_line_in_terminal, append_line_in_vim],
     output_generator=append_line_output,
     near_misses=[
         NearMiss(
@@ -295,6 +323,13 @@ def copy_file_checkpoints(source: str, target: str) -> list[Evaluator]:
 
 
 def copy_file_solution(source: str, target: str) -> list[ActionCall]:
+    """Open the source in the text editor and save it under the new name: the editor
+    writes back the bytes it read (it adds no final newline and strips none), so the copy
+    is byte-identical and the source untouched."""
+    return [*mousepad_open(source), *mousepad_save_as_quit(target)]
+
+
+def copy_file_in_terminal(source: str, target: str) -> list[ActionCall]:
     return terminal(f"cp {q(source)} {q(target)}")
 
 
@@ -318,13 +353,13 @@ COPY_FILE = SubTask(
     inputs=["source"],
     outputs=["desktop_file"],
     env=D,
-    app="terminal",
-    app_category="system",
+    app="mousepad",
+    app_category="text editing",
     intents=[FILES_INTENT, CODE_INTENT],
     value_pools={"source": DESKTOP_FILES, "target": COPY_TARGETS},
     evaluator_generator=copy_file_checkpoints,
     solution_generator=copy_file_solution,
-    alternative_generators=[copy_file_with_cat],
+    alternative_generators=[copy_file_in_terminal, copy_file_with_cat],
     output_generator=copy_file_output,
     near_misses=[
         NearMiss(
@@ -697,6 +732,24 @@ def replace_word_checkpoints(path: str, old: str, new: str) -> list[Evaluator]:
 
 
 def replace_word_solution(path: str, old: str, new: str) -> list[ActionCall]:
+    """Open the file in the text editor and use its Find and Replace dialog (Ctrl+R): the
+    word, Tab to the replacement field, the replacement, "Replace all in:" (the document)
+    so that every occurrence changes and not only the next one, then close, save, quit."""
+    return [
+        *mousepad_open(path),
+        call(D, "hotkey", keys=["ctrl", "r"]),
+        call("root", "wait"),  # for the dialog to take the keyboard
+        call(D, "write_text", text=old),
+        call(D, "press", key="tab"),
+        call(D, "write_text", text=new),
+        call(D, "click_on", name="Replace all in:", role="check box"),
+        call(D, "click_on", name="Replace All", role="push button"),
+        call(D, "click_on", name="Close", role="push button"),
+        *mousepad_save_quit(),
+    ]
+
+
+def replace_word_in_terminal(path: str, old: str, new: str) -> list[ActionCall]:
     return terminal(f"sed -i 's/{old}/{new}/g' {q(path)}")
 
 
@@ -728,14 +781,14 @@ REPLACE_WORD = SubTask(
     output_type="desktop_file",
     outputs=["desktop_file"],
     env=D,
-    app="terminal",
-    app_category="system",
+    app="mousepad",
+    app_category="text editing",
     intents=[WRITE_INTENT, FILES_INTENT],
     value_pools={"path": DESKTOP_FILES, "old": WORDS[:12], "new": WORDS[12:]},
     setup_generator=replace_word_setup,
     evaluator_generator=replace_word_checkpoints,
     solution_generator=replace_word_solution,
-    alternative_generators=[replace_word_in_vim],
+    alternative_generators=[replace_word_in_terminal, replace_word_in_vim],
     output_generator=replace_word_output,
     near_misses=[
         NearMiss(
@@ -969,6 +1022,17 @@ def resize_image_checkpoints(image: str, width: int, target: str) -> list[Evalua
 
 
 def resize_image_solution(image: str, width: int, target: str) -> list[ActionCall]:
+    """In the image editor: the height is computed (the source is 400x300), not typed
+    by the instruction."""
+    return [
+        *drawing_open(image),
+        *drawing_scale(width, width * 3 // 4),
+        *drawing_save_as(target),
+        *drawing_quit(),
+    ]
+
+
+def resize_image_with_imagemagick(image: str, width: int, target: str) -> list[ActionCall]:
     return terminal(f"convert {q(image)} -resize {width}x {q(target)}")
 
 
@@ -992,7 +1056,7 @@ RESIZE_IMAGE = SubTask(
     output_type="image_path",
     outputs=["image_path"],
     env=D,
-    app="imagemagick",
+    app="image-editor",
     app_category="graphics",
     intents=[IMAGE_INTENT],
     value_pools={
@@ -1003,6 +1067,7 @@ RESIZE_IMAGE = SubTask(
     setup_generator=resize_image_setup,
     evaluator_generator=resize_image_checkpoints,
     solution_generator=resize_image_solution,
+    alternative_generators=[resize_image_with_imagemagick],
     output_generator=resize_image_output,
     near_misses=[
         NearMiss(
@@ -1026,6 +1091,11 @@ def convert_image_checkpoints(image: str, target: str) -> list[Evaluator]:
 
 
 def convert_image_solution(image: str, target: str) -> list[ActionCall]:
+    """In the image editor: Save As with the .jpg name exports a JPEG."""
+    return [*drawing_open(image), *drawing_save_as(target), *drawing_quit()]
+
+
+def convert_image_with_imagemagick(image: str, target: str) -> list[ActionCall]:
     return terminal(f"convert {q(image)} {q(target)}")
 
 
@@ -1049,12 +1119,13 @@ CONVERT_IMAGE = SubTask(
     inputs=["image"],
     outputs=["image_path"],
     env=D,
-    app="imagemagick",
+    app="image-editor",
     app_category="graphics",
     intents=[IMAGE_INTENT],
     value_pools={"image": IMAGES, "target": JPEGS},
     evaluator_generator=convert_image_checkpoints,
     solution_generator=convert_image_solution,
+    alternative_generators=[convert_image_with_imagemagick],
     output_generator=convert_image_output,
     near_misses=[
         NearMiss(
@@ -1078,6 +1149,15 @@ def read_message_checkpoint(path: str, memo: str) -> Evaluator:
 
 
 def read_message_solution(path: str, memo: str) -> list[ActionCall]:
+    """Open the file in the text editor (the window shows it), then quit it."""
+    return [
+        *mousepad_open(path),
+        call(D, "hotkey", keys=["ctrl", "q"]),
+        call("root", "wait"),  # for the editor to exit before anything reopens it
+    ]
+
+
+def read_message_in_terminal(path: str, memo: str) -> list[ActionCall]:
     return [
         call(D, "search_app", name="terminal"),
         call(D, "write_text", text=f"cat {q(path)}\n"),
@@ -1096,13 +1176,14 @@ READ_MESSAGE = SubTask(
     output_type="memo",
     outputs=["memo"],
     env=D,
-    app="terminal",
-    app_category="system",
+    app="mousepad",
+    app_category="text editing",
     intents=[MEMO_INTENT],
     value_pools={"path": DESKTOP_FILES, "memo": MEMOS},
     setup_generator=read_message_setup,
     evaluator_generator=read_message_checkpoint,
     solution_generator=read_message_solution,
+    alternative_generators=[read_message_in_terminal],
     output_generator=read_message_output,
     near_misses=[
         NearMiss("opens the file in the home folder", changes={"path": nm.in_home_folder}),
@@ -1115,11 +1196,11 @@ def save_code_checkpoint(code: str, path: str) -> Evaluator:
 
 
 def save_code_solution(code: str, path: str) -> list[ActionCall]:
-    return terminal(_printf(code, path))
-
-
-def save_code_in_editor(code: str, path: str) -> list[ActionCall]:
     return mousepad_new(code, path)
+
+
+def save_code_in_terminal(code: str, path: str) -> list[ActionCall]:
+    return terminal(_printf(code, path))
 
 
 def save_code_output(code: str, path: str) -> str:
@@ -1138,13 +1219,13 @@ SAVE_CODE = SubTask(
     inputs=["code"],
     outputs=["desktop_file"],
     env=D,
-    app="terminal",
-    app_category="system",
+    app="mousepad",
+    app_category="text editing",
     intents=[CODE_INTENT],
     value_pools={"code": CODES, "path": DESKTOP_FILES},
     evaluator_generator=save_code_checkpoint,
     solution_generator=save_code_solution,
-    alternative_generators=[save_code_in_editor],
+    alternative_generators=[save_code_in_terminal],
     output_generator=save_code_output,
     near_misses=[
         NearMiss(
