@@ -4,7 +4,6 @@ episode, and checks wait for a save that is still landing."""
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -64,16 +63,6 @@ def remove(path: str, env: DesktopDevice) -> str:
     """
     env.session.host_path(path).unlink()
     return f"removed {path}"
-
-
-@pytest.fixture(scope="module")
-def desk() -> Iterator[DesktopEnvironment]:
-    env = DesktopEnvironment()
-    env.start()
-    try:
-        yield env
-    finally:
-        env.stop()
 
 
 def _task() -> Task:

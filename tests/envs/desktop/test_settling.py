@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,16 +28,6 @@ pytestmark = [
         reason="needs Xvfb, bubblewrap, xdotool, openbox, rofi and Debian's python3",
     ),
 ]
-
-
-@pytest.fixture(scope="module")
-def desk() -> Iterator[DesktopEnvironment]:
-    env = DesktopEnvironment()
-    try:
-        env.start()
-        yield env
-    finally:
-        env.stop()
 
 
 def _settled_frame(desk: DesktopEnvironment) -> Frame:

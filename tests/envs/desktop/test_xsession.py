@@ -6,7 +6,6 @@ setting and the drawn picture."""
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,16 +29,6 @@ pytestmark = [
         reason="needs Xvfb, bubblewrap, xfdesktop, xfce4-panel, xprop and Debian's python3",
     ),
 ]
-
-
-@pytest.fixture(scope="module")
-def desk() -> Iterator[DesktopEnvironment]:
-    env = DesktopEnvironment()
-    try:
-        env.start()
-        yield env
-    finally:
-        env.stop()
 
 
 def test_the_baseline_channel_names_the_default_wallpaper() -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -67,16 +66,6 @@ needs_desktop = pytest.mark.skipif(
     or not Path("/usr/bin/python3").exists(),
     reason="needs Xvfb, bubblewrap, xdotool, openbox, Mousepad and Debian's python3",
 )
-
-
-@pytest.fixture(scope="module")
-def desk() -> Iterator[DesktopEnvironment]:
-    env = DesktopEnvironment("desktop")
-    env.start()
-    try:
-        yield env
-    finally:
-        env.stop()
 
 
 def _play(desk: DesktopEnvironment, calls: list[ActionCall]) -> None:

@@ -1,4 +1,5 @@
-"""Fixtures shared by the desktop's integration tests."""
+"""Fixtures shared across the test tree: one started desktop per test module (the
+desktop's own tests and the templates' real-desktop tests)."""
 
 from __future__ import annotations
 
