@@ -128,15 +128,23 @@ def scan_checkpoints(
     ]
 
 
+def _fix_scan(source: str, turn: str, quarters: int, width: int, target: str) -> list[ActionCall]:
+    """In the image editor: open ``source``, turn it, scale it to ``width`` keeping the
+    scans' proportions, save it as ``target``, quit (both templates' edits)."""
+    return [
+        *drawing_open(source),
+        *drawing_rotate(turn, quarters),
+        *drawing_scale(width, width * scans.SIZE[1] // scans.SIZE[0]),
+        *drawing_save_as(target),
+        *drawing_quit(),
+    ]
+
+
 def _edit(sender: str, source: str, turn: str, width: int, target: str) -> list[ActionCall]:
     return [
         *phone_app("drawer_messages"),
         call("phone", "tap_on", name=sender),
-        *drawing_open(source),
-        *drawing_rotate(turn),
-        *drawing_scale(width, width * scans.SIZE[1] // scans.SIZE[0]),
-        *drawing_save_as(target),
-        *drawing_quit(),
+        *_fix_scan(source, turn, 1, width, target),
     ]
 
 
@@ -262,11 +270,7 @@ def _mail_edit(
     return [
         *browser_app("Mail"),
         call("browser", "click_on", name=subject, role="link"),
-        *drawing_open(source),
-        *drawing_rotate("right", quarters),
-        *drawing_scale(width, width * scans.SIZE[1] // scans.SIZE[0]),
-        *drawing_save_as(target),
-        *drawing_quit(),
+        *_fix_scan(source, "right", quarters, width, target),
     ]
 
 
