@@ -32,3 +32,18 @@ def test_small_and_off_screen_windows_are_not_judged() -> None:
     tooltip = _window((5, 5, 40, 20), "tip")
     outside = _window((400, 300, 200, 100), "elsewhere")
     assert unpainted(_frame(320, 200, None), [tooltip, outside]) == []
+
+
+def test_only_the_part_no_window_above_covers_is_judged() -> None:
+    # Mousepad's Open dialog lies over its parent and shows a blank file list exactly
+    # where the parent is: the parent, painted underneath, is not "unpainted".
+    parent = _window((100, 60, 100, 80), "Untitled - Mousepad")
+    dialog = XWindow(id=3, title="Open", wm_class="mousepad", pid=2, box=(0, 0, 320, 200))
+    frame = _frame(320, 200, (5, 5, 20, 5))  # something drawn on the dialog, not over the parent
+    assert unpainted(frame, [parent, dialog]) == []
+    # Half covered: the visible half is judged.
+    half = XWindow(id=4, title="Find", wm_class="mousepad", pid=2, box=(0, 0, 150, 200))
+    assert unpainted(_frame(320, 200, None), [parent, half]) == [parent, half]
+    assert unpainted(_frame(320, 200, (170, 100, 10, 10)), [parent, half]) == [half]
+    # Drawn only where the window above covers it: the visible part is still flat.
+    assert unpainted(_frame(320, 200, (110, 70, 20, 20)), [parent, half]) == [parent]

@@ -46,24 +46,47 @@ class View:
 
 
 def unpainted(frame: Frame, stacking: Sequence[XWindow]) -> list[XWindow]:
-    """Windows whose whole on-screen box is one flat colour: mapped, not painted yet.
+    """Windows whose visible part is one flat colour: mapped, not painted yet.
 
     A real window always has something on it (a title, a border, text, a widget edge); a
     freshly mapped X window without a compositor shows its background until the toolkit
-    draws its first frame.
+    draws its first frame. Only the part no window above covers is judged: a dialog over
+    its parent may show a blank file list exactly where the parent lies (Mousepad's Open
+    dialog), and the parent is painted underneath; a window covered whole is not judged.
+
+    Args:
+        frame: The screen.
+        stacking: The managed windows from bottom to top (:meth:`X11.stacking`).
     """
+    from PIL import Image, ImageDraw, ImageStat
+
     image = None
     found = []
-    for window in stacking:
+    for index, window in enumerate(stacking):
         x, y, w, h = window.box
         x0, y0 = max(0, x), max(0, y)
         x1, y1 = min(frame.width, x + w), min(frame.height, y + h)
         if x1 - x0 < MIN_PAINT_CHECK or y1 - y0 < MIN_PAINT_CHECK:
             continue
+        covers = [
+            (max(cx, x0) - x0, max(cy, y0) - y0, min(cx + cw, x1) - x0, min(cy + ch, y1) - y0)
+            for cx, cy, cw, ch in (above.box for above in stacking[index + 1 :])
+        ]
+        covers = [(a, b, c, d) for a, b, c, d in covers if a < c and b < d]
         if image is None:
             image = frame.image()
-        # An RGB crop's extrema are one (low, high) pair per band.
-        extrema: Any = image.crop((x0, y0, x1, y1)).getextrema()
+        crop = image.crop((x0, y0, x1, y1))
+        if not covers:
+            # An RGB crop's extrema are one (low, high) pair per band.
+            extrema: Any = crop.getextrema()
+        else:
+            visible = Image.new("L", crop.size, 255)
+            draw = ImageDraw.Draw(visible)
+            for left, top, right, bottom in covers:
+                draw.rectangle((left, top, right - 1, bottom - 1), fill=0)
+            if visible.getbbox() is None:
+                continue  # covered whole: nothing of it shows
+            extrema = ImageStat.Stat(crop, visible).extrema
         if all(low == high for low, high in extrema):
             found.append(window)
     return found
