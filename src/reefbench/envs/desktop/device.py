@@ -133,6 +133,11 @@ class DesktopDevice(Environment):
         self.baseline: Path | None = None
         self.snapshot: Snapshot | None = None
         self.view: View | None = None  # what the last settle saw (observe_now reuses it)
+        # The frame the last input action's wait found stable (settle_view starts from it)
+        # and the home tree as the view began to settle, with when it was read
+        # (settle_state's quiet time runs from there): each is used once.
+        self._stable_frame: Frame | None = None
+        self._home_after_action: tuple[hometree.Tree, float] | None = None
         self.interactions: list[dict[str, Any]] = []
         # Checkpoints' memory of file contents they saw during the episode (path as the
         # agent sees it -> SHA-256), so "a rename keeps the bytes" can compare against the
@@ -297,7 +302,13 @@ class DesktopDevice(Environment):
         """
         home = self.session.home
         quiet = self.STATE_QUIET_QUICK if quick else self.STATE_QUIET_FINAL
-        last_tree, since = scan(home), time.monotonic()
+        after_action, self._home_after_action = self._home_after_action, None
+        if quick and after_action is not None:
+            # The view settled since the action ended: the quiet time runs from the
+            # tree read then (the view's wait already covers the quick quiet time).
+            last_tree, since = after_action
+        else:
+            last_tree, since = scan(home), time.monotonic()
 
         def settled() -> bool:
             nonlocal last_tree, since
@@ -327,7 +338,12 @@ class DesktopDevice(Environment):
 
     def on_settle_view(self, timeout: float) -> bool:
         """Wait until the screen, the windows and the accessibility tree have settled
-        (:mod:`.settling`); the next observation reuses what this saw if nothing moved."""
+        (:mod:`.settling`); the next observation reuses what this saw if nothing moved.
+
+        The home tree is read first, so that a quick :meth:`on_settle_state` after it
+        counts its quiet time from the action's end instead of starting anew."""
+        self._home_after_action = (scan(self.session.home), time.monotonic())
+        stable, self._stable_frame = self._stable_frame, None
         self.view = settle_view(
             self.screen,
             self.x11.stacking,
@@ -335,13 +351,17 @@ class DesktopDevice(Environment):
             self.x11.active,
             quiet=self.settle_quiet,
             timeout=timeout,
+            stable=stable,
         )
         return self.view.settled
 
     def settle(self, before: Frame | None = None) -> Settle:
-        _, settle = self.screen.wait_stable(
+        """Wait until the screen has been stable for the quiet period (changed from
+        ``before``, if given, is reported); :meth:`on_settle_view` starts from its frame."""
+        frame, settle = self.screen.wait_stable(
             before=before, quiet=self.settle_quiet, timeout=self.settle_timeout
         )
+        self._stable_frame = frame if settle.stable else None
         return settle
 
     @property

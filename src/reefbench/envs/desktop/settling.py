@@ -106,16 +106,27 @@ def settle_view(
     *,
     quiet: float,
     timeout: float,
+    stable: Frame | None = None,
 ) -> View:
     """Wait until the screen, the window stack and the accessibility tree agree and stop
     changing (see the module docstring); the last reads are returned either way, with
-    ``settled=False`` at the deadline."""
+    ``settled=False`` at the deadline.
+
+    Args:
+        stable: A frame the screen was just seen to hold for the quiet period (the
+            action's own wait ends on one): if the screen still shows it, the first
+            reads need no quiet period of their own. The second reads always wait one.
+    """
     start = time.monotonic()
     deadline = start + timeout
     previous: tuple[Frame, tuple[XWindow, ...], tuple[UIWindow, ...]] | None = None
     while True:
         left = max(0.0, deadline - time.monotonic())
-        frame, _ = screen.wait_stable(quiet=quiet, timeout=left)
+        current = screen.grab() if stable is not None and previous is None else None
+        if current is not None and stable is not None and current.raw == stable.raw:
+            frame = current
+        else:
+            frame, _ = screen.wait_stable(quiet=quiet, timeout=left)
         stacking = tuple(read_stacking())
         windows = tuple(read_windows())
         painted = not unpainted(frame, stacking)
