@@ -98,3 +98,28 @@ def test_check_boxes_show_their_state_and_it_follows_a_click(desk: DesktopEnviro
     after = next(x for x in desk.observe()["elements"].splitlines() if x.startswith(f"[{elem}] "))
     flipped = "(checked)" if before.endswith("(unchecked)") else "(unchecked)"
     assert after.endswith(flipped), (before, after)
+
+
+def test_enter_in_the_save_as_dialog_is_observed_after_the_dialog_closed(
+    desk: DesktopEnvironment,
+) -> None:
+    # Enter in Mousepad's Save As saves and then closes the dialog, half a second later
+    # on an idle machine, with the screen unchanged meanwhile: a quiet screen settled on
+    # the open dialog, and the Ctrl+Q that followed went to the dialog, not the editor.
+    desk.reset()
+    desk.step("search_app", {"name": "text editor"})
+    desk.step("write_text", {"text": "hello reef"})
+    desk.step("hotkey", {"keys": ["ctrl", "s"]})
+    desk.step("write_text", {"text": "/home/user/Documents/garnet.txt"})
+    desk.step("press", {"key": "enter"})
+    titles = [w.title for w in desk.x11.stacking()]
+    assert "Save As" not in titles
+    assert "~/Documents/garnet.txt - Mousepad" in titles
+    assert (desk.session.home / "Documents" / "garnet.txt").read_text() == "hello reef"
+    desk.step("hotkey", {"keys": ["ctrl", "q"]})
+    assert not [w for w in desk.x11.stacking() if w.wm_class == "Mousepad"]
+    # A new editor opens at once (the old one took the launch with it as it exited).
+    desk.step("search_app", {"name": "text editor"})
+    assert [w.title for w in desk.x11.stacking() if w.wm_class == "Mousepad"] == [
+        "Untitled 1 - Mousepad"
+    ]

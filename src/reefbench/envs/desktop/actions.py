@@ -91,7 +91,7 @@ def write_text(text: Annotated[str, Field(max_length=10000)], env: DesktopDevice
     Args:
         text: The characters to type.
     """
-    env.act(lambda: env.input.type_text(text))
+    env.act(lambda: env.input.type_text(text), enter=text.rstrip(" ").endswith("\n"))
     env.record("typed", text=text)
     return f"typed {len(text)} characters"
 
@@ -104,7 +104,7 @@ def press(key: str, env: DesktopDevice) -> str:
         key: Key name such as "enter", "esc", "tab", "backspace", "delete", "up", "down",
             "left", "right", "home", "end", "pageup", "pagedown", "F5" or a single character.
     """
-    env.act(lambda: env.input.press([key]))
+    env.act(lambda: env.input.press([key]), enter=_is_enter(key))
     env.record("pressed", keys=[key])
     return f"pressed {key}"
 
@@ -118,9 +118,13 @@ def hotkey(
     Args:
         keys: Keys of the combination, e.g. ["ctrl", "s"] to save or ["ctrl", "shift", "t"].
     """
-    env.act(lambda: env.input.press(keys))
+    env.act(lambda: env.input.press(keys), enter=len(keys) == 1 and _is_enter(keys[0]))
     env.record("pressed", keys=list(keys))
     return "pressed " + "+".join(keys)
+
+
+def _is_enter(key: str) -> bool:
+    return key.strip().lower() in ("enter", "return", "kp_enter")
 
 
 @action
@@ -302,6 +306,7 @@ def search_app(name: str, env: DesktopDevice) -> str:
     for _attempt in range(3):
         _wait_for_exiting_apps(env, within=15.0)
         before = env.window_keys()
+        instances = _app_instances(env)
         frame = env.screen.grab()
         pid = env.session.spawn(launcher, name="launcher")
         # The launcher is up (and has grabbed the keyboard) once it has drawn and settled;
@@ -319,7 +324,11 @@ def search_app(name: str, env: DesktopDevice) -> str:
         launcher_gone = outcome is not None
         window = outcome if isinstance(outcome, XWindow) else None
         if launcher_gone and window is None:
-            window = env.wait_for_new_window(before, 10.0)
+            # An app told to quit a moment ago may still show its window (so it did not
+            # count as exiting) and take the launch with it as it exits: no window comes.
+            # Its exit says so at once; the next attempt waits for it to be gone.
+            found = wait_until(partial(_window_or_exit, env, before, instances), 10.0)
+            window = found if isinstance(found, XWindow) else None
         if window is not None or not launcher_gone:
             break
     if window is None:
@@ -409,6 +418,23 @@ def _launch_outcome(env: DesktopDevice, before: set[tuple[int, int]], pid: int) 
     if window is not None:
         return window
     return _process_gone(env, pid)
+
+
+def _app_instances(env: DesktopDevice) -> set[int]:
+    """Sandbox pids of the running apps' main processes (not an app run inside a terminal)."""
+    names = {a.process for a in APPS.values() if not a.terminal}
+    return {int(p["pid"]) for p in env.session.processes() if p["comm"] in names}
+
+
+def _window_or_exit(
+    env: DesktopDevice, before: set[tuple[int, int]], instances: set[int]
+) -> XWindow | bool:
+    """A new window, else ``True`` once an app instance from ``instances`` has exited,
+    else ``False``."""
+    window = env.new_window(before)
+    if window is not None:
+        return window
+    return bool(instances - _app_instances(env))
 
 
 def _process_gone(env: DesktopDevice, pid: int) -> bool:

@@ -248,10 +248,31 @@ class DesktopDevice(Environment):
         return self._need(self._reader)
 
     # ------------------------------------------------------------ interaction
-    def act(self, do: Callable[[], T]) -> tuple[T, Settle]:
-        """Run an input action, then wait until the screen is stable."""
+    # How long Enter in a dialog may take to close it (Mousepad's Save As saves first: half
+    # a second on an idle machine, and its screen does not change meanwhile).
+    DIALOG_CLOSE_SECONDS = 3.0
+
+    def act(self, do: Callable[[], T], *, enter: bool = False) -> tuple[T, Settle]:
+        """Run an input action, then wait until the screen is stable.
+
+        Args:
+            enter: The action ends by pressing Enter. In a dialog that activates its
+                default button, which usually closes it (Save, Open) but only once the app
+                has done the work, with the screen unchanged meanwhile: no quiet period
+                tells that apart from a dialog that stays, so the wait is for the dialog
+                to go, up to :attr:`DIALOG_CLOSE_SECONDS` (a dialog that stays, an error
+                shown in it, costs that once).
+        """
         before = self.screen.grab()
+        active = self.x11.active() if enter else None
+        dialog = active if active is not None and self.x11.is_dialog(active.id) else None
         result = do()
+        if dialog is not None:
+            wait_until(
+                lambda: dialog.id not in {w.id for w in self.x11.stacking()},
+                self.DIALOG_CLOSE_SECONDS,
+                interval=0.02,
+            )
         return result, self.settle(before)
 
     # ---------------------------------------------------------- side effects

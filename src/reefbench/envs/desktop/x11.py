@@ -85,6 +85,21 @@ class X11:
             out = [self._describe(int(w)) for w in (ids if ids is not None else ())]
         return [w for w in out if w is not None]
 
+    def is_dialog(self, wid: int) -> bool:
+        """Whether the window is a dialog (its type says so, or it is transient for
+        another window); a window that is gone is not."""
+        from Xlib import error
+
+        window = self._d.create_resource_object("window", wid)
+        with self._lock:
+            try:
+                types = self._prop(window, "_NET_WM_WINDOW_TYPE")
+                transient = window.get_wm_transient_for()
+            except (error.BadWindow, error.BadDrawable):
+                return False
+        dialog = self._atom("_NET_WM_WINDOW_TYPE_DIALOG")
+        return transient is not None or (types is not None and dialog in list(types))
+
     def active(self) -> XWindow | None:
         """The window that has the focus, if any: never the session's own (a click on the
         wallpaper or the panel focuses them, and no app is then in front)."""
