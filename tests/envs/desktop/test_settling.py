@@ -44,13 +44,18 @@ def _png_equals(png: bytes, frame: Frame) -> bool:
         return image.convert("RGB").tobytes() == frame.image().convert("RGB").tobytes()
 
 
-def test_save_as_dialog_is_observed_painted_and_gone_after_saving(
-    desk: DesktopEnvironment,
-) -> None:
+def _save_as(desk: DesktopEnvironment) -> None:
+    """A fresh desktop with the text editor's Save As dialog open over "hello reef"."""
     desk.reset()
     desk.step("search_app", {"name": "text editor"})
     desk.step("write_text", {"text": "hello reef"})
     desk.step("hotkey", {"keys": ["ctrl", "s"]})
+
+
+def test_save_as_dialog_is_observed_painted_and_gone_after_saving(
+    desk: DesktopEnvironment,
+) -> None:
+    _save_as(desk)
     assert desk.last_settle_seconds > 0
     obs = desk.observe()
     dialog = [w for w in desk.snapshot.stacking if w.title == "Save As"] if desk.snapshot else []
@@ -106,10 +111,7 @@ def test_enter_in_the_save_as_dialog_is_observed_after_the_dialog_closed(
     # Enter in Mousepad's Save As saves and then closes the dialog, half a second later
     # on an idle machine, with the screen unchanged meanwhile: a quiet screen settled on
     # the open dialog, and the Ctrl+Q that followed went to the dialog, not the editor.
-    desk.reset()
-    desk.step("search_app", {"name": "text editor"})
-    desk.step("write_text", {"text": "hello reef"})
-    desk.step("hotkey", {"keys": ["ctrl", "s"]})
+    _save_as(desk)
     desk.step("write_text", {"text": "/home/user/Documents/garnet.txt"})
     desk.step("press", {"key": "enter"})
     titles = [w.title for w in desk.x11.stacking()]
