@@ -124,7 +124,7 @@ def hotkey(
 
 
 def _is_enter(key: str) -> bool:
-    return key.strip().lower() in ("enter", "return", "kp_enter")
+    return key.strip().lower() in ("enter", "return")
 
 
 @action

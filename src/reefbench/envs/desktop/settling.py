@@ -122,8 +122,7 @@ def settle_view(
     previous: tuple[Frame, tuple[XWindow, ...], tuple[UIWindow, ...]] | None = None
     while True:
         left = max(0.0, deadline - time.monotonic())
-        current = screen.grab() if stable is not None and previous is None else None
-        if current is not None and stable is not None and current.raw == stable.raw:
+        if previous is None and stable is not None and (current := screen.grab()).raw == stable.raw:
             frame = current
         else:
             frame, _ = screen.wait_stable(quiet=quiet, timeout=left)

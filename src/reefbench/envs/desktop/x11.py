@@ -97,7 +97,7 @@ class X11:
                 transient = window.get_wm_transient_for()
             except (error.BadWindow, error.BadDrawable):
                 return False
-        dialog = self._atom("_NET_WM_WINDOW_TYPE_DIALOG")
+            dialog = self._atom("_NET_WM_WINDOW_TYPE_DIALOG")
         return transient is not None or (types is not None and dialog in list(types))
 
     def active(self) -> XWindow | None:
