@@ -5,7 +5,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from reefbench.envs.desktop.actions import _app_instances, _window_or_exit
+from reefbench.envs.desktop.actions import _app_instances, _window_or_gone
 from reefbench.envs.desktop.x11 import XWindow
 
 
@@ -31,11 +31,11 @@ def test_an_app_instance_exiting_ends_the_wait_and_a_window_wins() -> None:
     )
     instances = _app_instances(desk)
     assert instances == {7, 8}  # a shell, or vim in the terminal, is not an app instance
-    assert _window_or_exit(desk, set(), instances) is False  # still waiting
+    assert _window_or_gone(desk, set(), instances) is False  # still waiting
     desk.processes[:] = [_proc(8, "xfce4-terminal"), _proc(11, "mousepad"), _proc(10, "vim")]
-    assert _window_or_exit(desk, set(), instances) is True  # 7 took the launch with it
+    assert _window_or_gone(desk, set(), instances) is True  # 7 took the launch with it
     window = XWindow(
         id=5, title="Untitled 1 - Mousepad", wm_class="Mousepad", pid=11, box=(0, 0, 9, 9)
     )
     desk.window = window
-    assert _window_or_exit(desk, set(), instances) is window
+    assert _window_or_gone(desk, set(), instances) is window

@@ -320,14 +320,14 @@ def search_app(name: str, env: DesktopDevice) -> str:
         # With a match the launcher exits and the app's window appears; with none the
         # launcher stays open. One deadline covers both signs, since on a loaded machine
         # either can take seconds; a launcher still open at the deadline means no match.
-        outcome = wait_until(partial(_launch_outcome, env, before, pid), 10.0, interval=0.05)
+        outcome = wait_until(partial(_window_or_gone, env, before, {pid}), 10.0, interval=0.05)
         launcher_gone = outcome is not None
         window = outcome if isinstance(outcome, XWindow) else None
         if launcher_gone and window is None:
             # An app told to quit a moment ago may still show its window (so it did not
             # count as exiting) and take the launch with it as it exits: no window comes.
             # Its exit says so at once; the next attempt waits for it to be gone.
-            found = wait_until(partial(_window_or_exit, env, before, instances), 10.0)
+            found = wait_until(partial(_window_or_gone, env, before, instances), 10.0)
             window = found if isinstance(found, XWindow) else None
         if window is not None or not launcher_gone:
             break
@@ -412,33 +412,21 @@ def _screen_changed(env: DesktopDevice, raw: bytes) -> bool:
     return env.screen.grab().raw != raw
 
 
-def _launch_outcome(env: DesktopDevice, before: set[tuple[int, int]], pid: int) -> XWindow | bool:
-    """The app's new window, else ``True`` once the launcher has exited, else ``False``."""
+def _window_or_gone(
+    env: DesktopDevice, before: set[tuple[int, int]], pids: set[int]
+) -> XWindow | bool:
+    """A new window (not in ``before``), else ``True`` once any of ``pids`` has exited
+    (the launcher; or an app instance that took the launch with it), else ``False``."""
     window = env.new_window(before)
     if window is not None:
         return window
-    return _process_gone(env, pid)
+    return not pids <= {int(p["pid"]) for p in env.session.processes()}
 
 
 def _app_instances(env: DesktopDevice) -> set[int]:
     """Sandbox pids of the running apps' main processes (not an app run inside a terminal)."""
     names = {a.process for a in APPS.values() if not a.terminal}
     return {int(p["pid"]) for p in env.session.processes() if p["comm"] in names}
-
-
-def _window_or_exit(
-    env: DesktopDevice, before: set[tuple[int, int]], instances: set[int]
-) -> XWindow | bool:
-    """A new window, else ``True`` once an app instance from ``instances`` has exited,
-    else ``False``."""
-    window = env.new_window(before)
-    if window is not None:
-        return window
-    return bool(instances - _app_instances(env))
-
-
-def _process_gone(env: DesktopDevice, pid: int) -> bool:
-    return not any(p["pid"] == pid for p in env.session.processes())
 
 
 def _wait_for_exiting_apps(desk: DesktopDevice, within: float) -> bool:
