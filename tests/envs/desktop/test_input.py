@@ -49,3 +49,18 @@ def test_a_short_drag_never_syncs_on_the_point_it_is_at() -> None:
         points = [(0, 0), *synced_targets(drag.sent[0])]  # from where the pointer is
         assert all(a != b for a, b in pairwise(points)), points
         assert points[-1] == end or start == end
+
+
+def test_a_click_or_a_key_leaves_no_dead_time_after_it() -> None:
+    # xdotool sleeps --delay after every click (100 ms by default) and between a chord's
+    # key events (12 ms): the settle wait after an action watches the screen instead.
+    sent = Recorder(at=(0, 0))
+    sent.click(10, 10)
+    sent.press(["ctrl", "s"])
+    sent.type_text("abc")
+    for words in sent.sent:
+        assert words[words.index("--delay") + 1] == "0", words
+    double = Recorder(at=(0, 0))
+    double.click(10, 10, repeat=2)
+    words = double.sent[0]
+    assert words[words.index("--delay") + 1] == "60"  # a double click's two clicks

@@ -134,9 +134,11 @@ class DesktopDevice(Environment):
         self.snapshot: Snapshot | None = None
         self.view: View | None = None  # what the last settle saw (observe_now reuses it)
         # The frame the last input action's wait found stable (settle_view starts from it)
-        # and the home tree as the view began to settle, with when it was read
-        # (settle_state's quiet time runs from there): each is used once.
+        # and the home tree as the input had been sent (or, after a setup or a reset, as
+        # the view began to settle), with when it was read (settle_state's quick quiet
+        # time runs from there): each is used once.
         self._stable_frame: Frame | None = None
+        self._home_at_input: tuple[hometree.Tree, float] | None = None
         self._home_after_action: tuple[hometree.Tree, float] | None = None
         self.interactions: list[dict[str, Any]] = []
         # Checkpoints' memory of file contents they saw during the episode (path as the
@@ -273,6 +275,7 @@ class DesktopDevice(Environment):
                 self.DIALOG_CLOSE_SECONDS,
                 interval=0.02,
             )
+        self._home_at_input = (scan(self.session.home), time.monotonic())
         return result, self.settle(before)
 
     # ---------------------------------------------------------- side effects
@@ -325,8 +328,8 @@ class DesktopDevice(Environment):
         quiet = self.STATE_QUIET_QUICK if quick else self.STATE_QUIET_FINAL
         after_action, self._home_after_action = self._home_after_action, None
         if quick and after_action is not None:
-            # The view settled since the action ended: the quiet time runs from the
-            # tree read then (the view's wait already covers the quick quiet time).
+            # The view settled since the action's input was sent: the quiet time runs
+            # from the tree read then (the screen's and the view's waits cover it).
             last_tree, since = after_action
         else:
             last_tree, since = scan(home), time.monotonic()
@@ -361,9 +364,11 @@ class DesktopDevice(Environment):
         """Wait until the screen, the windows and the accessibility tree have settled
         (:mod:`.settling`); the next observation reuses what this saw if nothing moved.
 
-        The home tree is read first, so that a quick :meth:`on_settle_state` after it
-        counts its quiet time from the action's end instead of starting anew."""
-        self._home_after_action = (scan(self.session.home), time.monotonic())
+        A quick :meth:`on_settle_state` after it counts its quiet time from the home tree
+        read as the action's input had been sent (:meth:`act`), or else as this began,
+        instead of starting anew."""
+        at_input, self._home_at_input = self._home_at_input, None
+        self._home_after_action = at_input or (scan(self.session.home), time.monotonic())
         stable, self._stable_frame = self._stable_frame, None
         self.view = settle_view(
             self.screen,

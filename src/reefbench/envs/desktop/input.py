@@ -166,9 +166,11 @@ class Input:
         return ["mousemove", "--sync", str(x), str(y)]
 
     def click(self, x: int, y: int, button: int = 1, repeat: int = 1) -> None:
-        args = [*self._move_to(x, y), "click"]
+        # xdotool sleeps ``--delay`` (100 ms by default) after every click, the last one
+        # included: dead time before the settle wait, which watches the screen itself.
+        args = [*self._move_to(x, y), "click", "--delay", "60" if repeat > 1 else "0"]
         if repeat > 1:
-            args += ["--repeat", str(repeat), "--delay", "60"]
+            args += ["--repeat", str(repeat)]
         self._run(*args, str(button))
 
     def move(self, x: int, y: int) -> None:
@@ -197,7 +199,7 @@ class Input:
         self._run(*args)
 
     # -------------------------------------------------------------- keyboard
-    def type_text(self, text: str, delay_ms: int = 4) -> None:
+    def type_text(self, text: str, delay_ms: int = 0) -> None:
         """Type ``text``; a newline presses Enter.
 
         xdotool types "\n" as the Linefeed key, which GTK text views ignore, so newlines
@@ -214,7 +216,9 @@ class Input:
 
     def press(self, keys: Sequence[str]) -> None:
         """Press a key or a chord (``["ctrl", "s"]``) and release it."""
-        self._run("key", "--clearmodifiers", "+".join(keysym(k) for k in keys))
+        # ``--delay 0``: xdotool's default 12 ms between the chord's key events is dead
+        # time (the X server queues them in order).
+        self._run("key", "--clearmodifiers", "--delay", "0", "+".join(keysym(k) for k in keys))
 
     def key(self, key: str, down: bool) -> None:
         self._run("keydown" if down else "keyup", keysym(key))

@@ -9,9 +9,10 @@ with a deadline:
 
 * the screen has not changed for the quiet period (:meth:`Screen.wait_stable`);
 * no managed window shows as a single flat colour (mapped but not painted yet);
-* two reads of the window stack and of the accessibility tree, with a quiet screen
-  between them, are equal (windows mapped or unmapped, the tree rebuilt), and the screen
-  did not change between them either.
+* two reads of the window stack and of the accessibility tree, started at least the
+  quiet period apart and with the screen quiet up to the second, are equal (windows
+  mapped or unmapped, the tree rebuilt), and the screen did not change between them
+  either.
 
 The second read's windows and frame are the observation's, so settling costs one
 accessibility read more than observing.
@@ -115,17 +116,24 @@ def settle_view(
     Args:
         stable: A frame the screen was just seen to hold for the quiet period (the
             action's own wait ends on one): if the screen still shows it, the first
-            reads need no quiet period of their own. The second reads always wait one.
+            reads need no quiet period of their own. The second reads always start a
+            quiet period after the first (counted from the first's start).
     """
     start = time.monotonic()
     deadline = start + timeout
     previous: tuple[Frame, tuple[XWindow, ...], tuple[UIWindow, ...]] | None = None
+    reads_at = start
     while True:
         left = max(0.0, deadline - time.monotonic())
         if previous is None and stable is not None and (current := screen.grab()).raw == stable.raw:
             frame = current
         else:
-            frame, _ = screen.wait_stable(quiet=quiet, timeout=left)
+            # The quiet period between two reads runs from the start of the first: the
+            # screen must show the same frame then and now, and the reads start at least
+            # the quiet period apart (a read itself takes 20-90 ms).
+            since = 0.0 if previous is None else time.monotonic() - reads_at
+            frame, _ = screen.wait_stable(quiet=max(0.0, quiet - since), timeout=left)
+        reads_at = time.monotonic()
         stacking = tuple(read_stacking())
         windows = tuple(read_windows())
         painted = not unpainted(frame, stacking)

@@ -1,0 +1,84 @@
+"""The view's two reads: how long the screen must stay quiet between them, on a fake
+screen and a fake clock (a read of the accessibility tree takes 20-90 ms)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from reefbench.envs.desktop import settling
+from reefbench.envs.desktop.a11y import UIWindow
+from reefbench.envs.desktop.screen import Frame, Settle
+from reefbench.envs.desktop.x11 import XWindow
+
+QUIET = 0.06
+# A frame with something drawn on it (a flat one would count as unpainted).
+FRAME = Frame(bytes(range(256)) * 4, 32, 8)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class FakeScreen:
+    """Always shows FRAME; records the quiet period each wait asked for."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self.quiet_asked: list[float] = []
+
+    def grab(self) -> Frame:
+        return FRAME
+
+    def wait_stable(self, *, quiet: float, timeout: float, **_: Any) -> tuple[Frame, Settle]:
+        self.quiet_asked.append(quiet)
+        self.clock.now += quiet
+        return FRAME, Settle(True, False, quiet)
+
+
+def settle(monkeypatch: pytest.MonkeyPatch, read_seconds: float, *, stable: bool) -> FakeScreen:
+    clock = Clock()
+    monkeypatch.setattr(settling.time, "monotonic", clock)
+    screen = FakeScreen(clock)
+    window = UIWindow(app="mousepad", pid=2, title="t", role="frame", box=None, active=True)
+
+    def read_windows() -> list[UIWindow]:
+        clock.now += read_seconds
+        return [window]
+
+    def read_stacking() -> list[XWindow]:
+        return []
+
+    view = settling.settle_view(
+        screen,  # type: ignore[arg-type]
+        read_stacking,
+        read_windows,
+        lambda: None,
+        quiet=QUIET,
+        timeout=3.0,
+        stable=FRAME if stable else None,
+    )
+    assert view.settled
+    return screen
+
+
+def test_a_read_slower_than_the_quiet_period_is_not_followed_by_another_wait(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    screen = settle(monkeypatch, 0.08, stable=True)
+    assert screen.quiet_asked == [0.0]
+
+
+def test_the_second_read_starts_a_quiet_period_after_the_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    screen = settle(monkeypatch, 0.02, stable=True)
+    assert screen.quiet_asked == [pytest.approx(QUIET - 0.02)]
+    # Without a frame the action's own wait found stable, the first read waits a whole one.
+    screen = settle(monkeypatch, 0.02, stable=False)
+    assert screen.quiet_asked == [QUIET, pytest.approx(QUIET - 0.02)]
