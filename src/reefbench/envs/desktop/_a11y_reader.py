@@ -37,6 +37,7 @@ _STATES = {
     "active": S.ACTIVE,
     "pressed": S.PRESSED,
     "checkable": S.CHECKABLE,
+    "default": S.IS_DEFAULT,
 }
 # Fields often have no name of their own: a label beside them names them ("Name:" in a
 # file dialog), through a labelled-by relation.

@@ -32,7 +32,8 @@ def _describe(mark: Any) -> str:
 def _click_elem(env: DesktopDevice, elem: int, button: int, repeat: int, verb: str) -> str:
     mark = env.mark(elem)
     x, y = mark.center
-    env.act(lambda: env.input.click(x, y, button=button, repeat=repeat))
+    single_left = (x, y) if (button, repeat) == (1, 1) else None
+    env.act(lambda: env.input.click(x, y, button=button, repeat=repeat), click=single_left)
     env.record(verb, role=mark.role, name=mark.name, elem=elem)
     return f"{verb} {_describe(mark)}"
 
@@ -216,7 +217,11 @@ def click_at(
     """
     sx, sy = env.to_screen(x, y)
     repeat = 2 if clicks >= 2 else 1
-    env.act(lambda: env.input.click(sx, sy, button=_BUTTONS[button], repeat=repeat))
+    single_left = (sx, sy) if (button, repeat) == ("left", 1) else None
+    env.act(
+        lambda: env.input.click(sx, sy, button=_BUTTONS[button], repeat=repeat),
+        click=single_left,
+    )
     env.record("clicked_at", x=x, y=y, button=button)
     return f"clicked at ({x}, {y})"
 
@@ -269,7 +274,9 @@ def mouse_up(button: Button = "left", *, env: DesktopDevice) -> str:
     Args:
         button: "left", "middle" or "right".
     """
-    env.act(lambda: env.input.button(False, _BUTTONS[button]))
+    # Releasing the left button over a dialog's default button activates it, as a click.
+    at = env.input.pointer() if button == "left" else None
+    env.act(lambda: env.input.button(False, _BUTTONS[button]), click=at)
     return f"released the {button} button"
 
 

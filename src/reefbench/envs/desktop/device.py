@@ -254,7 +254,13 @@ class DesktopDevice(Environment):
     # a second on an idle machine, and its screen does not change meanwhile).
     DIALOG_CLOSE_SECONDS = 3.0
 
-    def act(self, do: Callable[[], T], *, enter: bool = False) -> tuple[T, Settle]:
+    def act(
+        self,
+        do: Callable[[], T],
+        *,
+        enter: bool = False,
+        click: tuple[int, int] | None = None,
+    ) -> tuple[T, Settle]:
         """Run an input action, then wait until the screen is stable.
 
         Args:
@@ -264,9 +270,13 @@ class DesktopDevice(Environment):
                 tells that apart from a dialog that stays, so the wait is for the dialog
                 to go, up to :attr:`DIALOG_CLOSE_SECONDS` (a dialog that stays, an error
                 shown in it, costs that once).
+            click: The screen point of a single left click: on the active dialog's
+                default button (as the latest tree read shows it) that is the same as
+                Enter, and waited for in the same way.
         """
         before = self.screen.grab()
-        active = self.x11.active() if enter else None
+        activates = enter or (click is not None and self._default_button_at(*click))
+        active = self.x11.active() if activates else None
         dialog = active if active is not None and self.x11.is_dialog(active.id) else None
         result = do()
         if dialog is not None:
@@ -277,6 +287,26 @@ class DesktopDevice(Environment):
             )
         self._home_at_input = (scan(self.session.home), time.monotonic())
         return result, self.settle(before)
+
+    def _default_button_at(self, x: int, y: int) -> bool:
+        """Whether (x, y) is on the default button (the one Enter activates) of the
+        active window, in the latest tree read (the view's, else the observation's)."""
+        if self.view is not None:
+            windows = self.view.windows
+        elif self.snapshot is not None:
+            windows = self.snapshot.windows
+        else:
+            return False
+        return any(
+            node.role == "push button"
+            and "default" in node.states
+            and node.box is not None
+            and node.box[0] <= x < node.box[0] + node.box[2]
+            and node.box[1] <= y < node.box[1] + node.box[3]
+            for window in windows
+            if window.active
+            for node in window.nodes
+        )
 
     # ---------------------------------------------------------- side effects
     # GSettings schemas apps write on their own, not the agent's doing: window geometry
