@@ -82,3 +82,35 @@ def test_the_second_read_starts_a_quiet_period_after_the_first(
     # Without a frame the action's own wait found stable, the first read waits a whole one.
     screen = settle(monkeypatch, 0.02, stable=False)
     assert screen.quiet_asked == [QUIET, pytest.approx(QUIET - 0.02)]
+
+
+def _device_seeing(*windows: UIWindow) -> Any:
+    from reefbench.envs.desktop import DesktopEnvironment
+
+    device = DesktopEnvironment("desktop")  # never started: only its latest view is read
+    device.view = settling.View(FRAME, windows, (), None, True, 0.0)
+    return device
+
+
+def _dialog(active: bool, states: frozenset[str]) -> UIWindow:
+    from reefbench.envs.desktop.a11y import UINode
+
+    save = UINode(role="push button", name="Save", box=(100, 50, 80, 30), states=states, depth=2)
+    return UIWindow(
+        app="mousepad",
+        pid=2,
+        title="Save As",
+        role="dialog",
+        box=None,
+        active=active,
+        nodes=(save,),
+    )
+
+
+def test_a_click_on_the_active_dialogs_default_button_is_known_as_one() -> None:
+    # Such a click is what Enter does (Save, Open) and is waited for like Enter.
+    default = frozenset({"default", "sensitive"})
+    assert _device_seeing(_dialog(True, default))._default_button_at(120, 60)
+    assert not _device_seeing(_dialog(True, default))._default_button_at(90, 60)  # beside it
+    assert not _device_seeing(_dialog(False, default))._default_button_at(120, 60)
+    assert not _device_seeing(_dialog(True, frozenset({"sensitive"})))._default_button_at(120, 60)
