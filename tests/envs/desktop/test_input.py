@@ -7,7 +7,7 @@ from itertools import pairwise
 
 import pytest
 
-from reefbench.envs.desktop.input import Input
+from reefbench.envs.desktop.input import MIXED_DELAY_MS, REMAP_DELAY_MS, Input
 
 
 class Recorder(Input):
@@ -64,3 +64,12 @@ def test_a_click_or_a_key_leaves_no_dead_time_after_it() -> None:
     double.click(10, 10, repeat=2)
     words = double.sent[0]
     assert words[words.index("--delay") + 1] == "60"  # a double click's two clicks
+
+
+def test_a_text_with_characters_outside_the_keymap_is_paced_throughout() -> None:
+    # An app still working through a burst of keymap characters when xdotool remaps its
+    # spare keycode dropped the first remapped one ("TAB ünï" arrived as "TAB nï").
+    sent = Recorder(at=(0, 0))
+    sent.type_text("TAB ünï x")
+    delays = [int(w[w.index("--delay") + 1]) for w in sent.sent]
+    assert delays == [MIXED_DELAY_MS, REMAP_DELAY_MS] * 2 + [MIXED_DELAY_MS]

@@ -70,6 +70,7 @@ _MODIFIERS = {"ctrl", "alt", "shift", "super"}
 
 
 REMAP_DELAY_MS = 150
+MIXED_DELAY_MS = 4
 
 
 def _runs(text: str) -> list[tuple[str, bool]]:
@@ -206,12 +207,16 @@ class Input:
         are sent as "\r" (Return). Characters outside the keyboard map (non-ASCII) are
         typed by remapping xdotool's one spare keycode; an app that reads the key after the
         mapping moved on to the next character drops it, so those (rare) runs are paced at
-        REMAP_DELAY_MS per character. Pacing narrows the race under load; typing through
-        several spare keycodes with XTEST would close it.
+        REMAP_DELAY_MS per character, and the keymap characters of such a text at
+        MIXED_DELAY_MS (an app still working through a burst of them when the mapping
+        changes dropped the first remapped one). Pacing narrows the race under load;
+        typing through several spare keycodes with XTEST would close it.
         """
         text = text.replace("\r\n", "\n").replace("\n", "\r")
-        for chunk, remapped in _runs(text):
-            delay = max(delay_ms, REMAP_DELAY_MS) if remapped else delay_ms
+        runs = _runs(text)
+        plain = max(delay_ms, MIXED_DELAY_MS) if any(r for _, r in runs) else delay_ms
+        for chunk, remapped in runs:
+            delay = max(delay_ms, REMAP_DELAY_MS) if remapped else plain
             self._run("type", "--clearmodifiers", "--delay", str(delay), "--", chunk)
 
     def press(self, keys: Sequence[str]) -> None:
