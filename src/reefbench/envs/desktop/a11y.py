@@ -19,6 +19,12 @@ _READER = Path(__file__).with_name("_a11y_reader.py")
 Box = tuple[int, int, int, int]
 
 
+def box_contains(box: Box, x: int, y: int) -> bool:
+    """Whether the point (x, y) lies in ``box`` (x, y, width, height)."""
+    bx, by, bw, bh = box
+    return bx <= x < bx + bw and by <= y < by + bh
+
+
 # Roles whose text is a value the agent edits (a terminal's is its screen).
 FIELD_ROLES = frozenset({"text", "entry", "password text", "spin button", "terminal"})
 # Roles that are on or off: their state is listed as checked or unchecked.

@@ -27,7 +27,7 @@ from typing import Any, ClassVar, TypeVar
 from reefbench.environment import Environment
 from reefbench.envs import procs
 from reefbench.envs.desktop import hometree
-from reefbench.envs.desktop.a11y import A11yReader, UIWindow
+from reefbench.envs.desktop.a11y import A11yReader, UIWindow, box_contains
 from reefbench.envs.desktop.apps import APPS, AppSpec, app
 from reefbench.envs.desktop.hometree import scan
 from reefbench.envs.desktop.input import Input
@@ -301,8 +301,7 @@ class DesktopDevice(Environment):
             node.role == "push button"
             and "default" in node.states
             and node.box is not None
-            and node.box[0] <= x < node.box[0] + node.box[2]
-            and node.box[1] <= y < node.box[1] + node.box[3]
+            and box_contains(node.box, x, y)
             for window in windows
             if window.active
             for node in window.nodes

@@ -11,7 +11,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from reefbench.envs.desktop.a11y import Box
+from reefbench.envs.desktop.a11y import Box, box_contains
 from reefbench.envs.desktop.xsession import SESSION_WINDOW_CLASSES
 
 
@@ -26,8 +26,7 @@ class XWindow:
     box: Box
 
     def contains(self, x: int, y: int) -> bool:
-        bx, by, bw, bh = self.box
-        return bx <= x < bx + bw and by <= y < by + bh
+        return box_contains(self.box, x, y)
 
 
 class X11:
