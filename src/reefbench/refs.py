@@ -46,6 +46,7 @@ BUILTIN_ACTION_MODULES: frozenset[str] = frozenset(
         "reefbench.envs.ui.evaluators",
         "reefbench.root",
         "reefbench.suites.v0.helpers",
+        "reefbench.suites.v0.photo_files",
         "reefbench.suites.v0.scans",
     }
 )

@@ -394,3 +394,25 @@ def test_a_restarted_app_whose_window_gets_the_old_id_back_is_a_new_window() -> 
     reborn = XWindow(0x600003, "Untitled 1 - Mousepad", "Mousepad", 202, (320, 167, 640, 480))
     x11.windows = [reborn]
     assert desk.new_window(before) == reborn
+
+
+def test_a_browser_download_lands_in_downloads_and_a_lazy_reset_removes_it(
+    desk: DesktopEnvironment, tmp_path: Path
+) -> None:
+    desk.reset()
+    desk.lazy_reset = True
+    try:
+        desk.reset()  # nothing acted since: a lazy reset would now be skipped...
+        source = tmp_path / "photo.png"
+        source.write_bytes(b"the photo")
+        assert desk.receive_download("IMG_0004.png", source) == "~/Downloads/IMG_0004.png"
+        assert desk.receive_download("IMG_0004.png", source) == "~/Downloads/IMG_0004 (1).png"
+        assert (
+            ev.file_content_equals(path="~/Downloads/IMG_0004.png", content="the photo")
+            .evaluate(desk)
+            .success
+        )
+        desk.reset()  # ...but a download counts as a change
+        assert not ev.file_exists(path="~/Downloads/IMG_0004.png").evaluate(desk).success
+    finally:
+        desk.lazy_reset = False

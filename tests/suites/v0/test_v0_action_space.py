@@ -29,8 +29,12 @@ pytest.importorskip("fastapi")
 SUITE = get_suite("v0")
 NAME_ADDRESSED = {"desktop": {"click_on"}, "browser": {"click_on"}, "phone": {"tap_on"}}
 # call_user's kinds are its interface (what the user can be asked for), not a task's
-# content, even though sign-in forms have fields of the same names.
-VOCABULARY = {"call_user": {"email", "password", "verification_code"}}
+# content, even though sign-in forms have fields of the same names; so are press's arrow
+# keys, though a photo is turned a quarter to the left or right.
+VOCABULARY = {
+    "call_user": {"email", "password", "verification_code"},
+    "press": {"left", "right"},
+}
 
 
 @pytest.fixture(scope="module")

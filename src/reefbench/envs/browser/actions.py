@@ -29,6 +29,13 @@ def _say(mark: Any) -> str:
     return f'[{mark.id}] {mark.role} "{mark.name}"'
 
 
+def _downloaded(env: BrowserDevice, before: int) -> str:
+    """What a click or key saved as downloads (a real browser shows them in its download
+    bar; the agent reads it in the action's result)."""
+    saved = env.saved_downloads[before:]
+    return f"; downloaded {', '.join(saved)}" if saved else ""
+
+
 def _in_viewport(browser: BrowserDevice, x: int, y: int) -> None:
     width, height = browser.viewport["width"], browser.viewport["height"]
     if not (0 <= x < width and 0 <= y < height):
@@ -49,9 +56,10 @@ def click(elem: int, env: BrowserDevice) -> str:
 
 def _click_mark(env: BrowserDevice, elem: int) -> str:
     mark = env.mark(elem)
+    before = len(env.saved_downloads)
     env.page.mouse.click(*mark.center)
     env.settle()
-    return f"clicked {_say(mark)}"
+    return f"clicked {_say(mark)}" + _downloaded(env, before)
 
 
 @action
@@ -75,9 +83,10 @@ def click_at(x: Coordinate, y: Coordinate, env: BrowserDevice) -> str:
         y: Pixels from the top edge.
     """
     _in_viewport(env, x, y)
+    before = len(env.saved_downloads)
     env.page.mouse.click(x, y)
     env.settle()
-    return f"clicked at ({x}, {y})"
+    return f"clicked at ({x}, {y})" + _downloaded(env, before)
 
 
 @action
@@ -122,12 +131,13 @@ def press(key: str, env: BrowserDevice) -> str:
     """
     if not _KEY.match(key):
         raise InvalidAction(f"{key!r} is not a key name like 'Enter' or 'Control+a'")
+    before = len(env.saved_downloads)
     try:
         env.page.keyboard.press(key)
     except Exception as exc:
         raise InvalidAction(f"unknown key {key!r}: {str(exc).splitlines()[0]}") from None
     env.settle()
-    return f"pressed {key}"
+    return f"pressed {key}" + _downloaded(env, before)
 
 
 @action

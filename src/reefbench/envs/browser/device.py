@@ -13,8 +13,10 @@ the actions of :mod:`.actions` (which name this type) as its action space.
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from reefbench.actions import Action
@@ -22,7 +24,12 @@ from reefbench.environment import Environment
 from reefbench.envs.accounts import Account, sign_in_context
 from reefbench.envs.browser.chromium import Chromium
 from reefbench.envs.browser.page_marks import page_marks
-from reefbench.envs.browser.settle import INIT_SCRIPT, RequestTracker, settle
+from reefbench.envs.browser.settle import (
+    INIT_SCRIPT,
+    TAKE_DOWNLOAD_CLICKS,
+    RequestTracker,
+    settle,
+)
 from reefbench.errors import ActionFailed, EnvironmentFailure, InvalidAction
 from reefbench.grounding import Candidate
 from reefbench.observe.marks import (
@@ -36,7 +43,9 @@ from reefbench.observe.marks import (
 from reefbench.pointer import PointerKind
 
 if TYPE_CHECKING:
-    from playwright.sync_api import BrowserContext, Page
+    from playwright.sync_api import BrowserContext, Download, Page
+
+    from reefbench.envs.downloads import DownloadFolder
 
 
 # How the agent addresses elements, which the pixels set rewrites (action_set_descriptions).
@@ -52,6 +61,7 @@ SERVICES_NOTE = (
     " The user's cloud account (mail, calendar, contacts, tasks, notes, files, messages, "
     "maps, clock) is open at {url} and already signed in."
 )
+DOWNLOADS_NOTE = " A file it downloads is saved in {where}."
 
 
 @dataclass(frozen=True)
@@ -90,6 +100,8 @@ class BrowserDevice(Environment):
         chromium_args: Extra Chromium switches.
         lazy_reset: Skip resets while nothing acted on the browser (see
             :class:`~reefbench.environment.Environment`).
+        downloads: Where finished downloads are saved (the computer's desktop, see
+            :mod:`reefbench.envs.downloads`); without it they are discarded.
     """
 
     # Observations added by ``observe_tree=True`` (the subclass with actions names them).
@@ -110,10 +122,14 @@ class BrowserDevice(Environment):
         settle_timeout: float = 5.0,
         chromium_args: tuple[str, ...] = (),
         lazy_reset: bool = False,
+        downloads: DownloadFolder | None = None,
     ) -> None:
+        description = DESCRIPTION.format(width=width, height=height)
+        if downloads is not None:
+            description += DOWNLOADS_NOTE.format(where=downloads.downloads_description)
         super().__init__(
             name,
-            DESCRIPTION.format(width=width, height=height),
+            description,
             observation_space=(
                 [*self.default_observation_space, *self.tree_observations] if observe_tree else None
             ),
@@ -130,6 +146,10 @@ class BrowserDevice(Environment):
         self.tracker: RequestTracker | None = None
         self.snapshot: PageSnapshot | None = None
         self._page: Page | None = None
+        self.downloads = downloads
+        self._pending_downloads: list[Download] = []
+        self._awaited_downloads = 0  # download links clicked, not yet reported
+        self.saved_downloads: list[str] = []  # where this episode's downloads went
 
     # ------------------------------------------------------------- lifecycle
     def on_start(self) -> None:
@@ -162,6 +182,9 @@ class BrowserDevice(Environment):
     def _close_context(self) -> None:
         context, self.context, self._page, self.tracker = self.context, None, None, None
         self.snapshot = None
+        self._pending_downloads.clear()
+        self._awaited_downloads = 0
+        self.saved_downloads.clear()
         if context is not None:
             with contextlib.suppress(
                 Exception
@@ -190,6 +213,43 @@ class BrowserDevice(Environment):
     def _adopt(self, page: Page) -> None:
         # A link with target=_blank or window.open: like a real browser, show the new tab.
         self._page = page
+        if self.downloads is not None:
+            page.on("download", self._download_started)
+
+    def _download_started(self, download: Download) -> None:
+        self._pending_downloads.append(download)
+
+    def _deliver_downloads(self) -> None:
+        """Hand every download that started to the download folder once it has finished
+        (Playwright keeps it until the context closes). Runs where the browser settles,
+        outside Playwright's event callbacks, so waiting for a download is allowed.
+
+        The browser reports a download a moment after the click on its link, sometimes
+        after the page has gone quiet; the page counts clicks on download links
+        (``settle_init.js``), and this waits, with a deadline, until as many downloads
+        as clicks have been reported."""
+        if self.downloads is None or not self.tabs:
+            return
+        # A page navigating away cannot be asked; its clicks were not downloads.
+        with contextlib.suppress(Exception):
+            self._awaited_downloads += int(self.page.evaluate(TAKE_DOWNLOAD_CLICKS))
+        deadline = time.monotonic() + self.settle_timeout
+        while len(self._pending_downloads) < self._awaited_downloads:
+            if time.monotonic() >= deadline:
+                break  # a link the page cancelled, or a download the browser refused
+            self.page.wait_for_timeout(10)  # lets Playwright deliver the event
+        self._awaited_downloads = 0
+        while self._pending_downloads:
+            download = self._pending_downloads.pop(0)
+            try:
+                source = download.path()
+            except Exception as exc:  # cancelled, or the context went away
+                raise ActionFailed(
+                    f"the download of {download.suggested_filename!r} failed: "
+                    f"{str(exc).splitlines()[0]}"
+                ) from None
+            where = self.downloads.receive_download(download.suggested_filename, Path(source))
+            self.saved_downloads.append(where)
 
     # ---------------------------------------------------------------- pages
     @property
@@ -222,15 +282,20 @@ class BrowserDevice(Environment):
         return page
 
     def settle(self) -> bool:
-        """Wait until the current tab has settled (see :mod:`.settle`)."""
-        return settle(self.page, self.tracker, quiet=self.quiet, timeout=self.settle_timeout)
+        """Wait until the current tab has settled (see :mod:`.settle`) and any download it
+        started has been saved."""
+        settled = settle(self.page, self.tracker, quiet=self.quiet, timeout=self.settle_timeout)
+        self._deliver_downloads()
+        return settled
 
     def on_settle_view(self, timeout: float) -> bool:
         """The tab has settled (requests, navigations, a quiet DOM) before anything reads
         it; actions already wait for that, so this is usually one probe."""
         if not self.tabs:  # every tab closed: nothing to wait for
             return True
-        return settle(self.page, self.tracker, quiet=self.quiet, timeout=timeout)
+        settled = settle(self.page, self.tracker, quiet=self.quiet, timeout=timeout)
+        self._deliver_downloads()
+        return settled
 
     def goto(self, url: str) -> None:
         try:

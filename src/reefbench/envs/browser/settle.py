@@ -36,6 +36,11 @@ INIT_SCRIPT = script("settle_init.js")
 
 # Evaluated in the top frame: {ready, quiet (ms), nav}.
 _PROBE = script("settle_probe.js")
+# Download links clicked in the top frame since the last call (the count is taken).
+TAKE_DOWNLOAD_CLICKS = (
+    "() => { const s = window.__reef; const n = s ? s.downloads : 0; "
+    "if (s) s.downloads = 0; return n; }"
+)
 
 
 class RequestTracker:

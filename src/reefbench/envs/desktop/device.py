@@ -307,6 +307,28 @@ class DesktopDevice(Environment):
             for node in window.nodes
         )
 
+    # ------------------------------------------------- files from other devices
+    downloads_description = "the computer's Downloads folder (~/Downloads on the desktop)"
+
+    def receive_download(self, name: str, source: Path) -> str:
+        """Save a file the computer's browser downloaded into ``~/Downloads``
+        (:class:`~reefbench.envs.downloads.DownloadFolder`): a name already taken gets
+        " (1)" as in a real browser, and a name the agent planted as a symlink is never
+        written through. The desktop counts as changed, so a lazy reset restores it.
+
+        Raises:
+            ActionFailed: the desktop is not running, or ~/Downloads leads outside the home.
+        """
+        from reefbench.envs.downloads import store_download
+
+        if self._screen is None:
+            raise ActionFailed(
+                f"desktop '{self.name}' is not running: the download has nowhere to go"
+            )
+        target = store_download(self.session.host_path("~/Downloads"), name, source)
+        self._dirty = True
+        return f"~/Downloads/{target.name}"
+
     # ---------------------------------------------------------- side effects
     # GSettings schemas apps write on their own, not the agent's doing: window geometry
     # mousepad saves on exit, and the size, position and sidebar of GTK's file dialog.

@@ -18,8 +18,8 @@ from reefbench.compose.synthesis import ComposedSpec, Request, Synthesizer
 from reefbench.suites.v0.finish import ask_first, finish
 from reefbench.suites.v0.lint import conflicting_states
 from reefbench.suites.v0.steps import describe_steps
-from reefbench.suites.v0.templates import POOL
-from reefbench.suites.v0.templates.gallery import GALLERY_INTENT, SINGLE_USE_TEMPLATES
+from reefbench.suites.v0.templates import POOL, gallery, phonephoto
+from reefbench.suites.v0.templates.gallery import GALLERY_INTENT
 from reefbench.task import Task
 
 MAX_NODES = 11
@@ -47,6 +47,9 @@ REPORT = "report on a spreadsheet on the computer"
 APPEARANCE = "adjust how the desktop looks"
 PHOTO = "edit a photo in the image editor"
 PHOTO_MAIL = "prepare a scan a mail asks for"
+PHONE_PHOTO = phonephoto.PHONE_PHOTO_INTENT
+# Templates a task may use once: the camera shows one scene, its shot has one file name.
+SINGLE_USE_TEMPLATES = gallery.SINGLE_USE_TEMPLATES | phonephoto.SINGLE_USE_TEMPLATES
 
 PLAN_OF_REQUESTS: list[tuple[str, Request, int, int]] = [
     (
@@ -160,6 +163,9 @@ PLAN_OF_REQUESTS: list[tuple[str, Request, int, int]] = [
     # (templates/photoedit.py), seeds 220-239.
     ("photoedit", Request(intents=(PHOTO,), max_subtasks=1), 220, 3),
     ("photoedit", Request(intents=(PHOTO_MAIL,), max_subtasks=1), 221, 2),
+    # A photo taken on the phone, downloaded by the computer's browser and edited in the
+    # image editor (templates/phonephoto.py), seeds 240-259.
+    ("photoedit", Request(intents=(PHONE_PHOTO,), max_subtasks=1), 240, 2),
 ]
 
 

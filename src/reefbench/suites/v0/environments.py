@@ -1,7 +1,8 @@
 """The environments reef-v0 runs in: the account, a desktop, a phone and a browser.
 
 One :class:`~reefbench.apps.ServicesEnvironment` owns the account; the phone and the
-browser sign in to it, and the desktop's sandbox reaches its port through the relay. Every
+browser sign in to it, and the desktop's sandbox reaches its port through the relay. The
+browser is the computer's: a file it downloads is saved in the desktop's ``~/Downloads``. Every
 device resets lazily (``lazy_reset=True`` of the environment contract): a reset is skipped
 when nothing acted on the device since the last one, so a desktop-only task does not pay
 for restarting the phone and the browser. The account always resets (a few milliseconds):
@@ -26,11 +27,15 @@ def make_environments() -> dict[str, Environment]:
     services.start()
     try:
         port = int(services.url.rsplit(":", 1)[1])
+        desktop = DesktopEnvironment(DESKTOP, ports=[port], lazy_reset=True)
         return {
             SERVICES: services,
-            DESKTOP: DesktopEnvironment(DESKTOP, ports=[port], lazy_reset=True),
+            DESKTOP: desktop,
             PHONE: PhoneEnvironment(PHONE, services=services, lazy_reset=True),
-            BROWSER: BrowserEnvironment(BROWSER, services=services, lazy_reset=True),
+            # The computer's browser: what it downloads lands in the desktop's ~/Downloads.
+            BROWSER: BrowserEnvironment(
+                BROWSER, services=services, lazy_reset=True, downloads=desktop
+            ),
         }
     except BaseException:
         services.stop()

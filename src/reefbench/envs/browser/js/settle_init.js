@@ -1,6 +1,6 @@
 (() => {
   if (window.__reef) return;
-  const state = { last: Date.now(), expectNav: 0, busy: 0, scrolls: 0 };
+  const state = { last: Date.now(), expectNav: 0, busy: 0, scrolls: 0, downloads: 0 };
   Object.defineProperty(window, '__reef', { value: state });
   const watch = () => new MutationObserver(() => { state.last = Date.now(); })
     .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
@@ -16,7 +16,10 @@
     const a = e.target.closest('a[href]');
     if (!a) return;
     const href = a.getAttribute('href') || '';
-    if (href.startsWith('#') || href.startsWith('javascript:') || a.hasAttribute('download')) return;
+    // A download link starts a download, not a navigation: counted, so the harness waits
+    // for the browser to report it (it does so a moment after the click).
+    if (a.hasAttribute('download')) { state.downloads++; return; }
+    if (href.startsWith('#') || href.startsWith('javascript:')) return;
     note(e);
   });
   window.addEventListener('submit', (e) => { if (!e.defaultPrevented) note(e); });

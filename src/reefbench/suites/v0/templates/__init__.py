@@ -12,6 +12,7 @@ from reefbench.suites.v0.templates import (
     gallery,
     office2,
     phone,
+    phonephoto,
     photoedit,
     session,
     world,
@@ -30,6 +31,7 @@ POOL: dict[str, SubTask] = {
         office2,
         appearance,
         photoedit,
+        phonephoto,
     )
     for t in module.TEMPLATES
 }
@@ -40,5 +42,5 @@ BY_PLATFORM: dict[str, list[str]] = {
     "cross": [t.id for t in cross.TEMPLATES] + [t.id for t in gallery.TEMPLATES],
     "appearance": [t.id for t in appearance.TEMPLATES],
     "world": [t.id for t in world.TEMPLATES],
-    "photoedit": [t.id for t in photoedit.TEMPLATES],
+    "photoedit": [t.id for t in (*photoedit.TEMPLATES, *phonephoto.TEMPLATES)],
 }

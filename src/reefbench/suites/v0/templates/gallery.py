@@ -331,11 +331,10 @@ def _older_shot(shot: str, n: int) -> str:
     return {1: nm.typo(shot), 2: f"{shot} (old)"}.get(n, nm.digits_swapped(shot))
 
 
-def camera_copy_setup(
-    shot: str, colour: str, shape: str, target: str, name: str
-) -> list[ActionStep]:
-    # Older shots of the same kind of thing (same colour and shape) fill the camera roll.
-    fillers = [
+def older_shots(shot: str, colour: str, shape: str) -> list[ActionStep]:
+    """The camera roll before the shot: older shots of the same kind of thing (same colour
+    and shape), the newest of them a look-alike (:func:`_older_shot`)."""
+    return [
         _account(
             sd.add_photo(
                 album="Camera",
@@ -347,8 +346,22 @@ def camera_copy_setup(
         )
         for n in range(1, CAMERA_FILLERS + 1)
     ]
+
+
+LOOK_ALIKE_SHOT = f"IMG_{CAMERA_FILLERS:04d}.png"
+"""The newest older shot, whose caption has the shot's two last digits swapped."""
+
+
+def take_on_phone() -> list[ActionCall]:
+    """Open the Gallery on the phone and take a photo with its camera."""
+    return [*phone_app("drawer_gallery"), call("phone", "tap_on", name="Take photo")]
+
+
+def camera_copy_setup(
+    shot: str, colour: str, shape: str, target: str, name: str
+) -> list[ActionStep]:
     return [
-        *fillers,
+        *older_shots(shot, colour, shape),
         _account(sd.add_folder(path=f"Photos/{target}")),
         _account(sd.set_camera_scene(caption=shot, colour=colour, shape=shape)),
     ]
@@ -370,10 +383,6 @@ def camera_copy_checkpoints(
     ]
 
 
-def _take_on_phone() -> list[ActionCall]:
-    return [*phone_app("drawer_gallery"), call("phone", "tap_on", name="Take photo")]
-
-
 def _copy_in_browser(photo: str, target: str, name: str, mirror: bool) -> list[ActionCall]:
     return [
         *browser_app("Gallery"),
@@ -392,20 +401,19 @@ def _copy_in_browser(photo: str, target: str, name: str, mirror: bool) -> list[A
 def camera_copy_solution(
     shot: str, colour: str, shape: str, target: str, name: str
 ) -> list[ActionCall]:
-    return [*_take_on_phone(), *_copy_in_browser(SHOT_PATH.rpartition("/")[2], target, name, True)]
+    return [*take_on_phone(), *_copy_in_browser(SHOT_PATH.rpartition("/")[2], target, name, True)]
 
 
 def camera_copy_older_shot(
     shot: str, colour: str, shape: str, target: str, name: str
 ) -> list[ActionCall]:
-    older = f"IMG_{CAMERA_FILLERS:04d}.png"
-    return [*_take_on_phone(), *_copy_in_browser(older, target, name, True)]
+    return [*take_on_phone(), *_copy_in_browser(LOOK_ALIKE_SHOT, target, name, True)]
 
 
 def camera_copy_unmirrored(
     shot: str, colour: str, shape: str, target: str, name: str
 ) -> list[ActionCall]:
-    return [*_take_on_phone(), *_copy_in_browser(SHOT_PATH.rpartition("/")[2], target, name, False)]
+    return [*take_on_phone(), *_copy_in_browser(SHOT_PATH.rpartition("/")[2], target, name, False)]
 
 
 def camera_copy_shot_in_browser(
