@@ -140,6 +140,9 @@ class DesktopDevice(Environment):
         self._stable_frame: Frame | None = None
         self._home_at_input: tuple[hometree.Tree, float] | None = None
         self._home_after_action: tuple[hometree.Tree, float] | None = None
+        # The home tree as the last quick state settle left it, and since when it has
+        # been quiet (the final settle goes on from there; any input clears it).
+        self._home_quiet: tuple[hometree.Tree, float] | None = None
         self.interactions: list[dict[str, Any]] = []
         # Checkpoints' memory of file contents they saw during the episode (path as the
         # agent sees it -> SHA-256), so "a rename keeps the bytes" can compare against the
@@ -174,6 +177,7 @@ class DesktopDevice(Environment):
         self.view = None
         self.interactions = []
         self.seen_files = {}
+        self._home_quiet = None
 
     def on_reset(self) -> None:
         try:
@@ -286,6 +290,7 @@ class DesktopDevice(Environment):
                 interval=0.02,
             )
         self._home_at_input = (scan(self.session.home), time.monotonic())
+        self._home_quiet = None
         return result, self.settle(before)
 
     def _default_button_at(self, x: int, y: int) -> bool:
@@ -370,18 +375,25 @@ class DesktopDevice(Environment):
         """Wait until the home tree has stopped changing, no editor is mid-save and no
         app is on its way out.
 
-        The quiet time starts now, not at the last change: a save the last key press
-        started may not have touched the disk yet. An exiting app may still write (a GTK
-        app writes its recent-files record, which ``saved_with`` reads, as it exits;
-        on a loaded machine that lands after a quiet 0.4 s).
+        The quiet time never starts before the last input: a save the last key press
+        started may not have touched the disk yet. A quick settle counts it from the tree
+        read as that input was sent; the final one goes on from where the quick settle
+        after the last action left off (the tree then, quiet since its last change or
+        that input), so it does not wait its 0.4 s again from the start; any change
+        since restarts it. An exiting app may still write (a GTK app writes its
+        recent-files record, which ``saved_with`` reads, as it exits; on a loaded machine
+        that lands after a quiet 0.4 s), so none may be on its way out.
         """
         home = self.session.home
         quiet = self.STATE_QUIET_QUICK if quick else self.STATE_QUIET_FINAL
         after_action, self._home_after_action = self._home_after_action, None
+        quiet_so_far, self._home_quiet = self._home_quiet, None
         if quick and after_action is not None:
             # The view settled since the action's input was sent: the quiet time runs
             # from the tree read then (the screen's and the view's waits cover it).
             last_tree, since = after_action
+        elif not quick and quiet_so_far is not None:
+            last_tree, since = quiet_so_far
         else:
             last_tree, since = scan(home), time.monotonic()
 
@@ -394,7 +406,10 @@ class DesktopDevice(Environment):
                 return False
             return time.monotonic() - since >= quiet and not self.exiting_apps()
 
-        return wait_until(settled, timeout, interval=0.05) is not None
+        done = wait_until(settled, timeout, interval=0.05) is not None
+        if quick and done:
+            self._home_quiet = (last_tree, since)
+        return done
 
     def exiting_apps(self) -> list[str]:
         """Apps whose process runs without a window: their last window closed and they
