@@ -675,6 +675,53 @@ def photo_at(
     return _judge("photo", _file_rows(env), _attributed(account, "files", by, criteria))
 
 
+@evaluator(governs=_path_keys)
+def photo_scaled_at(
+    path: str,
+    caption: str,
+    edits: list[str],
+    width: int,
+    env: Environment,
+    colour: str = "blue",
+    shape: str = "circle",
+    fmt: str = "JPEG",
+    by: Device = "",
+) -> EvalResult:
+    """The file at this path in Files is the photo of a scene after ``edits``, scaled to
+    ``width`` pixels wide (proportions kept) and saved as ``fmt``, compared by brightness
+    patches, since a rescaled JPEG is never pixel-exact
+    (:func:`reefbench.apps.photos.scaled_mismatch`): a photo edited on the computer and
+    uploaded back passes, the unedited photo, a look-alike or a wrong turn does not.
+
+    Args:
+        path: File path such as "Photos/Edited/IMG_0004.jpg" (case-insensitive).
+        caption: Text the photo shows.
+        edits: The turns and mirror made to it, in order ("rotate_left", ...).
+        width: The asked width in pixels.
+        colour: Its background colour.
+        shape: Its shape (circle, square, triangle).
+        fmt: The format as Pillow names it ("JPEG", "PNG").
+        by: The client that must have made the change: "phone", "browser" (the desktop
+            browser) or "desktop" (the computer outside the browser); empty: any.
+    """
+    from reefbench.apps import photos
+
+    scene = photos.Scene(caption, colour, shape)
+
+    def same(row: Row) -> bool:
+        content = row["content"]
+        return isinstance(content, bytes) and not photos.scaled_mismatch(
+            content, scene, edits, width, fmt
+        )
+
+    criteria: list[Criterion] = [
+        (f"file {path!r}", lambda f: not f["is_folder"] and _norm(f["path"]) == _norm(path)),
+        (f"the photo of {caption!r} after {', '.join(edits)}, {width} pixels wide", same),
+    ]
+    account = services_of(env)
+    return _judge("photo", _file_rows(env), _attributed(account, "files", by, criteria))
+
+
 @evaluator(governs=_mail_keys)
 def photo_mailed(
     to: str,

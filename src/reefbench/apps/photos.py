@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -114,3 +114,72 @@ def same_picture(content: bytes, expected: Image.Image) -> tuple[bool, str]:
     if ImageChops.difference(found, expected.convert("RGB")).getbbox() is not None:
         return False, "its pixels differ from the expected photo"
     return True, "same pixels"
+
+
+# ------------------------------------------------ a photo scaled and saved as a JPEG
+# Largest mean brightness difference (of 255) allowed in any patch PATCH of the picture
+# wide (:func:`patch_difference`). Measured on Drawing's JPEGs (a quarter turn, 360 and
+# 480 pixels wide): the right photo 3-5, the camera roll's look-alike shot 43-46, a wrong
+# turn 136-168. Over every camera shot and shape in a simulation (Pillow's bilinear
+# scaling, JPEG quality 75, rougher than Drawing's): the right photo at most 8, the nearest
+# look-alike at least 22 on teal, purple, green, red, blue and grey; on orange and yellow,
+# whose white caption is barely brighter than the background, a look-alike comes down to
+# 10, so tasks that scale photos do not use them (:data:`CONTRASTED`).
+PATCH = 0.04
+PATCH_LIMIT = 14
+CONTRASTED = ("teal", "purple", "green", "red", "blue", "grey")
+
+
+def scaled_size(edits: tuple[str, ...] | list[str], width: int) -> tuple[int, int]:
+    """The size of a photo turned by ``edits`` and scaled to ``width`` pixels wide, its
+    proportions kept."""
+    across, down = SIZE
+    if sum(e in ("rotate_left", "rotate_right") for e in edits) % 2:
+        across, down = down, across
+    return width, round(down * width / across)
+
+
+def patch_difference(expected: Image.Image, found: Image.Image) -> float:
+    """The largest mean brightness difference of one small patch (:data:`PATCH` of the
+    width) between two pictures of the same size, after a slight blur.
+
+    Brightness alone, because JPEG keeps it and blurs colour (a sharp white caption on
+    blue comes back with coloured fringes); the blur, because scaling moves edges by a
+    fraction of a pixel; a small patch, because two swapped digits are a few dozen pixels
+    that a whole picture's or a large tile's mean would hide.
+    """
+    from PIL import ImageChops, ImageFilter
+
+    def prepared(image: Image.Image) -> Image.Image:
+        return image.convert("L").filter(ImageFilter.GaussianBlur(1))
+
+    diff = ImageChops.difference(prepared(expected), prepared(found))
+    radius = max(2, round(found.width * PATCH / 2))
+    _lowest, highest = diff.filter(ImageFilter.BoxBlur(radius)).getextrema()
+    return float(cast(float, highest))  # one band ("L"): two numbers
+
+
+def scaled_mismatch(
+    content: bytes, scene: Scene, edits: tuple[str, ...] | list[str], width: int, fmt: str
+) -> str:
+    """Why a file's bytes are not the photo of ``scene`` after ``edits``, scaled to
+    ``width`` pixels wide (proportions kept) and saved as ``fmt`` (Pillow's format name);
+    empty when they are. A rescaled JPEG is never pixel-exact, so pixels are compared by
+    :func:`patch_difference`."""
+    from PIL import Image, UnidentifiedImageError
+
+    want = scaled_size(edits, width)
+    try:
+        with Image.open(io.BytesIO(content)) as opened:
+            if opened.format != fmt:
+                return f"it is {opened.format}, not {fmt}"
+            if opened.size != want:
+                return f"it is {opened.width}x{opened.height}, not {want[0]}x{want[1]}"
+            found = opened.convert("RGB")
+    except (UnidentifiedImageError, OSError):
+        return "it is not an image"
+    expected = photo_after(scene, edits).resize(want, Image.Resampling.LANCZOS)
+    worst = patch_difference(expected, found)
+    if worst > PATCH_LIMIT:
+        return f"it is not the photo of {scene.caption!r} as asked (difference {worst:.0f})"
+    return ""

@@ -416,3 +416,18 @@ def test_a_browser_download_lands_in_downloads_and_a_lazy_reset_removes_it(
         assert not ev.file_exists(path="~/Downloads/IMG_0004.png").evaluate(desk).success
     finally:
         desk.lazy_reset = False
+
+
+def test_a_file_chooser_may_pick_the_users_files_and_nothing_else(
+    desk: DesktopEnvironment,
+) -> None:
+    desk.reset()
+    desk.execute(st.create_file(path="~/Pictures/edited.jpg", content="jpeg"))
+    assert desk.file_to_upload("~/Pictures/edited.jpg").read_text() == "jpeg"
+    with pytest.raises(InvalidAction, match="there is no file"):
+        desk.file_to_upload("~/Pictures/missing.jpg")
+    with pytest.raises(InvalidAction, match="outside the desktop's writable area"):
+        desk.file_to_upload("/etc/passwd")
+    (desk.session.home / "escape").symlink_to("/etc/passwd")
+    with pytest.raises(InvalidAction, match="leads outside"):
+        desk.file_to_upload("~/escape")

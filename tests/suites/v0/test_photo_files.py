@@ -37,7 +37,7 @@ def _env(tmp_path: Path) -> Any:
 def _jpeg(scene: photos.Scene, edits: list[str], width: int) -> bytes:
     image = photos.photo_after(scene, edits)
     image = image.resize(
-        photo_files.edited_size(edits, width), Image.Resampling.BILINEAR
+        photos.scaled_size(edits, width), Image.Resampling.BILINEAR
     )  # not the checkpoint's LANCZOS
     out = io.BytesIO()
     image.save(out, format="JPEG", quality=75)
@@ -86,10 +86,19 @@ def test_a_wrong_turn_a_wrong_size_and_a_png_fail(tmp_path: Path) -> None:
     assert "is PNG, not JPEG" in _edited(tmp_path, png.getvalue(), edits, 420, scene).message
 
 
+def test_the_account_check_takes_the_uploaded_jpeg_and_not_the_camera_png() -> None:
+    scene = photos.Scene(SHOTS[3], "red", "circle")
+    edits = ["rotate_right"]
+    assert photos.scaled_mismatch(_jpeg(scene, edits, 420), scene, edits, 420, "JPEG") == ""
+    unedited = photos.scaled_mismatch(photos.photo_bytes(scene), scene, edits, 420, "JPEG")
+    assert unedited == "it is PNG, not JPEG"
+    assert photos.scaled_mismatch(b"text", scene, edits, 420, "JPEG") == "it is not an image"
+
+
 def test_a_quarter_turn_swaps_the_proportions() -> None:
-    assert photo_files.edited_size(["rotate_left"], 360) == (360, 480)
-    assert photo_files.edited_size(["rotate_left", "rotate_right"], 400) == (400, 300)
-    assert photo_files.edited_size([], 640) == (640, 480)
+    assert photos.scaled_size(["rotate_left"], 360) == (360, 480)
+    assert photos.scaled_size(["rotate_left", "rotate_right"], 400) == (400, 300)
+    assert photos.scaled_size([], 640) == (640, 480)
 
 
 def test_the_download_is_found_whatever_its_name_and_only_the_photo_counts(

@@ -17,6 +17,7 @@ from reefbench.envs.browser.device import BrowserDevice
 from reefbench.envs.browser.settle import SCROLL_COUNT, script, wait_for_scroll
 from reefbench.errors import ActionFailed, InvalidAction
 from reefbench.grounding import ground
+from reefbench.waiting import wait_until
 
 Coordinate = Annotated[int, Field(ge=0, le=10000)]
 _KEY = re.compile(r"^([A-Za-z]+\+){0,3}([A-Za-z0-9]+|F\d{1,2}|[^\sA-Za-z0-9])$")
@@ -329,6 +330,33 @@ def tabs(env: BrowserDevice) -> str:
 def accessibility(env: BrowserDevice) -> str:
     """The current tab's accessibility tree (roles, names and states, indented)."""
     return env.accessibility_tree()
+
+
+@action
+def choose_file(
+    path: Annotated[str, Field(min_length=1, max_length=1000)], env: BrowserDevice
+) -> str:
+    """Pick a file of the computer in the file chooser the page opened (click the page's
+    file field first), by its path on the desktop.
+
+    Args:
+        path: The file's path, under the home folder (~) or /tmp.
+    """
+    if env.computer is None:
+        raise InvalidAction("this browser belongs to no computer: it has no files to choose")
+    # The chooser opens as the click lands; its event may trail the click by a moment.
+    wait_until(lambda: env.file_chooser, 2.0, sleep=lambda s: env.page.wait_for_timeout(s * 1000))
+    chooser = env.file_chooser
+    if chooser is None or chooser.page != env.page:
+        raise InvalidAction("no file chooser is open: click the page's file field first")
+    source = env.computer.file_to_upload(path)
+    try:
+        chooser.set_files(source)
+    except Exception as exc:
+        raise ActionFailed(f"could not choose {path}: {str(exc).splitlines()[0]}") from None
+    env.file_chooser = None
+    env.settle()
+    return f"chose {path}"
 
 
 BROWSER_ACTIONS = [

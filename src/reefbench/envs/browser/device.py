@@ -43,9 +43,9 @@ from reefbench.observe.marks import (
 from reefbench.pointer import PointerKind
 
 if TYPE_CHECKING:
-    from playwright.sync_api import BrowserContext, Download, Page
+    from playwright.sync_api import BrowserContext, Download, FileChooser, Page
 
-    from reefbench.envs.downloads import DownloadFolder
+    from reefbench.envs.filetransfer import ComputerFiles
 
 
 # How the agent addresses elements, which the pixels set rewrites (action_set_descriptions).
@@ -61,7 +61,7 @@ SERVICES_NOTE = (
     " The user's cloud account (mail, calendar, contacts, tasks, notes, files, messages, "
     "maps, clock) is open at {url} and already signed in."
 )
-DOWNLOADS_NOTE = " A file it downloads is saved in {where}."
+COMPUTER_NOTE = " It is the computer's browser: {where}."
 
 
 @dataclass(frozen=True)
@@ -100,8 +100,10 @@ class BrowserDevice(Environment):
         chromium_args: Extra Chromium switches.
         lazy_reset: Skip resets while nothing acted on the browser (see
             :class:`~reefbench.environment.Environment`).
-        downloads: Where finished downloads are saved (the computer's desktop, see
-            :mod:`reefbench.envs.downloads`); without it they are discarded.
+        computer: The computer whose browser this is (its desktop, see
+            :mod:`reefbench.envs.filetransfer`): finished downloads are saved there and
+            file choosers open its files; without it downloads are discarded and a file
+            chooser cannot be answered.
     """
 
     # Observations added by ``observe_tree=True`` (the subclass with actions names them).
@@ -122,11 +124,11 @@ class BrowserDevice(Environment):
         settle_timeout: float = 5.0,
         chromium_args: tuple[str, ...] = (),
         lazy_reset: bool = False,
-        downloads: DownloadFolder | None = None,
+        computer: ComputerFiles | None = None,
     ) -> None:
         description = DESCRIPTION.format(width=width, height=height)
-        if downloads is not None:
-            description += DOWNLOADS_NOTE.format(where=downloads.downloads_description)
+        if computer is not None:
+            description += COMPUTER_NOTE.format(where=computer.files_description)
         super().__init__(
             name,
             description,
@@ -146,8 +148,9 @@ class BrowserDevice(Environment):
         self.tracker: RequestTracker | None = None
         self.snapshot: PageSnapshot | None = None
         self._page: Page | None = None
-        self.downloads = downloads
+        self.computer = computer
         self._pending_downloads: list[Download] = []
+        self.file_chooser: FileChooser | None = None  # opened by the page, not answered yet
         self._awaited_downloads = 0  # download links clicked, not yet reported
         self.saved_downloads: list[str] = []  # where this episode's downloads went
 
@@ -185,6 +188,7 @@ class BrowserDevice(Environment):
         self._pending_downloads.clear()
         self._awaited_downloads = 0
         self.saved_downloads.clear()
+        self.file_chooser = None
         if context is not None:
             with contextlib.suppress(
                 Exception
@@ -213,14 +217,20 @@ class BrowserDevice(Environment):
     def _adopt(self, page: Page) -> None:
         # A link with target=_blank or window.open: like a real browser, show the new tab.
         self._page = page
-        if self.downloads is not None:
+        if self.computer is not None:
             page.on("download", self._download_started)
+            # A listener makes Playwright take over the page's file choosers: none opens
+            # on screen; choose_file answers the one held here.
+            page.on("filechooser", self._file_chooser_opened)
 
     def _download_started(self, download: Download) -> None:
         self._pending_downloads.append(download)
 
+    def _file_chooser_opened(self, chooser: FileChooser) -> None:
+        self.file_chooser = chooser
+
     def _deliver_downloads(self) -> None:
-        """Hand every download that started to the download folder once it has finished
+        """Hand every download that started to the computer once it has finished
         (Playwright keeps it until the context closes). Runs where the browser settles,
         outside Playwright's event callbacks, so waiting for a download is allowed.
 
@@ -228,7 +238,7 @@ class BrowserDevice(Environment):
         after the page has gone quiet; the page counts clicks on download links
         (``settle_init.js``), and this waits, with a deadline, until as many downloads
         as clicks have been reported."""
-        if self.downloads is None or not self.tabs:
+        if self.computer is None or not self.tabs:
             return
         # A page navigating away cannot be asked; its clicks were not downloads.
         with contextlib.suppress(Exception):
@@ -248,7 +258,7 @@ class BrowserDevice(Environment):
                     f"the download of {download.suggested_filename!r} failed: "
                     f"{str(exc).splitlines()[0]}"
                 ) from None
-            where = self.downloads.receive_download(download.suggested_filename, Path(source))
+            where = self.computer.receive_download(download.suggested_filename, Path(source))
             self.saved_downloads.append(where)
 
     # ---------------------------------------------------------------- pages
@@ -353,6 +363,11 @@ class BrowserDevice(Environment):
         for index, tab in enumerate(self.tabs):
             here = " (current)" if tab == current else ""
             lines.append(f"tab {index}{here}: {tab.title() or '(untitled)'} - {tab.url}")
+        if self.file_chooser is not None and self.file_chooser.page == current:
+            many = " (one or more)" if self.file_chooser.is_multiple() else ""
+            lines.append(
+                f"A file chooser is open: pick the computer's file{many} with choose_file."
+            )
         return "\n".join(lines)
 
     def text_content(self) -> str:

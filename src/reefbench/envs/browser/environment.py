@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from reefbench.envs.browser.actions import (
     ACTION_SET_ACTIONS,
     ACTION_SET_OBSERVATIONS,
@@ -9,6 +11,7 @@ from reefbench.envs.browser.actions import (
     BROWSER_ACTIONS,
     OBSERVATIONS,
     accessibility,
+    choose_file,
 )
 from reefbench.envs.browser.device import SET_DESCRIPTIONS, BrowserDevice
 
@@ -24,3 +27,8 @@ class BrowserEnvironment(BrowserDevice):
     action_set_observations = ACTION_SET_OBSERVATIONS
     action_set_descriptions = SET_DESCRIPTIONS
     tree_observations = (accessibility,)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.computer is not None:  # a page's file chooser opens the computer's files
+            self.add_action(choose_file)

@@ -312,19 +312,22 @@ class DesktopDevice(Environment):
             for node in window.nodes
         )
 
-    # ------------------------------------------------- files from other devices
-    downloads_description = "the computer's Downloads folder (~/Downloads on the desktop)"
+    # ------------------------------------------- files the computer's browser moves
+    files_description = (
+        "the computer's desktop: a file it downloads is saved in ~/Downloads, and a page's "
+        "file chooser opens the desktop's files"
+    )
 
     def receive_download(self, name: str, source: Path) -> str:
         """Save a file the computer's browser downloaded into ``~/Downloads``
-        (:class:`~reefbench.envs.downloads.DownloadFolder`): a name already taken gets
+        (:class:`~reefbench.envs.filetransfer.ComputerFiles`): a name already taken gets
         " (1)" as in a real browser, and a name the agent planted as a symlink is never
         written through. The desktop counts as changed, so a lazy reset restores it.
 
         Raises:
             ActionFailed: the desktop is not running, or ~/Downloads leads outside the home.
         """
-        from reefbench.envs.downloads import store_download
+        from reefbench.envs.filetransfer import store_download
 
         if self._screen is None:
             raise ActionFailed(
@@ -333,6 +336,24 @@ class DesktopDevice(Environment):
         target = store_download(self.session.host_path("~/Downloads"), name, source)
         self._dirty = True
         return f"~/Downloads/{target.name}"
+
+    def file_to_upload(self, path: str) -> Path:
+        """The desktop's file at ``path`` (as the agent sees it: ``~/...``, ``/home/user/...``
+        or ``/tmp/...``) for the browser's file chooser; nothing outside the sandbox's home
+        and /tmp, and no symlink out of it, can be picked.
+
+        Raises:
+            InvalidAction: no such file there.
+        """
+        try:
+            target = self.session.host_path(path)
+        except ActionFailed as exc:
+            raise InvalidAction(f"cannot choose {path!r}: {exc}") from None
+        if not target.is_file():
+            raise InvalidAction(
+                f"there is no file {path!r} on the desktop: give its path, like ~/Pictures/name.jpg"
+            )
+        return target.resolve()
 
     # ---------------------------------------------------------- side effects
     # GSettings schemas apps write on their own, not the agent's doing: window geometry

@@ -163,8 +163,9 @@ PLAN_OF_REQUESTS: list[tuple[str, Request, int, int]] = [
     # (templates/photoedit.py), seeds 220-239.
     ("photoedit", Request(intents=(PHOTO,), max_subtasks=1), 220, 3),
     ("photoedit", Request(intents=(PHOTO_MAIL,), max_subtasks=1), 221, 2),
-    # A photo taken on the phone, downloaded by the computer's browser and edited in the
-    # image editor (templates/phonephoto.py), seeds 240-259.
+    # A photo taken on the phone, downloaded by the computer's browser, edited in the
+    # image editor and uploaded back into the phone's Gallery (templates/phonephoto.py),
+    # seeds 240-259.
     ("photoedit", Request(intents=(PHONE_PHOTO,), max_subtasks=1), 240, 2),
 ]
 

@@ -2,7 +2,8 @@
 
 One :class:`~reefbench.apps.ServicesEnvironment` owns the account; the phone and the
 browser sign in to it, and the desktop's sandbox reaches its port through the relay. The
-browser is the computer's: a file it downloads is saved in the desktop's ``~/Downloads``. Every
+browser is the computer's: its downloads are saved in the desktop's ``~/Downloads`` and its
+file choosers open the desktop's files (:mod:`reefbench.envs.filetransfer`). Every
 device resets lazily (``lazy_reset=True`` of the environment contract): a reset is skipped
 when nothing acted on the device since the last one, so a desktop-only task does not pay
 for restarting the phone and the browser. The account always resets (a few milliseconds):
@@ -32,9 +33,10 @@ def make_environments() -> dict[str, Environment]:
             SERVICES: services,
             DESKTOP: desktop,
             PHONE: PhoneEnvironment(PHONE, services=services, lazy_reset=True),
-            # The computer's browser: what it downloads lands in the desktop's ~/Downloads.
+            # The computer's browser: its downloads land in the desktop's ~/Downloads and
+            # its file choosers open the desktop's files.
             BROWSER: BrowserEnvironment(
-                BROWSER, services=services, lazy_reset=True, downloads=desktop
+                BROWSER, services=services, lazy_reset=True, computer=desktop
             ),
         }
     except BaseException:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from reefbench.envs.downloads import safe_file_name, store_download, unused_path
+from reefbench.envs.filetransfer import safe_file_name, store_download, unused_path
 
 
 @pytest.mark.parametrize(

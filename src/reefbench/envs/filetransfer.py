@@ -1,11 +1,13 @@
-"""Where a browser's downloads go: a folder on another device, as on a real computer.
+"""Files that cross between the computer's browser and its desktop, as on a real computer.
 
 reef's browser is the computer's web browser, so a file it downloads belongs in the
-computer's ``~/Downloads``, where the desktop's file manager and image editor find it; that
-is how a photo taken on the phone reaches the desktop as a file (camera roll → the
-account's Files → Download in the browser → ``~/Downloads`` → the image editor). The
-browser hands each finished download to a :class:`DownloadFolder` (the desktop implements
-it); without one, downloads are discarded as before.
+computer's ``~/Downloads``, where the desktop's file manager and image editor find it, and
+a page's file chooser ("Choose files") opens the computer's files. That is how a photo
+taken on the phone reaches the desktop as a file and goes back (camera roll → the
+account's Files → Download → ``~/Downloads`` → the image editor → Choose files → Upload →
+the phone's Gallery). The browser hands each finished download to, and takes each chosen
+file from, a :class:`ComputerFiles` (the desktop implements it); without one, downloads
+are discarded and file choosers cannot be answered, as before.
 """
 
 from __future__ import annotations
@@ -16,15 +18,24 @@ from typing import Protocol, runtime_checkable
 
 
 @runtime_checkable
-class DownloadFolder(Protocol):
-    """A device folder that receives a browser's downloads."""
+class ComputerFiles(Protocol):
+    """The computer's files as its browser reaches them."""
 
-    downloads_description: str
-    """Where the files land, for the browser's description ("the computer's ~/Downloads")."""
+    files_description: str
+    """Where downloads land and what a file chooser opens, for the browser's description."""
 
     def receive_download(self, name: str, source: Path) -> str:
         """Store a finished download named ``name`` (as the site suggests) from ``source``;
         return where it was saved, as the user sees it."""
+        ...
+
+    def file_to_upload(self, path: str) -> Path:
+        """The file a person picks in a file chooser by its path as they see it
+        (``~/Pictures/a.jpg``), where the browser can read it.
+
+        Raises:
+            InvalidAction: no such file, or a path outside the user's files.
+        """
         ...
 
 
