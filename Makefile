@@ -9,7 +9,7 @@ EXTRAS := all,test
 PYTEST_ARGS ?=
 
 # The validation gates play the whole built-in suite (reef-v1) on real environments (oracle,
-# alternatives, near misses, null agent, SR@k starts of long chains; 24 minutes on 2 cores).
+# alternatives, near misses, null agent, SR@k starts of long chains; about 25 minutes on 2 cores).
 # `make test` runs them with everything else; `make gates` runs only them.
 GATES := tests/suites/v0/test_v0_gates.py
 
