@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import http.server
-import threading
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -64,13 +64,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def site() -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+def site(serve_site: Any) -> Iterator[str]:
+    with serve_site(Handler) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -5,10 +5,9 @@ Chromium against a small local site."""
 from __future__ import annotations
 
 import http.server
-import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
 
@@ -79,13 +78,9 @@ class Computer:
 
 
 @pytest.fixture(scope="module")
-def site() -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+def site(serve_site: Any) -> Iterator[str]:
+    with serve_site(Handler) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
