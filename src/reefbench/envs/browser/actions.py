@@ -333,14 +333,11 @@ def accessibility(env: BrowserDevice) -> str:
 
 
 @action
-def choose_file(
-    path: Annotated[str, Field(min_length=1, max_length=1000)], env: BrowserDevice
-) -> str:
-    """Pick a file of the computer in the file chooser the page opened (click the page's
-    file field first), by its path on the desktop.
+def choose_file(path: str, env: BrowserDevice) -> str:
+    """Answer the file chooser a page's file field opened with a computer file.
 
     Args:
-        path: The file's path, under the home folder (~) or /tmp.
+        path: Its path (under ~ or /tmp).
     """
     if env.computer is None:
         raise InvalidAction("this browser belongs to no computer: it has no files to choose")
