@@ -102,15 +102,8 @@ def browser(module_browser: BrowserEnvironment, computer: Computer) -> BrowserEn
         for old in computer.downloads.iterdir():
             old.unlink()
     Handler.received.clear()
-    module_browser.reset()
+    module_browser.reset(action_set="a11y")  # elements by name, as the suite's solutions
     return module_browser
-
-
-def mark(env: BrowserEnvironment, name: str) -> int:
-    snapshot = env.observe_now()
-    found = next((m for m in snapshot.marks.marks if m.name == name), None)
-    assert found is not None, snapshot.marks.text()
-    return found.id
 
 
 def test_the_computer_satisfies_the_protocol(computer: Computer) -> None:
@@ -120,11 +113,11 @@ def test_the_computer_satisfies_the_protocol(computer: Computer) -> None:
 def test_a_download_is_in_the_folder_when_the_click_returns(
     browser: BrowserEnvironment, computer: Computer
 ) -> None:
-    said = browser.step("click", {"elem": mark(browser, "Download")})
+    said = browser.step("click_on", {"name": "Download"})
     # Saved before the action returned, and the agent is told where (no download bar).
     assert (computer.downloads / "IMG_0004.png").read_bytes() == PHOTO
     assert said.endswith("; downloaded IMG_0004.png")
-    again = browser.step("click", {"elem": mark(browser, "Download")})
+    again = browser.step("click_on", {"name": "Download"})
     assert again.endswith("; downloaded IMG_0004 (1).png")
     saved = sorted(p.name for p in computer.downloads.iterdir())
     assert saved == ["IMG_0004 (1).png", "IMG_0004.png"]
@@ -133,8 +126,8 @@ def test_a_download_is_in_the_folder_when_the_click_returns(
 def test_a_cancelled_download_link_and_a_plain_link_download_nothing(
     browser: BrowserEnvironment, computer: Computer
 ) -> None:
-    assert browser.step("click", {"elem": mark(browser, "Cancelled")}).endswith('"Cancelled"')
-    browser.step("click", {"elem": mark(browser, "Elsewhere")})
+    assert browser.step("click_on", {"name": "Cancelled"}).endswith('"Cancelled"')
+    browser.step("click_on", {"name": "Elsewhere"})
     assert not computer.downloads.exists() or list(computer.downloads.iterdir()) == []
 
 
@@ -144,13 +137,13 @@ def test_a_file_chooser_picks_the_computers_file_and_the_form_uploads_it(
     (computer.home / "edited.jpg").write_bytes(b"the edited photo")
     with pytest.raises(InvalidAction, match="no file chooser is open"):
         browser.step("choose_file", {"path": "~/edited.jpg"})
-    browser.step("click", {"elem": mark(browser, "Choose files")})
+    browser.step("click_on", {"name": "Choose files"})
     assert "A file chooser is open" in browser.tabs_text()
     with pytest.raises(InvalidAction, match=r"there is no file '~/missing\.jpg'"):
         browser.step("choose_file", {"path": "~/missing.jpg"})
     assert browser.step("choose_file", {"path": "~/edited.jpg"}) == "chose ~/edited.jpg"
     assert "A file chooser is open" not in browser.tabs_text()
-    browser.step("click", {"elem": mark(browser, "Upload")})
+    browser.step("click_on", {"name": "Upload"})
     assert browser.page.title() == "Uploaded"
     (body,) = Handler.received
     assert b'filename="edited.jpg"' in body and b"the edited photo" in body
