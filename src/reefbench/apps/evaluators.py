@@ -667,9 +667,18 @@ def photo_at(
             isinstance(row["content"], bytes) and photos.same_picture(row["content"], expected)[0]
         )
 
+    what = f"the photo of {caption!r}" + (f" after {', '.join(edits)}" if edits else "")
+    return _photo_file(env, path, what, same, by)
+
+
+def _photo_file(
+    env: Environment, path: str, what: str, same: Callable[[Row], bool], by: str
+) -> EvalResult:
+    """The file at ``path`` in Files passes ``same`` (is the photo ``what`` names), made by
+    ``by``: the judgement :func:`photo_at` and :func:`photo_scaled_at` share."""
     criteria: list[Criterion] = [
         (f"file {path!r}", lambda f: not f["is_folder"] and _norm(f["path"]) == _norm(path)),
-        (f"the photo of {caption!r}" + (f" after {', '.join(edits)}" if edits else ""), same),
+        (what, same),
     ]
     account = services_of(env)
     return _judge("photo", _file_rows(env), _attributed(account, "files", by, criteria))
@@ -714,12 +723,8 @@ def photo_scaled_at(
             content, scene, edits, width, fmt
         )
 
-    criteria: list[Criterion] = [
-        (f"file {path!r}", lambda f: not f["is_folder"] and _norm(f["path"]) == _norm(path)),
-        (f"the photo of {caption!r} after {', '.join(edits)}, {width} pixels wide", same),
-    ]
-    account = services_of(env)
-    return _judge("photo", _file_rows(env), _attributed(account, "files", by, criteria))
+    what = f"the photo of {caption!r} after {', '.join(edits)}, {width} pixels wide"
+    return _photo_file(env, path, what, same, by)
 
 
 @evaluator(governs=_mail_keys)

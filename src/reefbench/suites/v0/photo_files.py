@@ -23,10 +23,6 @@ from reefbench.evaluators import EvalResult, evaluator
 LARGEST_DOWNLOAD = 20 * 1024 * 1024  # bytes read per file when looking for the photo
 
 
-def _scene(caption: str, colour: str, shape: str) -> photos.Scene:
-    return photos.Scene(caption, colour, shape)
-
-
 @evaluator(moment=True)
 def photo_downloaded(
     caption: str,
@@ -46,7 +42,7 @@ def photo_downloaded(
         shape: Its shape (circle, square, triangle).
         folder: The folder, as the agent sees it.
     """
-    expected = photos.photo_after(_scene(caption, colour, shape))
+    expected = photos.photo_after(photos.Scene(caption, colour, shape))
     try:
         where = env.session.host_path(folder)
     except ActionFailed as exc:
@@ -91,7 +87,8 @@ def photo_edited(
         content = env.session.host_path(path).read_bytes()
     except (OSError, ActionFailed) as exc:
         return EvalResult(success=False, message=f"cannot read {path}: {exc}")
-    problem = photos.scaled_mismatch(content, _scene(caption, colour, shape), edits, width, fmt)
+    scene = photos.Scene(caption, colour, shape)
+    problem = photos.scaled_mismatch(content, scene, edits, width, fmt)
     if problem:
         return EvalResult(success=False, message=f"{path}: {problem}")
     return EvalResult(success=True, message=f"{path} is the photo of {caption!r} as asked")
