@@ -527,3 +527,53 @@ def test_the_probe_cases_cover_both_answers() -> None:
             probed.run()
             seen.update(p.success for p in probed.probes.values())
     assert {True, False} <= seen
+
+
+class _Desk(m.MemoryEnvironment):
+    """A device whose reset waits (with a deadline) until the phone's reset has begun:
+    only an episode that resets them at the same time finds it so."""
+
+    resets_in_background = True
+
+    def __init__(self, name: str, phone_began: threading.Event, fail: bool = False) -> None:
+        super().__init__(name)
+        self.phone_began = phone_began
+        self.saw_phone: list[bool] = []
+        self.fail = fail
+
+    def on_reset(self) -> None:
+        self.saw_phone.append(self.phone_began.wait(5.0))
+        if self.fail:
+            raise RuntimeError("the session did not come up")
+        super().on_reset()
+
+
+class _Phone(m.MemoryEnvironment):
+    def __init__(self, name: str, began: threading.Event) -> None:
+        super().__init__(name)
+        self.began = began
+        self.resets = 0
+
+    def on_reset(self) -> None:
+        self.began.set()
+        self.resets += 1
+        super().on_reset()
+
+
+def test_a_device_that_resets_in_background_overlaps_the_others_resets() -> None:
+    began = threading.Event()
+    desk, phone = _Desk("laptop", began), _Phone("phone", began)
+    result = Episode(two_step_task(), OracleAgent(), {"laptop": desk, "phone": phone}).run()
+    # The desktop came first in order, yet its reset saw the phone's begin.
+    assert desk.saw_phone == [True]
+    assert result.termination == "success"
+
+
+def test_a_failed_background_reset_ends_the_episode_after_every_reset_ended() -> None:
+    began = threading.Event()
+    desk, phone = _Desk("laptop", began, fail=True), _Phone("phone", began)
+    result = Episode(two_step_task(), OracleAgent(), {"laptop": desk, "phone": phone}).run()
+    assert result.termination == "env_error"
+    assert "reset of 'laptop' failed" in (result.error or "")
+    assert "the session did not come up" in (result.error or "")
+    assert phone.resets == 1 and result.actions == 0

@@ -68,6 +68,11 @@ class Environment:
     for a kind without a screen (computer-use agents cannot address it)."""
     view_settle_timeout: ClassVar[float] = 5.0
     """Default deadline of :meth:`settle_view` (seconds)."""
+    resets_in_background: ClassVar[bool] = False
+    """Whether an episode may reset this kind on a thread of its own while it resets the
+    other devices: true for a kind whose reset only waits on its own processes and
+    connections (a desktop's session restart); false for one bound to the thread that
+    drives it (Playwright's synchronous API)."""
     action_set_actions: ClassVar[Mapping[str, Sequence[Action]]] = {}
     """Actions each action set adds to this kind's space, by set name (a set that is not
     listed adds nothing: the kind has no name-addressed elements, say)."""

@@ -315,14 +315,7 @@ class Episode:
         missing = missing_for_apps(self.task.metadata.apps)
         if missing:
             raise _Stop("env_error", describe_missing(missing))
-        for name, env in self.envs.items():
-            try:
-                env.reset(
-                    [s.action for s in self.task.extra_actions if s.env == name],
-                    action_set=self.action_set,
-                )
-            except Exception as exc:
-                raise _Stop("env_error", f"reset of '{name}' failed: {_describe(exc)}") from exc
+        self._reset_environments()
         for step in self.task.setup:
             try:
                 self.envs[step.env].execute(step.action)
@@ -350,6 +343,50 @@ class Episode:
             )
         except Exception as exc:
             raise _Stop("agent_error", f"agent reset failed: {_describe(exc)}") from exc
+
+    def _reset_environments(self) -> None:
+        """Reset every environment; the kinds that allow it (``resets_in_background``: a
+        desktop restarting its session) on threads of their own meanwhile, since their
+        resets are waits on their own processes. The first failure in ``envs`` order is
+        reported, after every reset has ended (none goes on behind the episode's back)."""
+
+        def reset(name: str) -> None:
+            self.envs[name].reset(
+                [s.action for s in self.task.extra_actions if s.env == name],
+                action_set=self.action_set,
+            )
+
+        background = [n for n, e in self.envs.items() if e.resets_in_background]
+        failures: dict[str, Exception] = {}
+        threads: list[threading.Thread] = []
+
+        def in_background(name: str) -> None:
+            try:
+                reset(name)
+            except Exception as exc:  # reported below, in order
+                failures[name] = exc
+
+        for name in background:
+            thread = threading.Thread(
+                target=in_background, args=(name,), name=f"reef-reset-{name}", daemon=True
+            )
+            thread.start()
+            threads.append(thread)
+        for name in self.envs:
+            if name in background:
+                continue
+            try:
+                reset(name)
+            except Exception as exc:
+                failures[name] = exc
+        for thread in threads:
+            thread.join()
+        for name in self.envs:
+            if name in failures:
+                failure = failures[name]
+                raise _Stop(
+                    "env_error", f"reset of '{name}' failed: {_describe(failure)}"
+                ) from failure
 
     def _play_prefix(self) -> None:
         subtasks = self.task.metadata.subtasks

@@ -74,6 +74,17 @@ def test_only_the_instance_and_the_system_are_visible(tmp_path: Path) -> None:
         assert source.startswith((str(tmp_path), "/usr", "/etc", "/sys", "/var", "/tmp/.X11"))
 
 
+def test_a_system_file_shown_in_place_is_bound_after_the_system(tmp_path: Path) -> None:
+    wallpaper = tmp_path / "wallpaper.jpg"
+    spec = _spec(tmp_path)
+    spec = SandboxSpec(**{**spec.__dict__, "system_files": {"/usr/share/w.jpg": wallpaper}})
+    argv = bwrap_command(spec, ["true"])
+    assert _binds(argv)["/usr/share/w.jpg"] == str(wallpaper)
+    # bwrap mounts in order: bound before /usr, the copy would be hidden by the system's.
+    assert argv.index(str(wallpaper)) > argv.index("/usr")
+    assert argv[argv.index(str(wallpaper)) - 1] == "--ro-bind"
+
+
 def test_account_files_name_only_the_sandbox_user(tmp_path: Path) -> None:
     passwd, _ = account_files(tmp_path)
     users = [line.split(":")[0] for line in passwd.read_text().splitlines()]

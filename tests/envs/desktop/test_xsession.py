@@ -17,6 +17,7 @@ from reefbench.envs.desktop.xsession import (
     SESSION_WINDOW_CLASSES,
     WALLPAPER_PROPERTY,
     desktop_xml,
+    screen_sized_wallpaper,
 )
 from reefbench.suites.v0 import helpers as hp
 from reefbench.waiting import wait_until
@@ -34,6 +35,35 @@ pytestmark = [
 def test_the_baseline_channel_names_the_default_wallpaper() -> None:
     assert f'value="{DEFAULT_WALLPAPER}"' in desktop_xml()
     assert 'value="/x.png"' in desktop_xml("/x.png")
+
+
+def test_a_large_wallpaper_is_copied_at_the_size_that_covers_the_screen(tmp_path: Path) -> None:
+    from PIL import Image
+
+    big, small = tmp_path / "big.jpg", tmp_path / "small.png"
+    Image.new("RGB", (3000, 1500), "teal").save(big)
+    Image.new("RGB", (640, 400), "teal").save(small)
+    assert screen_sized_wallpaper(big, (1280, 800), tmp_path / "copy.jpg")
+    with Image.open(tmp_path / "copy.jpg") as copy:
+        assert copy.size == (1600, 800)  # zoomed: the height decides, nothing upscaled
+    assert not screen_sized_wallpaper(small, (1280, 800), tmp_path / "none.jpg")
+    assert not screen_sized_wallpaper(tmp_path / "missing.jpg", (1280, 800), tmp_path / "x.jpg")
+    assert not (tmp_path / "none.jpg").exists()
+
+
+def test_the_sandbox_shows_the_screen_sized_default_wallpaper(desk: DesktopEnvironment) -> None:
+    from PIL import Image
+
+    with Image.open(DEFAULT_WALLPAPER) as system:
+        if system.width <= desk.config.width:
+            pytest.skip("this system's default wallpaper is not larger than the screen")
+    desk.reset()
+    assert desk.session.dir is not None
+    copy = desk.session.dir / "wallpaper.jpg"
+    inside = desk.session.run(["stat", "-c", "%s", DEFAULT_WALLPAPER], timeout=5)
+    assert inside.stdout.strip() == str(copy.stat().st_size)
+    # The setting and the drawn picture still name the system's path.
+    assert sev.wallpaper_shows(value=DEFAULT_WALLPAPER).evaluate(desk).success
 
 
 def test_panel_and_wallpaper_are_up_after_a_reset(desk: DesktopEnvironment) -> None:

@@ -3,7 +3,9 @@
 A page has settled when, with a deadline:
 
 * no request of the context is in flight (a navigation, a fetch, an image), ignoring
-  requests older than ``long_request`` seconds (streams, long polls);
+  requests older than ``long_request`` seconds (streams, long polls); a page's own
+  ``fetch()`` counts from the call, as the init script sees it, since the browser reports
+  the request to the harness a moment later (after a probe that found the page quiet);
 * every frame readable from the top (same origin) has finished loading;
 * no click on a link or form submission is waiting for its navigation to start (the init
   script notes them as they happen, which closes the gap between a click returning and
@@ -86,7 +88,7 @@ def settle(
     while True:
         state: dict[str, Any] | None
         try:
-            state = page.evaluate(_PROBE, nav_grace * 1000)
+            state = page.evaluate(_PROBE, [nav_grace * 1000, long_request * 1000])
         except Exception:  # the top document is being replaced: not settled yet
             state = None
         if (

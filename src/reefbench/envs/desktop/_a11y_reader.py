@@ -74,15 +74,14 @@ def _text(acc: Any, role: str) -> str | None:
     if role not in _TEXT_ROLES:
         return None
     try:
-        iface = acc.get_text_iface()
-        if iface is None:
-            return None
-        count = Atspi.Text.get_character_count(iface)
+        # Asked directly: one without text fails the call (no text), and asking first
+        # whether it has the interface cost a D-Bus round trip of its own for every one.
+        count = Atspi.Text.get_character_count(acc)
         if role == "terminal":
             # The visible screen of a terminal is its last lines.
             start = max(0, count - _TEXT_CAP)
-            return str(Atspi.Text.get_text(iface, start, count))
-        return str(Atspi.Text.get_text(iface, 0, min(count, _TEXT_CAP)))
+            return str(Atspi.Text.get_text(acc, start, count))
+        return str(Atspi.Text.get_text(acc, 0, min(count, _TEXT_CAP)))
     except Exception:
         return None
 

@@ -89,6 +89,10 @@ class DesktopDevice(Environment):
             :class:`~reefbench.environment.Environment`).
     """
 
+    # Its reset restarts the sandbox's session (half a second of waiting on its own
+    # processes): an episode overlaps it with the other devices' resets.
+    resets_in_background: ClassVar[bool] = True
+
     def __init__(
         self,
         name: str = "desktop",

@@ -65,6 +65,8 @@ class SandboxSpec:
         passwd: A ``/etc/passwd`` naming the sandbox user (hides the host's accounts).
         group: The matching ``/etc/group``.
         lang: ``LANG`` inside.
+        system_files: Sandbox path of a system file -> host file shown there instead,
+            read-only (a screen-sized copy of the default wallpaper).
         extra_env: Further non-secret variables (e.g. ``ACCESSIBILITY_ENABLED``).
     """
 
@@ -79,6 +81,7 @@ class SandboxSpec:
     group: Path | None = None
     lang: str = "C.UTF-8"
     extra_env: Mapping[str, str] = field(default_factory=dict)
+    system_files: Mapping[str, Path] = field(default_factory=dict)
 
 
 def sandbox_environment(spec: SandboxSpec) -> dict[str, str]:
@@ -203,6 +206,8 @@ def bwrap_command(spec: SandboxSpec, command: Sequence[str], bwrap: str = "bwrap
     for service in HIDDEN_DBUS_SERVICES:
         if os.path.exists(service):
             argv += ["--ro-bind", "/dev/null", service]
+    for target, source in spec.system_files.items():
+        argv += ["--ro-bind", str(source), target]  # after /usr's bind, so it shows
     if spec.passwd is not None:
         argv += ["--ro-bind", str(spec.passwd), "/etc/passwd"]
     if spec.group is not None:

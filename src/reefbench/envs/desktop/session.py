@@ -41,7 +41,12 @@ from reefbench.envs.desktop.sandbox import (
     account_files,
     bwrap_command,
 )
-from reefbench.envs.desktop.xsession import SESSION_PROGRAMS, session_windows_mapped
+from reefbench.envs.desktop.xsession import (
+    DEFAULT_WALLPAPER,
+    SESSION_PROGRAMS,
+    screen_sized_wallpaper,
+    session_windows_mapped,
+)
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure
 from reefbench.waiting import wait_until
 
@@ -95,6 +100,8 @@ class DesktopSession:
         self._sandbox: JsonLineProcess | None = None
         self._namespace: str | None = None
         self._relay: PortRelay | None = None
+        # System files the sandbox shows other contents for (see SandboxSpec).
+        self._system_files: dict[str, Path] = {}
 
     # ------------------------------------------------------------------ paths
     def _path(self, name: str) -> Path:
@@ -170,6 +177,10 @@ class DesktopSession:
         write_desktop_files(self.dir / "share" / "applications")
         shutil.copyfile(_INIT_SOURCE, self.dir / "init.py")
         account_files(self.dir)
+        wallpaper = self.dir / "wallpaper.jpg"
+        screen = (self.config.width, self.config.height)
+        if screen_sized_wallpaper(Path(DEFAULT_WALLPAPER), screen, wallpaper):
+            self._system_files = {DEFAULT_WALLPAPER: wallpaper}
         try:
             self._start_xvfb()
             if self.config.ports:
@@ -246,6 +257,7 @@ class DesktopSession:
             ports_dir=self._path("ports"),
             passwd=self._path("passwd"),
             group=self._path("group"),
+            system_files=self._system_files,
             extra_env={"NO_AT_BRIDGE": "0", "GTK_OVERLAY_SCROLLING": "0", **self.config.extra_env},
         )
         init_config = {

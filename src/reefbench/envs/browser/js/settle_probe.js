@@ -1,4 +1,4 @@
-(grace) => {
+([grace, longRequest]) => {
   const now = Date.now();
   const wins = [window];
   for (let i = 0; i < wins.length; i++) {
@@ -17,6 +17,10 @@
     if (!s) continue;
     quiet = Math.min(quiet, now - s.last);
     if ((s.expectNav && now - s.expectNav < grace) || (s.busy && now - s.busy < grace)) nav = true;
+    // A fetch of the page's own that has not answered yet (long polls excepted).
+    for (const started of (s.fetches ? s.fetches.values() : [])) {
+      if (now - started < longRequest) nav = true;
+    }
   }
   return { ready, nav, quiet };
 }
