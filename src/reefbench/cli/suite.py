@@ -55,6 +55,14 @@ def suite_check(
             "solutions through coordinates only)."
         ),
     ] = "marks",
+    every_alternative: Annotated[
+        bool,
+        typer.Option(
+            "--every-alternative",
+            help="Play every task's alternative solutions (default: each template's, in "
+            "the smallest task that uses it, as near misses are played).",
+        ),
+    ] = False,
 ) -> None:
     """Run the validation gates; print a verdict per failing task (exit 1 if any fails)."""
     from reefbench.action_sets import get_action_set
@@ -111,6 +119,7 @@ def suite_check(
         workers=workers,
         on_verdict=show,
         action_set=action_set,
+        every_alternative=every_alternative,
     )
     failed += sum(not v.ok for v in verdicts)
     seconds = time.perf_counter() - started

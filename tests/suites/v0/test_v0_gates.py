@@ -1,8 +1,9 @@
 """The validation gates on real environments, for every task of reef-v1 (the frozen
 reef-v0 templates and handmade tasks; the gates live with them in ``suites/v0``).
 
-One module-scoped run plays the whole suite with two workers (oracle, alternatives, null
-agent, double evaluation of the final state); each task is then its own test, so a failing
+One module-scoped run plays the whole suite with two workers (oracle, each template's
+alternatives and near misses, a long chain's replayed start, null agent, double
+evaluation of the final state); each task is then its own test, so a failing
 task is a failing test named after it. The run time is printed in the terminal summary
 (see conftest.py).
 """
@@ -24,8 +25,8 @@ pytest.importorskip("playwright")
 pytest.importorskip("fastapi")
 pytestmark = [
     pytest.mark.integration,
-    # The first test's setup plays the whole suite: 38 minutes with two workers on an idle
-    # 2-core machine for reef-v1's 213 tasks (678 episodes; issue 18's budget is 25).
+    # The first test's setup plays the whole suite (reef-v1: 230 tasks, 413 episodes, about
+    # 24 minutes with two workers on an idle 2-core machine; issue 18's budget is 25).
     pytest.mark.timeout(4500),
     pytest.mark.skipif(
         not all(shutil.which(t) for t in ("Xvfb", "bwrap", "xdotool", "openbox", "rofi"))

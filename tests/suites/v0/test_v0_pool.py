@@ -33,6 +33,7 @@ from reefbench.suites.v0 import composed, handmade
 from reefbench.suites.v0.finish import is_cross_device
 from reefbench.suites.v0.gates import (
     CLEANUP_CALLS,
+    alternative_plan,
     chain_start_problems,
     check_task,
     instruction_problems,
@@ -480,3 +481,35 @@ def test_the_gates_start_with_the_costliest_task(tasks: list[Task]) -> None:
     short, long = sorted(tasks, key=lambda t: t.solution_actions)[:: len(tasks) - 1]
     assert gate_cost(long, set()) > gate_cost(short, set())
     assert gate_cost(short, {"a", "b"}) > gate_cost(short, set())
+
+
+def test_alternatives_are_played_per_template_in_the_smallest_task_using_it() -> None:
+    def rewrite(path: str, content: str) -> list[ActionCall]:
+        call = ActionCall(env="laptop", name="write_file", arguments={"path": path, "content": ""})
+        return [call, call.model_copy(update={"arguments": {"path": path, "content": content}})]
+
+    strict = _write_template("mem.write", lambda path, content: m.file_equals(path, content))
+    alternative = SubTask(**{**strict.__dict__, "alternative_generators": [rewrite]})
+    other = _write_template("mem.other", lambda path, content: m.file_equals(path, content))
+    pool = {alternative.id: alternative, other.id: other}
+    bigger = compose_task(
+        "bigger",
+        [
+            (alternative, {"path": "a.txt", "content": "x"}),
+            (other, {"path": "b.txt", "content": "y"}),
+        ],
+    )
+    smallest = compose_task("smallest", [(alternative, {"path": "c.txt", "content": "z"})])
+    handmade_task = _memory_task(
+        id="handmade", alternative_solutions=[rewrite("a.txt", "x")], metadata=TaskMetadata()
+    )
+    assert bigger.alternative_solutions and smallest.alternative_solutions
+    plan = alternative_plan([bigger, smallest, handmade_task], pool)
+    assert plan == {"smallest", "handmade"}  # the bigger task's alternative is the same
+    envs = memory_environments()
+    for task in (bigger, smallest):
+        task.metadata.environments = ["laptop"]
+    played = check_task(bigger, envs, pool=pool)
+    skipped = check_task(bigger, envs, pool=pool, alternatives=False)
+    assert played.ok and skipped.ok, (played.line(), skipped.line())
+    assert skipped.episodes == played.episodes - 1
