@@ -208,18 +208,21 @@ def alternative_plan(tasks: Iterable[Task], pool: Mapping[str, SubTask]) -> set[
     """Ids of the tasks whose alternative solutions the gates play: for each template of
     ``pool`` with alternatives, the task with the fewest subtasks that uses it (the first
     such task in suite order, as :func:`near_miss_plan` picks), and every task with
-    alternatives that is made of no template of the pool (a handmade task's are its own)."""
+    alternatives none of whose templates in the pool has any (a handmade task's are its
+    own)."""
     best: dict[str, tuple[int, int, str]] = {}
     played: set[str] = set()
     for order, task in enumerate(tasks):
         if not task.alternative_solutions:
             continue
-        templates = [i.template for i in task.metadata.subtasks if i.template in pool]
+        templates = [
+            i.template
+            for i in task.metadata.subtasks
+            if i.template in pool and pool[i.template].alternative_generators
+        ]
         if not templates:
             played.add(task.id)
         for template in templates:
-            if not pool[template].alternative_generators:
-                continue
             rank = (len(task.metadata.subtasks), order, task.id)
             if template not in best or rank < best[template]:
                 best[template] = rank
