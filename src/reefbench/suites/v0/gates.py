@@ -189,44 +189,47 @@ def _unstable_checkpoints(
     return differ
 
 
-def near_miss_plan(tasks: Iterable[Task]) -> dict[str, set[str]]:
-    """Task id -> the templates whose near misses it plays: each template in the task with
-    the fewest subtasks that uses it (the first such task in suite order)."""
+def _smallest_users(
+    tasks: Iterable[Task], counts: Callable[[str], bool] = lambda template: True
+) -> dict[str, str]:
+    """Template -> id of the task with the fewest subtasks that uses it (the first such
+    task in suite order), over the templates ``counts`` accepts."""
     best: dict[str, tuple[int, int, str]] = {}
     for order, task in enumerate(tasks):
         for info in task.metadata.subtasks:
+            if not counts(info.template):
+                continue
             rank = (len(task.metadata.subtasks), order, task.id)
             if info.template not in best or rank < best[info.template]:
                 best[info.template] = rank
+    return {template: task_id for template, (_, _, task_id) in best.items()}
+
+
+def near_miss_plan(tasks: Iterable[Task]) -> dict[str, set[str]]:
+    """Task id -> the templates whose near misses it plays: each template in the task with
+    the fewest subtasks that uses it (the first such task in suite order)."""
     plan: dict[str, set[str]] = {}
-    for template, (_, _, task_id) in best.items():
+    for template, task_id in _smallest_users(tasks).items():
         plan.setdefault(task_id, set()).add(template)
     return plan
 
 
 def alternative_plan(tasks: Iterable[Task], pool: Mapping[str, SubTask]) -> set[str]:
     """Ids of the tasks whose alternative solutions the gates play: for each template of
-    ``pool`` with alternatives, the task with the fewest subtasks that uses it (the first
-    such task in suite order, as :func:`near_miss_plan` picks), and every task with
-    alternatives none of whose templates in the pool has any (a handmade task's are its
-    own)."""
-    best: dict[str, tuple[int, int, str]] = {}
-    played: set[str] = set()
-    for order, task in enumerate(tasks):
-        if not task.alternative_solutions:
-            continue
-        templates = [
-            i.template
-            for i in task.metadata.subtasks
-            if i.template in pool and pool[i.template].alternative_generators
-        ]
-        if not templates:
-            played.add(task.id)
-        for template in templates:
-            rank = (len(task.metadata.subtasks), order, task.id)
-            if template not in best or rank < best[template]:
-                best[template] = rank
-    return played | {task_id for _, _, task_id in best.values()}
+    ``pool`` with alternatives, the task with the fewest subtasks that uses it (picked as
+    :func:`near_miss_plan` picks), and every task with alternatives none of whose templates
+    in the pool has any (a handmade task's are its own)."""
+
+    def has_alternatives(template: str) -> bool:
+        return template in pool and bool(pool[template].alternative_generators)
+
+    with_alternatives = [t for t in tasks if t.alternative_solutions]
+    own = {
+        t.id
+        for t in with_alternatives
+        if not any(has_alternatives(i.template) for i in t.metadata.subtasks)
+    }
+    return own | set(_smallest_users(with_alternatives, has_alternatives).values())
 
 
 def _near_miss_problems(
