@@ -1,5 +1,5 @@
 """What a model agent is sent per step: prompt tokens and image bytes by observation
-policy and action set, on a fixed set of reef-v1 tasks.
+policy and action set, on a fixed set of reef-v1 tasks of the suite's typical length.
 
 Each task is played once per action set by the oracle on the real devices (all of the
 suite's environments, as in ``reef run``). At every step the oracle's turn is also handed
@@ -11,8 +11,9 @@ real request builder (``to_openai_messages`` and the OpenAI tool schemas, what
 
 Counting:
 
-* text tokens: the JSON of messages (images left out) and tool definitions, tokenised
-  with ``o200k_base`` (GPT-4o's encoding; ``bpe-openai`` ships it, so no download);
+* text tokens: the JSON of messages (images left out) and tool definitions as the
+  official SDK writes it into the request body (:func:`as_sent`), tokenised with
+  ``o200k_base`` (GPT-4o's encoding; ``bpe-openai`` ships it, so no download);
 * image tokens: OpenAI's published formula for ``detail: high`` (fit in 2048x2048, shortest
   side 768, 170 per 512-px tile + 85), and Anthropic's (long side at most 1568, about
   1.15 MP, ``w*h/750``) as ``anthropic_image_tokens``;
@@ -30,6 +31,9 @@ Figures, one JSON object per line (``{"metric", "value", "unit", ...}``):
 ``prompt_tokens_ratio``      a policy's tokens per step over ``before``'s (what agents sent
                              before observation policies: the issue's target for the
                              default policy is at most 0.40) and over ``all``'s
+``prompt_tokens_ratio_steps_1_to_3``, ``prompt_tokens_ratio_from_4``  the same ratio over
+                             the first three steps (every device's first screenshot is
+                             still in the window) and over the rest
 
 ``observe`` names the policy; ``before`` is ``all`` with every tool description repeated
 in the system prompt and every text part of a message sent apart, i.e. the request of
@@ -41,8 +45,13 @@ note of today and the note it replaces, as they were before the devices' shared 
 were said once; read whole, one line per environment), so the target stays relative to
 what was sent then; a tool missing there (a task's extra action) is sent as today.
 
-Usage: ``python bench/agent_tokens.py [--tasks ID ...] [--per-platform 1]`` (needs the
-desktop, browser and phone stacks; about a minute per task and action set).
+Tasks: per platform, the first ``--per-platform`` (2) by id whose reference solution is
+within 3 calls of the suite's median (reef-v1: 23.5, so 20 to 27 calls; ``--calls LOW HIGH``
+chooses another band, ``--tasks`` names tasks).
+
+Usage: ``python bench/agent_tokens.py [--tasks ID ...] [--calls LOW HIGH]
+[--per-platform N] [--action-sets marks ...]`` (needs the desktop, browser and phone
+stacks; about a minute per action set).
 """
 
 from __future__ import annotations
@@ -72,8 +81,11 @@ from reefbench.protocol import AgentOutput, Turn
 from reefbench.suites import get_suite
 
 PLATFORMS = ("desktop", "phone", "browser", "cross")
-# Long enough for history to matter, short enough to replay quickly.
-MIN_CALLS, MAX_CALLS = 5, 10
+# Tasks are drawn from the suite's typical length: its median reference length, give or
+# take BAND calls (reef-v1: 20 to 27). The first steps of an episode carry every device's
+# first screenshot and the later ones mostly one, so a set of short tasks would weigh those
+# first steps as if episodes were a third of their length.
+BAND = 3
 # From this step on the history window is full: what every later step of a long episode costs.
 LATE = 4
 FROZEN_TOOLS = Path(__file__).parent / "data" / "agent_tokens_before_tools.json"
@@ -111,6 +123,14 @@ class Count:
     step: int = 0
 
 
+def as_sent(value: Any) -> str:
+    """``value`` as JSON the way the official SDK puts it in the request body: no spaces
+    after separators, text not escaped to ASCII (``openai._utils._json.openapi_dumps``,
+    httpx's defaults). ``json.dumps``'s own defaults add a space after every comma and
+    colon: some 800 tokens more for the same tool list."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
 def count_request(payload: Mapping[str, Any], encoder: Any) -> Count:
     """Tokens and image bytes of one Chat Completions payload (messages + tools)."""
     from PIL import Image
@@ -134,12 +154,14 @@ def count_request(payload: Mapping[str, Any], encoder: Any) -> Count:
                 count.anthropic_image_tokens += anthropic_image_tokens(width, height)
             message = {**message, "content": kept}
         messages.append(message)
-    tools = json.dumps(payload["tools"])
-    count.tool_tokens = len(encoder.encode(tools))
-    count.text_tokens = len(encoder.encode(json.dumps(messages, ensure_ascii=False))) + (
-        count.tool_tokens
-    )
+    count.tool_tokens = len(encoder.encode(as_sent(payload["tools"])))
+    count.text_tokens = len(encoder.encode(as_sent(messages))) + count.tool_tokens
     return count
+
+
+def mean_tokens(counts: Sequence[Count]) -> float:
+    """Mean prompt tokens (text and OpenAI image tokens) of ``counts``' requests."""
+    return statistics.fmean(c.text_tokens + c.image_tokens for c in counts)
 
 
 # ------------------------------------------------------------------ shadow agents
@@ -260,23 +282,32 @@ class Shadowed:
 
 
 # ------------------------------------------------------------------ the run
-def chosen_tasks(tasks: list[Task], ids: Sequence[str], per_platform: int) -> list[Task]:
+def calls_band(tasks: Sequence[Task]) -> tuple[int, int]:
+    """The reference lengths of a typical episode: the suite's median, plus or minus
+    BAND calls."""
+    middle = statistics.median(len(t.reference_solution) for t in tasks)
+    return max(1, math.floor(middle) - BAND), math.ceil(middle) + BAND
+
+
+def chosen_tasks(
+    tasks: list[Task], ids: Sequence[str], per_platform: int, calls: tuple[int, int]
+) -> list[Task]:
     """``ids`` if given; else, per platform, the first tasks (by id) whose reference
-    solution has MIN_CALLS to MAX_CALLS calls."""
+    solution has ``calls`` (low, high) calls."""
     if ids:
         by_id = {t.id: t for t in tasks}
         missing = [i for i in ids if i not in by_id]
         if missing:
             sys.exit(f"error: no task {', '.join(missing)} in reef-v1")
         return [by_id[i] for i in ids]
+    low, high = calls
     out: list[Task] = []
     for platform in PLATFORMS:
         fitting = sorted(
             (
                 t
                 for t in tasks
-                if t.metadata.platform == platform
-                and MIN_CALLS <= len(t.reference_solution) <= MAX_CALLS
+                if t.metadata.platform == platform and low <= len(t.reference_solution) <= high
             ),
             key=lambda t: t.id,
         )
@@ -287,7 +318,14 @@ def chosen_tasks(tasks: list[Task], ids: Sequence[str], per_platform: int) -> li
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tasks", nargs="*", default=[], help="reef-v1 task ids")
-    parser.add_argument("--per-platform", type=int, default=1)
+    parser.add_argument("--per-platform", type=int, default=2)
+    parser.add_argument(
+        "--calls",
+        nargs=2,
+        type=int,
+        metavar=("LOW", "HIGH"),
+        help="draw tasks with LOW to HIGH reference calls (default: the suite's median +-3)",
+    )
     parser.add_argument(
         "--action-sets", nargs="*", default=list(ACTION_SETS), choices=list(ACTION_SETS)
     )
@@ -296,7 +334,11 @@ def main() -> None:
 
     encoder = bpe_openai.get_encoding("o200k_base")
     suite = get_suite("v1")
-    tasks = chosen_tasks(suite.load(), args.tasks, args.per_platform)
+    loaded = suite.load()
+    calls = tuple(args.calls) if args.calls else calls_band(loaded)
+    tasks = chosen_tasks(loaded, args.tasks, args.per_platform, (calls[0], calls[1]))
+    if not tasks:
+        sys.exit(f"error: no reef-v1 task has {calls[0]} to {calls[1]} reference calls")
     counts: dict[tuple[str, str], list[Count]] = {}
     envs = suite.make_environments()
     try:
@@ -352,10 +394,23 @@ def main() -> None:
         if late:
             emit(f"prompt_tokens_per_step_from_{LATE}", statistics.fmean(late), "tokens", **tags)
         for peer in (BEFORE, "all"):
-            base = statistics.fmean(
-                c.text_tokens + c.image_tokens for c in counts[(action_set, peer)]
+            base = counts[(action_set, peer)]
+            emit(
+                "prompt_tokens_ratio",
+                tokens / mean_tokens(base),
+                "ratio",
+                **tags,
+                peer=peer,
+                target=0.4,
             )
-            emit("prompt_tokens_ratio", tokens / base, "ratio", **tags, peer=peer, target=0.4)
+        # The two parts of an episode apart: the first steps carry every device's first
+        # screenshot, the later ones what changed.
+        for name, early in ((f"steps_1_to_{LATE - 1}", True), (f"from_{LATE}", False)):
+            mine = [c for c in steps if (c.step < LATE) == early]
+            theirs = [c for c in counts[(action_set, BEFORE)] if (c.step < LATE) == early]
+            if mine:
+                ratio = mean_tokens(mine) / mean_tokens(theirs)
+                emit(f"prompt_tokens_ratio_{name}", ratio, "ratio", **tags, peer=BEFORE)
 
 
 if __name__ == "__main__":

@@ -53,3 +53,24 @@ def test_before_reads_the_old_notes_of_every_device_and_the_rest_as_today(
 def test_before_stops_when_a_frozen_note_matches_nothing(bench: ModuleType) -> None:
     with pytest.raises(SystemExit, match="none of the frozen notes of 'phone'"):
         bench.described_before({"phone": "A phone."})
+
+
+def test_requests_are_counted_as_the_openai_sdk_sends_them(bench: ModuleType) -> None:
+    from openai._utils._json import openapi_dumps
+
+    payload = {"tools": [{"type": "function", "function": {"name": "désktop__click"}}]}
+    assert bench.as_sent(payload).encode() == openapi_dumps(payload)
+    assert ", " not in bench.as_sent(payload) and "\\u" not in bench.as_sent(payload)
+
+
+def test_the_default_tasks_have_the_suites_typical_length(bench: ModuleType) -> None:
+    from reefbench.suites import get_suite
+
+    tasks = get_suite("v1").load()
+    low, high = bench.calls_band(tasks)
+    lengths = sorted(len(t.reference_solution) for t in tasks)
+    assert low <= lengths[len(lengths) // 2] <= high and high - low <= 2 * bench.BAND + 1
+    chosen = bench.chosen_tasks(tasks, [], 2, (low, high))
+    assert len(chosen) == 2 * len(bench.PLATFORMS)
+    assert {t.metadata.platform for t in chosen} == set(bench.PLATFORMS)
+    assert all(low <= len(t.reference_solution) <= high for t in chosen)
