@@ -372,7 +372,7 @@ def main() -> None:
             env.stop()
     for (action_set, observe), steps in counts.items():
         tags = {"action_set": action_set, "observe": observe, "tasks": len(tasks)}
-        tokens = statistics.fmean(c.text_tokens + c.image_tokens for c in steps)
+        tokens = mean_tokens(steps)
         emit("prompt_tokens_per_step", tokens, "tokens", **tags, steps=len(steps))
         emit(
             "text_tokens_per_step", statistics.fmean(c.text_tokens for c in steps), "tokens", **tags
