@@ -335,10 +335,10 @@ def main() -> None:
     encoder = bpe_openai.get_encoding("o200k_base")
     suite = get_suite("v1")
     loaded = suite.load()
-    calls = tuple(args.calls) if args.calls else calls_band(loaded)
-    tasks = chosen_tasks(loaded, args.tasks, args.per_platform, (calls[0], calls[1]))
+    low, high = args.calls or calls_band(loaded)
+    tasks = chosen_tasks(loaded, args.tasks, args.per_platform, (low, high))
     if not tasks:
-        sys.exit(f"error: no reef-v1 task has {calls[0]} to {calls[1]} reference calls")
+        sys.exit(f"error: no reef-v1 task has {low} to {high} reference calls")
     counts: dict[tuple[str, str], list[Count]] = {}
     envs = suite.make_environments()
     try:
