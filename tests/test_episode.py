@@ -577,3 +577,63 @@ def test_a_failed_background_reset_ends_the_episode_after_every_reset_ended() ->
     assert "reset of 'laptop' failed" in (result.error or "")
     assert "the session did not come up" in (result.error or "")
     assert phone.resets == 1 and result.actions == 0
+
+
+# ----------------------------------------- what an earlier step made stays (issue 30)
+def _both_files(first: str, second: str, **_: Any) -> list[str]:
+    return [f"file:{first}", f"file:{second}"]
+
+
+@evaluator(governs=_both_files)
+def same_text(first: str, second: str, env: m.MemoryEnvironment) -> bool:
+    """Both files exist with the same text (``cmp first second``)."""
+    return first in env.files and env.files.get(first) == env.files.get(second)
+
+
+def _pebble_task() -> Task:
+    """Issue 30's pebble.txt: made, copied, the copy appended to, the copy copied again."""
+    call = lambda name, **arguments: ActionCall(env="laptop", name=name, arguments=arguments)  # noqa: E731
+    return Task(
+        id="pebble",
+        instruction="save the code in pebble, copy it to backup, add a line, copy backup",
+        nodes={
+            "made": m.file_equals("pebble", "code").on("laptop"),
+            "copied": same_text("pebble", "backup").on("laptop"),
+            "appended": m.file_contains("backup", "board").on("laptop"),
+            "copied again": same_text("backup", "garnet").on("laptop"),
+        },
+        edges=[("made", "copied"), ("copied", "appended"), ("appended", "copied again")],
+        reference_solution=[
+            call("write_file", path="pebble", content="code"),
+            call("copy_file", source="pebble", target="backup"),
+            call("append_file", path="backup", text="\nboard"),
+            call("copy_file", source="backup", target="garnet"),
+        ],
+    )
+
+
+def test_a_file_made_early_and_deleted_before_the_last_step_fails_the_episode() -> None:
+    task = _pebble_task()
+    reference = list(task.reference_solution)
+    delete = ActionCall(env="laptop", name="delete_file", arguments={"path": "pebble"})
+    wrong = [*reference[:-1], delete, reference[-1]]
+    result = Episode(
+        task, ScriptedAgent([c] for c in wrong), {"laptop": m.MemoryEnvironment("laptop")}
+    ).run()
+    assert result.termination == "false_completion" and not result.success
+    assert result.regressed == ["copied"]
+    copied = next(c for c in result.end_checks if c.node == "copied")
+    assert "file pebble is absent at the end" in copied.message
+
+
+def test_the_reference_of_the_same_task_still_succeeds() -> None:
+    task = _pebble_task()
+    result = Episode(task, OracleAgent(), {"laptop": m.MemoryEnvironment("laptop")}).run()
+    assert result.success, result.end_checks
+    verdicts = {c.node: c.verdict for c in result.end_checks}
+    assert verdicts == {
+        "made": "superseded",
+        "copied": "held",
+        "appended": "superseded",
+        "copied again": "held",
+    }

@@ -297,3 +297,103 @@ def test_an_end_state_fixed_at_completion_ignores_a_later_change_of_the_source()
     g.step({"w": {"list": "eggs", "backup": "eggs"}})
     assert g.final_check({"w": {"list": "eggs", "backup": "spam"}}) == ["copy"]
     assert "'spam'" in g.end_checks[0].message
+
+
+# ------------------------------------------------- end state per state key (issue 30)
+class World(dict[str, Any]):
+    """A world of slots that can say what each slot key holds, as environments do
+    (:meth:`reefbench.environment.Environment.state_fingerprint`)."""
+
+    def state_fingerprint(self, keys: list[str]) -> dict[str, str]:
+        return {k: repr(self.get(k.removeprefix("slot:"), "absent")) for k in keys}
+
+
+def world(**slots: str) -> dict[str, World]:
+    return {"w": World(slots)}
+
+
+def _pair_keys(first: str, second: str, **_: Any) -> list[str]:
+    return [f"slot:{first}", f"slot:{second}"]
+
+
+@evaluator(governs=_pair_keys)
+def same(first: str, second: str, env: Any) -> EvalResult:
+    """A relation between two slots: both hold the same value (``cmp a b``)."""
+    ok = first in env and env.get(first) == env.get(second)
+    return EvalResult(success=ok, message=f"{env.get(first)!r} vs {env.get(second)!r}")
+
+
+def pebble() -> GraphEvaluator:
+    """Issue 30's shape: a file made, copied (a relation on both), the copy changed."""
+    nodes = {
+        "made": slot_is("pebble", "code"),
+        "copied": same("pebble", "backup"),
+        "appended": slot_is("backup", "code+line"),
+    }
+    return GraphEvaluator(nodes, [("made", "copied"), ("copied", "appended")])
+
+
+def test_a_key_no_later_step_governs_must_hold_what_it_held_when_its_node_completed() -> None:
+    g = pebble()
+    g.step(world(pebble="code"))
+    g.step(world(pebble="code", backup="code"))
+    g.step(world(pebble="code", backup="code+line"))
+    assert g.is_complete
+    assert g.recorded("copied") == {"slot:pebble": "'code'", "slot:backup": "'code'"}
+    assert g.responsible_keys()["copied"] == {"slot:pebble"}
+    # The original deleted before the end: only the relation's node still answers for it.
+    assert g.final_check(world(backup="code+line")) == ["copied"]
+    assert not g.is_complete
+    end = {c.node: c for c in g.end_checks}
+    assert end["made"].verdict == "superseded"
+    assert end["copied"].verdict == "regressed"
+    assert "slot pebble is 'absent' at the end but was 'code'" in end["copied"].message
+
+
+def test_a_relation_is_not_rerun_once_a_later_step_changed_one_side() -> None:
+    g = pebble()
+    g.step(world(pebble="code"))
+    g.step(world(pebble="code", backup="code"))
+    g.step(world(pebble="code", backup="code+line"))
+    assert g.final_check(world(pebble="code", backup="code+line")) == []
+    assert g.is_complete
+    copied = g.end_checks[1]
+    assert copied.verdict == "held"
+    assert "superseded by appended" in copied.message
+    assert "slot pebble unchanged" in copied.message
+
+
+def test_a_partly_superseded_node_holds_its_other_key_to_its_content_not_only_existence() -> None:
+    g = pebble()
+    g.step(world(pebble="code"))
+    g.step(world(pebble="code", backup="code"))
+    g.step(world(pebble="code", backup="code+line"))
+    assert g.final_check(world(pebble="other", backup="code+line")) == ["copied"]
+
+
+def test_without_a_completed_superseder_the_node_is_rechecked_as_before() -> None:
+    g = pebble()
+    g.step(world(pebble="code"))
+    g.step(world(pebble="code", backup="code"))
+    assert g.final_check(world(pebble="code", backup="code")) == []
+    assert [c.verdict for c in g.end_checks] == ["superseded", "held"]
+
+
+def test_keys_no_environment_can_fingerprint_leave_the_node_superseded() -> None:
+    g = pebble()  # a plain dict says nothing about its keys
+    g.step({"w": {"pebble": "code"}})
+    g.step({"w": {"pebble": "code", "backup": "code"}})
+    g.step({"w": {"pebble": "code", "backup": "code+line"}})
+    assert g.recorded("copied") == {}
+    assert g.final_check({"w": {"backup": "code+line"}}) == []
+    assert g.end_checks[1].verdict == "superseded"
+
+
+def test_a_fork_keeps_what_was_recorded() -> None:
+    g = pebble()
+    g.step(world(pebble="code"))
+    g.step(world(pebble="code", backup="code"))
+    twin = g.fork()
+    twin.step(world(pebble="code", backup="code+line"))
+    assert twin.final_check(world(backup="code+line")) == ["copied"]
+    assert g.recorded("copied") == twin.recorded("copied")

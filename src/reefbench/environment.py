@@ -19,7 +19,7 @@ extra actions (both available until the next reset), and an environment built wi
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -348,6 +348,27 @@ class Environment:
             return []
         return self.on_state_changes(before)
 
+    def state_fingerprint(self, keys: Collection[str]) -> dict[str, str]:
+        """What each of ``keys`` (state keys as checkpoints name them, ``file:/home/user/a``
+        or self-scoped shared state such as ``account|contacts:ada``) holds now, as a short
+        text equal between two reads exactly when the state is the same: a content hash,
+        ``absent``, a setting's value. The graph evaluator records it when a checkpoint
+        completes, so a key that no later step of the task governs can be held to what it
+        held then (:meth:`reefbench.graph.GraphEvaluator.final_check`). Keys this
+        environment cannot read are left out; self-scoped keys go to the environment
+        that owns the shared state (``services``) when there is one."""
+        if not self.started:
+            return {}
+        own = [k for k in keys if "|" not in k]
+        found = self.on_state_fingerprint(own) if own else {}
+        shared = [k for k in keys if "|" in k]
+        owner = getattr(self, "services", None)
+        if shared and isinstance(owner, Environment) and owner is not self:
+            found.update(owner.state_fingerprint(shared))
+        elif shared:
+            found.update(self.on_state_fingerprint(shared))
+        return found
+
     def settle_view(self, timeout: float | None = None) -> float:
         """Wait until what an observation would show has settled after an action (the
         screen repainted, windows mapped or unmapped, the element tree stable), so that
@@ -407,6 +428,11 @@ class Environment:
     def on_state_changes(self, before: Any) -> list[Change]:
         """Diff against a snapshot (see :meth:`state_changes`); nothing by default."""
         return []
+
+    def on_state_fingerprint(self, keys: list[str]) -> dict[str, str]:
+        """Fingerprint the keys this environment can read (see
+        :meth:`state_fingerprint`); none by default."""
+        return {}
 
     def on_settle_view(self, timeout: float) -> bool:
         """Wait for the view to settle (see :meth:`settle_view`); return whether it did

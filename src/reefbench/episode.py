@@ -149,17 +149,20 @@ def summarise_observation(step: int, env: str, name: str, value: Any) -> Any:
 @dataclass(frozen=True)
 class Probe:
     """What declaring completion at the start of a turn would have given, instead of
-    acting (:meth:`Episode._probe`): what :meth:`Episode.run` would report after that call.
+    acting (:meth:`Episode._probe`): what :meth:`Episode.run` would report after that call
+    (or, from :meth:`Episode.judge_end`, what it would report on the end state now).
 
     Attributes:
         success: The episode would have succeeded.
         completed: The checkpoints the check after the call completes (in order).
         error: An evaluator fault the episode would have ended on (``evaluator_error``).
+        regressed: Checkpoints that completed but did not hold at the final check.
     """
 
     success: bool
     completed: tuple[str, ...]
     error: str | None = None
+    regressed: tuple[str, ...] = ()
 
 
 class _Stop(Exception):
@@ -252,6 +255,12 @@ class Episode:
         self.probes: dict[int, Probe] = {}
         """Turn -> what completing at its start would have given (a turn of ``probe_at``
         is missing when the episode ended before it)."""
+
+    @property
+    def state_after_setup(self) -> Mapping[str, Any]:
+        """Each environment's :meth:`~reefbench.environment.Environment.state_snapshot`
+        taken right after setup (empty when side effects are ``off``)."""
+        return self._before
 
     def abort(self) -> None:
         """Ask a running episode to stop at the next action boundary (thread-safe)."""
@@ -564,6 +573,17 @@ class Episode:
             first = report.errors[0]
             error = f"evaluator '{first.node}' raised {first.error}"
             return Probe(False, tuple(graph.completed_order), error)
+        return self._judge_end(graph)
+
+    def judge_end(self) -> Probe:
+        """What the episode would give if it ended on the environments' state now: after
+        :meth:`run`, the settled final check on a fork of its graph evaluator (what each
+        checkpoint held when it completed is kept), then the side effects; environments
+        are only read. The gates change an ended episode's end state (a file an earlier
+        step made, deleted) and ask this, instead of playing the episode again."""
+        return self._judge_end(self.graph.fork())
+
+    def _judge_end(self, graph: GraphEvaluator) -> Probe:
         completed = tuple(graph.completed_order)
         for env in self.envs.values():
             if env.action_log:
@@ -574,7 +594,7 @@ class Episode:
         if fault is not None:
             return Probe(False, completed, f"evaluator '{fault.node}' raised {fault.error}")
         if not graph.is_complete:
-            return Probe(False, completed)
+            return Probe(False, completed, regressed=tuple(graph.regressed))
         failed = self.side_effect_policy == "fail" and bool(self._find_side_effects())
         return Probe(not failed, completed)
 

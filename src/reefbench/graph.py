@@ -9,17 +9,23 @@ size of the graph.
 
 When the episode ends, :meth:`GraphEvaluator.final_check` re-checks every completed *state*
 checkpoint (see :mod:`reefbench.evaluators`): success needs the final state, not a state
-that held once. A completed node is *superseded*, not re-checked, when a completed
-descendant governs an overlapping state key: the task itself asked for a later change of
-that state (a rename after a write), and the descendant's end check covers it. Moments
-(what the screen showed) are never re-checked.
+that held once. The end check works per state key, not per node: a key that a completed
+descendant governs (the task itself asked for a later change of that state, a rename
+after a write) is that descendant's to check; every other key stays the node's. A node
+none of whose keys a completed descendant governs is re-checked; one all of whose keys
+are governed later is *superseded*; one in between (``cmp a b`` after which the task
+appends to ``b``) cannot be re-checked, since its relation no longer holds by design, so
+each of its other keys (``a``) must hold at the end exactly what it held when the node
+completed (the environment's :meth:`~reefbench.environment.Environment.state_fingerprint`,
+recorded then). Moments (what the screen showed) are never re-checked.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Collection, Hashable, Iterable, Mapping
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, Literal
 
 import networkx as nx
@@ -50,8 +56,10 @@ EndVerdict = Literal["held", "regressed", "superseded", "moment"]
 class EndCheck:
     """What the final check made of one completed node.
 
-    ``held``/``regressed``: its state was checked again (``message`` says what was found);
-    ``superseded``: a completed descendant governs the same state (``message`` says which);
+    ``held``/``regressed``: its state was checked again (``message`` says what was found),
+    or, when completed descendants govern some of its keys, its other keys were compared
+    with what they held when it completed;
+    ``superseded``: completed descendants govern all of its state (``message`` says which);
     ``moment``: an observation, credited when it passed.
     """
 
@@ -104,7 +112,7 @@ class GraphEvaluator:
             self._objects = {node: i for i, node in enumerate(graph.nodes)}
         self.dag = nx.relabel_nodes(dag, dict(enumerate(keys)))
         self._end_checks = [ev.end_check() for ev in evaluators]
-        self._superseders = _superseders(keys, evaluators, dag)
+        self._keys, self._superseders = _superseders(keys, evaluators, dag)
         self.reset()
 
     # ------------------------------------------------------------------ state
@@ -118,6 +126,7 @@ class GraphEvaluator:
         self._regressed: list[int] = []
         self._end: list[EndCheck] = []
         self._fixed_end: dict[int, Evaluator | None] = {}
+        self._recorded: dict[int, dict[str, str]] = {}
         self._step = 0
 
     def fork(self) -> GraphEvaluator:
@@ -134,6 +143,7 @@ class GraphEvaluator:
         twin._regressed = list(self._regressed)
         twin._end = list(self._end)
         twin._fixed_end = dict(self._fixed_end)
+        twin._recorded = dict(self._recorded)
         return twin
 
     def state(self, node: Hashable) -> NodeState:
@@ -170,6 +180,21 @@ class GraphEvaluator:
         """The descendants that may replace a node's state at the end, with the key they
         share with it: ``[(descendant id, key), ...]`` (empty: it is always re-checked)."""
         return [(self.ids[j], key) for j, key in self._superseders[self._lookup(node)]]
+
+    def recorded(self, node: Hashable) -> dict[str, str]:
+        """What each state key of a completed node held when it completed (recorded for
+        nodes a later step may partly supersede; empty for the others)."""
+        return dict(self._recorded.get(self._lookup(node), {}))
+
+    def responsible_keys(self) -> dict[str, frozenset[str]]:
+        """For each completed state node, the state keys that no completed descendant
+        governs: what its end check answers for (see :meth:`final_check`)."""
+        done = set(self._completed_order)
+        return {
+            self.ids[i]: self._free_keys(i, done)
+            for i in self._completed_order
+            if self._end_checks[i] is not None
+        }
 
     @property
     def completion_ratio(self) -> float:
@@ -208,8 +233,13 @@ class GraphEvaluator:
         return StepReport(self._step, checks, completed)
 
     def final_check(self, envs: Mapping[str, Any]) -> list[str]:
-        """Check the end state: re-check every completed state node that no completed
-        descendant supersedes; return (and remember) those that regressed.
+        """Check the end state; return (and remember) the nodes that regressed.
+
+        Every completed state node answers for its state keys that no completed
+        descendant governs: re-checked when that is all of them, superseded when it is
+        none, and otherwise held to what those keys held when it completed (a relation
+        such as ``cmp a b`` is not re-run once the task changed ``b``; ``a`` must still
+        be as it was).
 
         Call it once, after the last action (a second call only reports new regressions).
         """
@@ -225,7 +255,10 @@ class GraphEvaluator:
             by = next(((j, key) for j, key in self._superseders[i] if j in done), None)
             if by is not None:
                 reason = f"superseded by {self.ids[by[0]]}, which governs the same {by[1]}"
-                self._end.append(EndCheck(node, "superseded", reason))
+                verdict = self._unchanged(i, self._free_keys(i, done), envs, reason)
+                self._end.append(verdict)
+                if verdict.verdict == "regressed" and i not in self._regressed:
+                    regressed.append(i)
                 continue
             check = self._run(i, end, envs)
             if check.success:
@@ -249,8 +282,49 @@ class GraphEvaluator:
             return NodeCheck(node, False, error=f"{type(exc).__name__}: {exc}")
         return NodeCheck(node, result.success, result.message, result.progress)
 
+    def _free_keys(self, i: int, done: set[int]) -> frozenset[str]:
+        """Node ``i``'s keys that no completed descendant governs."""
+        later = [self._keys[j] for j, _ in self._superseders[i] if j in done]
+        return frozenset(
+            k for k in self._keys[i] if not any(keys_overlap(k, b) for b in chain(*later))
+        )
+
+    def _unchanged(
+        self, i: int, keys: frozenset[str], envs: Mapping[str, Any], superseded: str
+    ) -> EndCheck:
+        """The end check of a node that completed descendants partly supersede: each of
+        its other keys holds what it held when the node completed."""
+        node = self.ids[i]
+        recorded = self._recorded.get(i, {})
+        kept = sorted(k for k in keys if k in recorded)
+        if not kept:  # nothing left to answer for, or no environment could say what it held
+            return EndCheck(node, "superseded", superseded)
+        try:
+            now = _fingerprints(self._evaluators[i], envs, set(kept))
+        except Exception as exc:  # reported as this node's regression, like an evaluator's
+            error = f"{type(exc).__name__}: {exc}"
+            return EndCheck(node, "regressed", "its state could not be read", error)
+        changed = [k for k in kept if now.get(k) != recorded[k]]
+        if changed:
+            message = "; ".join(
+                f"{_state_name(k)} is {_held(now.get(k))} at the end but was "
+                f"{_held(recorded[k])} when this checkpoint completed, and no later step "
+                "of the task governs it"
+                for k in changed
+            )
+            return EndCheck(node, "regressed", message)
+        names = ", ".join(_state_name(k) for k in kept)
+        return EndCheck(node, "held", f"{superseded}; {names} unchanged since it completed")
+
     def _complete(self, i: int, envs: Mapping[str, Any]) -> list[int]:
         ev = self._evaluators[i]
+        if self._superseders[i] and self._end_checks[i] is not None:
+            # A later step may supersede part of this node's state: record what the rest
+            # holds now, which is what it must still hold at the end.
+            try:
+                self._recorded[i] = _fingerprints(ev, envs, self._keys[i])
+            except Exception as exc:  # an unreadable key is compared as such at the end
+                self._recorded[i] = dict.fromkeys(self._keys[i], f"unreadable ({exc})")
         if ev.fixes_end_state:
             try:
                 self._fixed_end[i] = ev.completed_end_check(envs)
@@ -290,11 +364,47 @@ class _Broken(Evaluator):
         raise RuntimeError(self.error)
 
 
+def _leaves(ev: Evaluator) -> Iterable[Evaluator]:
+    """The parts of a combined evaluator (``a & b``), each routed to its own environment."""
+    parts: tuple[Evaluator, ...] | None = getattr(ev, "parts", None)
+    if parts is None:
+        yield ev
+    else:
+        for part in parts:
+            yield from _leaves(part)
+
+
+def _fingerprints(ev: Evaluator, envs: Mapping[str, Any], keys: Collection[str]) -> dict[str, str]:
+    """What each of ``keys`` (of ``ev``, scoped as :meth:`Evaluator.state_keys` scopes
+    them) holds now, read from the environment each part of ``ev`` reads; keys no
+    environment can fingerprint are left out."""
+    found: dict[str, str] = {}
+    for leaf in _leaves(ev):
+        mine = [k for k in leaf.state_keys() if k in keys]
+        env = leaf.pick_env(envs) if mine else None
+        fingerprint = getattr(env, "state_fingerprint", None)
+        if fingerprint is None:
+            continue
+        scope = f"{leaf.env_name}|" if leaf.env_name else ""
+        raw = {(k[len(scope) :] if scope and k.startswith(scope) else k): k for k in mine}
+        for key, value in fingerprint(list(raw)).items():
+            if key in raw:
+                found[raw[key]] = value
+    return found
+
+
+def _held(fingerprint: str | None) -> str:
+    if fingerprint is None:
+        return "unreadable"
+    return fingerprint if len(fingerprint) <= 48 else fingerprint[:45] + "..."
+
+
 def _superseders(
     ids: list[str], evaluators: list[Evaluator], dag: nx.DiGraph[Any]
-) -> list[tuple[tuple[int, str], ...]]:
-    """For each node, its descendants governing a state key that overlaps one of its own,
-    with a readable name of the shared state (computed once per graph, not per step)."""
+) -> tuple[list[frozenset[str]], list[tuple[tuple[int, str], ...]]]:
+    """Each node's state keys, and for each node its descendants governing a key that
+    overlaps one of its own, with a readable name of the shared state (computed once per
+    graph, not per step)."""
     try:
         keys = [ev.state_keys() for ev in evaluators]
     except Exception as exc:
@@ -310,7 +420,7 @@ def _superseders(
                 if shared is not None:
                     found.append((j, _state_name(shared)))
         result.append(tuple(found))
-    return result
+    return keys, result
 
 
 def _state_name(key: str) -> str:

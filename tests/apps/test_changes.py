@@ -96,3 +96,17 @@ def test_report_only_keeps_the_success_and_the_record(account: ServicesEnvironme
     assert result.success and result.side_effects == ["account: removed contact 'Ben Okafor'"]
     off = Episode(_task(), ScriptedAgent(turns), {"services": account}, side_effects="off").run()
     assert off.success and off.side_effects == []
+
+
+def test_a_fingerprint_names_the_rows_of_its_key_and_changes_with_them(
+    account: ServicesEnvironment,
+) -> None:
+    ada, ben = "account|contacts:ada lovelace", "account|contacts:ben okafor"
+    assert account.state_fingerprint([ada]) == {ada: "absent"}
+    account.execute(add_contact(name="Ada Lovelace", phone="555-0100"))
+    account.execute(add_contact(name="Ben Okafor", phone="555-0101"))
+    held = account.state_fingerprint([ada, ben])
+    assert held[ada] not in ("absent", held[ben])
+    forget.run(account, name="Ben Okafor")
+    now = account.state_fingerprint([ada, ben])
+    assert now == {ada: held[ada], ben: "absent"}

@@ -14,6 +14,7 @@ from email.utils import parseaddr
 from typing import Any
 
 from reefbench.apps.store import TABLES
+from reefbench.evaluators import keys_overlap
 from reefbench.sideeffects import Change
 
 Row = dict[str, Any]
@@ -80,6 +81,34 @@ def changes(before: Tables, now: Tables) -> list[Change]:
                     )
                 )
     return found
+
+
+# The tables a row's key is made from besides its own (a file's folders, an attachment's
+# mail, a checklist item's note), so a key's rows can be read without the whole account.
+_NAMED_FROM: dict[str, tuple[str, ...]] = {
+    "mail": ("mail", "attachments"),
+    "notes": ("notes", "note_items"),
+}
+
+
+def fingerprint(rows: Callable[[str], list[Row]], key: str) -> str:
+    """The rows a state key names (``account|contacts:ada``: that contact's row; a folder
+    of files: every file under it), as a hash equal between two reads exactly when they
+    are the same (noise columns left out, as in :func:`snapshot`)."""
+    table = key.partition("|")[2].partition(":")[0]
+    if table not in TABLES or table in NOISE_TABLES:
+        return "unknown"
+    names = _NAMED_FROM.get(table, (table,))
+    tables = snapshot(lambda t: rows(t) if t in names else [])
+    named = sorted(
+        (t, repr(sorted(row.items())))
+        for t in names
+        for row in tables.get(t, {}).values()
+        if keys_overlap(_row_key(t, row, tables), key)
+    )
+    if not named:
+        return "absent"
+    return hashlib.sha256(repr(named).encode()).hexdigest()
 
 
 def _first_address(addresses: Any) -> str:

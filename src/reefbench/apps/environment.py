@@ -216,6 +216,10 @@ class ServicesEnvironment(Environment):
     def on_state_changes(self, before: Tables) -> list[Change]:
         return changes.changes(before, changes.snapshot(self.rows))
 
+    def on_state_fingerprint(self, keys: list[str]) -> dict[str, str]:
+        """The account's rows each key names, as :mod:`.changes` names them."""
+        return {k: changes.fingerprint(self.rows, k) for k in keys if k.startswith("account|")}
+
     def on_stop(self) -> None:
         if self.server is not None:
             self.server.stop()

@@ -37,6 +37,15 @@ class MemoryEnvironment(Environment):
         self.files = dict(self.baseline)
         self.clipboard = ""
 
+    def on_state_fingerprint(self, keys: list[str]) -> dict[str, str]:
+        """A file's content, or ``absent``."""
+        found = {}
+        for key in keys:
+            if key.startswith("file:"):
+                content = self.files.get(key[len("file:") :])
+                found[key] = "absent" if content is None else f"text {content!r}"
+        return found
+
 
 @action
 def write_file(path: str, content: str, env: MemoryEnvironment) -> str:

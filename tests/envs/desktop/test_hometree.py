@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reefbench.envs.desktop.hometree import changes, digest, is_noise, scan, snapshot
+from reefbench.envs.desktop.hometree import changes, digest, fingerprint, is_noise, scan, snapshot
 
 
 def test_scan_lists_files_folders_and_links_with_their_metadata(tmp_path: Path) -> None:
@@ -66,3 +66,24 @@ def test_changes_name_deleted_overwritten_and_re_moded_files(tmp_path: Path) -> 
         ("edited.txt", "changed the content of ~/edited.txt"),
         ("script.sh", "changed the permissions of ~/script.sh to 755"),
     ]
+
+
+def test_a_fingerprint_changes_exactly_when_the_path_holds_something_else(
+    tmp_path: Path,
+) -> None:
+    note = tmp_path / "note.txt"
+    assert fingerprint(note) == "absent"
+    note.write_text("code")
+    first = fingerprint(note)
+    note.write_text("code")  # written again, the same bytes: the same state
+    assert fingerprint(note) == first
+    note.chmod(0o755)
+    assert fingerprint(note) != first
+    folder = tmp_path / "kept"
+    folder.mkdir()
+    (folder / "a.txt").write_text("1")
+    held = fingerprint(folder)
+    (folder / "a.txt.swp").write_text("editor noise")
+    assert fingerprint(folder) == held
+    (folder / "a.txt").write_text("2")
+    assert fingerprint(folder) != held and fingerprint(folder).startswith("folder ")

@@ -380,6 +380,29 @@ class DesktopDevice(Environment):
                 found.append(Change(f"gsetting:{key}", f"setting {key} changed {old} -> {new}"))
         return found
 
+    def on_state_fingerprint(self, keys: list[str]) -> dict[str, str]:
+        """Files and folders by :func:`hometree.fingerprint`, GSettings and xfconf
+        properties by their value (``unset`` when there is none); the session's other
+        state (processes, the clipboard) is not held to a past value."""
+        found: dict[str, str] = {}
+        for key in keys:
+            kind, _, what = key.partition(":")
+            if kind == "file":
+                try:
+                    found[key] = hometree.fingerprint(self.session.host_path(what))
+                except ActionFailed:  # outside the sandbox: not this device's state
+                    continue
+            elif kind == "gsetting":
+                schema, _, name = what.rpartition("/")
+                done = self.session.run(["gsettings", "get", schema, name], timeout=10)
+                found[key] = done.stdout.strip() if done.returncode == 0 else "unset"
+            elif kind == "xfconf":
+                channel, slash, prop = what.partition("/")
+                query = ["xfconf-query", "-c", channel, "-p", slash + prop]
+                done = self.session.run(query, timeout=5)
+                found[key] = done.stdout.strip() if done.returncode == 0 else "unset"
+        return found
+
     def gsettings(self) -> dict[str, str]:
         """Every desktop setting as ``schema/key -> value`` (gsettings' own text)."""
         result = self.session.run(["gsettings", "list-recursively"], timeout=10)

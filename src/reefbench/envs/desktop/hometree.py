@@ -145,6 +145,27 @@ def snapshot(root: Path) -> HomeState:
     return HomeState(tree, hashes)
 
 
+def fingerprint(path: Path) -> str:
+    """What one path holds, as text equal between two reads exactly when it is the same:
+    ``absent``, a file's permission bits and content hash, a link's target, or a folder's
+    entries with theirs (noise left out, as in :func:`snapshot`). The end check holds a
+    state key no later step governs to this (:meth:`DesktopDevice.on_state_fingerprint`)."""
+    try:
+        info = path.lstat()
+    except FileNotFoundError:
+        return "absent"
+    if stat.S_ISLNK(info.st_mode):
+        return f"link to {os.readlink(path)}"
+    mode = stat.S_IMODE(info.st_mode)
+    if not stat.S_ISDIR(info.st_mode):
+        return f"file {mode:o} {digest(path)}"
+    hashed = hashlib.sha256()
+    for rel, entry in sorted(scan(path).items()):
+        content = digest(path / rel) if entry.kind == "file" else ""
+        hashed.update(f"{rel}\0{entry.kind}\0{entry.mode:o}\0{content}\n".encode())
+    return f"folder {mode:o} {hashed.hexdigest()}"
+
+
 def changes(root: Path, before: HomeState) -> list[tuple[str, str]]:
     """``(relative path, what happened)`` for every path added, deleted, overwritten,
     re-typed or re-moded since ``before`` (a folder's own mtime is not a change)."""

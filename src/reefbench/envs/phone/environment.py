@@ -258,6 +258,13 @@ class PhoneEnvironment(TouchEnvironment):
             found.append(Change(f"calls:{digits}", f"{call['kind']} call to {call['number']}"))
         return found
 
+    def on_state_fingerprint(self, keys: list[str]) -> dict[str, str]:
+        """The phone's settings by value (the account's keys go to ``services``)."""
+        prefix = "phone-setting:"
+        return {
+            k: repr(self.state.settings.get(k[len(prefix) :])) for k in keys if k.startswith(prefix)
+        }
+
     def set_setting(self, key: str, value: Any) -> None:
         """Change a system setting (setup steps); the screen follows at once."""
         self.state.set(key, value)

@@ -44,7 +44,12 @@ For each task, on real environments:
 9. the instruction passes the lint (:mod:`.lint`): no action names, internal ids or
    settings keys, no secret it asks to find, no contradictory goals, not only opening
    apps, no odd value combinations, nothing that invites a safety refusal;
-10. no certified solution avoids a device or app the instruction names (:mod:`.devices`).
+10. no certified solution avoids a device or app the instruction names (:mod:`.devices`);
+11. what an earlier subtask made must still be there at the end: the reference with a
+    file an earlier subtask made deleted (or a setting it changed set back) before the
+    last subtask does not succeed, for one state key per task that no later step governs
+    (:mod:`.end_state_case`; judged inside the oracle's episode, on a fork of its graph
+    evaluator, for no extra episode).
 
 Gates 5, 9 and 10 are static (:func:`static_problems`): they read the task only, run over
 the whole suite in seconds, and a task that fails them is not played.
@@ -75,6 +80,7 @@ from reefbench.environment import Environment
 from reefbench.episode import Episode, EpisodeResult
 from reefbench.subtask import SubTask
 from reefbench.suites.v0.devices import device_problems
+from reefbench.suites.v0.end_state_case import end_state_problems
 from reefbench.suites.v0.lint import lint_problems
 from reefbench.task import Task
 from reefbench.waiting import wait_until
@@ -90,6 +96,8 @@ class Verdict:
     problems: list[str] = field(default_factory=list)
     seconds: float = 0.0
     episodes: int = 0
+    undone: str = ""
+    """What gate 11 undid ('' when the task has no state key it applies to)."""
 
     @property
     def ok(self) -> bool:
@@ -297,7 +305,7 @@ def check_task(
     alternatives: bool = True,
     action_set: str = DEFAULT_ACTION_SET,
 ) -> Verdict:
-    """Run gates 1-4 and 6-8 for one task on started-or-not environments (they are reset);
+    """Run gates 1-4, 6-8 and 11 for one task on started-or-not environments (they are reset);
     gate 3 plays the task's alternative solutions if ``alternatives`` (see
     :func:`alternative_plan`), gate 8 its near misses of the templates in
     ``near_misses_of`` (``pool`` is accepted for symmetry with :func:`run_gates`; the near
@@ -324,6 +332,9 @@ def check_task(
         flaky = _unstable_checkpoints(task, oracle.envs)
         if flaky:
             verdict.problems.append(f"checkpoints {flaky} differ on the same final state")
+        # Last on the oracle's end state: it changes that state (later episodes reset it).
+        found, verdict.undone = end_state_problems(task, oracle)
+        verdict.problems += found
     for number in range(len(task.alternative_solutions) if alternatives else 0):
         alternative = Episode(
             task, OracleAgent(alternative=number, observe=False), envs, action_set=action_set
