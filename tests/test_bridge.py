@@ -71,3 +71,13 @@ def test_calls_from_several_threads_are_played_one_after_another() -> None:
         thread.join()
     assert sorted(steps) == list(range(2, 10))
     played.close()
+
+
+def test_on_end_runs_on_the_episode_s_thread_when_it_is_closed() -> None:
+    """Where the environments started: Playwright's driver can be stopped only there."""
+    seen: list[str] = []
+    played = driver(on_end=lambda: seen.append(threading.current_thread().name))
+    played.start()
+    assert seen == []
+    played.close()
+    assert seen == ["reef-episode"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from reefbench.actions import Action, ActionCall
@@ -52,6 +52,10 @@ class EpisodeDriver:
         task: The task to play.
         envs: Environments by name (the root environment is added by the episode).
         agent_name: The agent's name in the result (``gym``, ``mcp``).
+        on_end: Run on the episode's thread once the episode has ended (aborted included):
+            where the environments started, and so where a thread-bound driver such as
+            Playwright's can stop them (from another thread it cannot, and waits out its
+            timeout).
         episode_options: Passed to :class:`Episode` (``invalid_tolerance``, ``step_limit``,
             ``observation_sink``, ``judge``).
     """
@@ -62,9 +66,11 @@ class EpisodeDriver:
         envs: Mapping[str, Environment],
         *,
         agent_name: str = "external",
+        on_end: Callable[[], None] | None = None,
         **episode_options: Any,
     ) -> None:
         self.agent = ExternalAgent(agent_name)
+        self.on_end = on_end
         self.episode = Episode(task, self.agent, envs, **episode_options)
         self.result: EpisodeResult | None = None
         self.turn: Turn | None = None
@@ -115,8 +121,12 @@ class EpisodeDriver:
         self.thread.join()
 
     def _run(self) -> None:
-        self.result = self.episode.run()
-        self.agent.turns.put(None)
+        try:
+            self.result = self.episode.run()
+        finally:
+            if self.on_end is not None:
+                self.on_end()
+            self.agent.turns.put(None)
 
     def _next(self) -> Turn | None:
         self.turn = self.agent.turns.get()

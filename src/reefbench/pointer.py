@@ -22,11 +22,15 @@ from __future__ import annotations
 import io
 import math
 import struct
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from reefbench.actions import ActionCall
 from reefbench.errors import InvalidAction
+
+if TYPE_CHECKING:
+    from reefbench.task import Task
 
 PointerKind = Literal["desktop", "browser", "touch"]
 """How a device is driven by coordinates: a mouse and keyboard screen, a browser page, or
@@ -238,6 +242,16 @@ _PLAYWRIGHT_KEYS = {
     "pagedown": "PageDown",
     "insert": "Insert",
 }
+
+
+def first_device(task: Task, devices: Mapping[str, object]) -> str:
+    """The device the agent looks at first: the one the task's first subtask is on (as its
+    instruction says, "In the phone's Settings ..."), else the first of the task's devices,
+    else the first device. Starting elsewhere would cost a switch that a person, reading
+    the task, would not make; the reference solution is never consulted."""
+    info = task.metadata
+    named = [s.env for s in info.subtasks[:1]] + list(info.environments)
+    return next((name for name in named if name in devices), next(iter(devices)))
 
 
 def key_name(key: str) -> str:

@@ -15,6 +15,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -393,3 +394,25 @@ def test_under_pixels_the_tools_take_points_and_the_only_observation_is_the_scre
     assert json.loads((tmp_path / "run" / "run.json").read_text())["config"]["action_set"] == (
         "pixels"
     )
+
+
+def test_a_served_episode_stops_its_environments_on_the_episode_s_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stopped from the server's thread, the browser and the phone each waited out
+    Playwright's 10 s and were killed: Ctrl+C took about 25 s to end `reef serve-mcp`."""
+    episode = ServedEpisode("memory", "mem-write-note", tmp_path / "run")
+    stopped: dict[str, str] = {}
+    for name, env in episode.envs.items():
+        original = env.stop
+
+        def stop(name: str = name, original: Callable[[], None] = original) -> None:
+            stopped.setdefault(name, threading.current_thread().name)
+            original()
+
+        monkeypatch.setattr(env, "stop", stop)
+    episode.start()
+    episode.close()
+    assert stopped and set(stopped.values()) == {"reef-episode"}, stopped
+    (row,) = ResultsStore(tmp_path / "run").rows()
+    assert row["status"] != "pending"

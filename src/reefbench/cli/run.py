@@ -130,6 +130,13 @@ def run(
             "(default: with --action-set pixels or a computer-use model), on, or off."
         ),
     ] = None,
+    computer_tool: Annotated[
+        str | None,
+        typer.Option(
+            help="Anthropic's computer tool version for native computer use: "
+            "computer_20250124 (default) or computer_20251124 (newer models)."
+        ),
+    ] = None,
     safety_checks: Annotated[
         str | None,
         typer.Option(
@@ -197,6 +204,7 @@ def run(
                 "replay": str(replay) if replay else None,
                 "computer_use": computer_use,
                 "safety_checks": safety_checks,
+                "computer_tool": computer_tool,
             },
         )
         if agent is not None and model is not None:
@@ -249,15 +257,19 @@ def _merge(
     from reefbench.runner.config import RunConfig
     from reefbench.userfiles import first_validation_error
 
-    data = base.model_dump()
+    # Only what the file set: a default carried over would read as chosen (an action set
+    # the file never named would keep a computer-use model off its own default, pixels).
+    data = base.model_dump(exclude_unset=True)
     data.update(_drop_none(run))
     given_agent = _drop_none(agent)
+    chosen = data.get("agent", {})
     if "model" in given_agent:
-        data["agent"] = {"name": "model", "options": {}}
+        chosen = {"name": "model"}
     elif "name" in given_agent:
-        data["agent"] = {"name": given_agent["name"], "options": {}}
-    data["agent"].update(given_agent)
-    data["agent"]["options"] = {**data["agent"].get("options", {}), **_drop_none(options)}
+        chosen = {"name": given_agent["name"]}
+    chosen = {**chosen, **given_agent}
+    chosen["options"] = {**chosen.get("options", {}), **_drop_none(options)}
+    data["agent"] = chosen
     try:
         return RunConfig.model_validate(data)
     except pydantic.ValidationError as exc:

@@ -15,6 +15,7 @@ import typer
 
 from reefbench.cli.app import app, console
 from reefbench.errors import ReefError
+from reefbench.suites import DEFAULT_SUITE
 
 if TYPE_CHECKING:
     from reefbench.runner.served_episode import ServedEpisode
@@ -108,7 +109,9 @@ def _serve_until_stopped(
 @app.command("serve-mcp")
 def serve_mcp(
     task: Annotated[str, typer.Option(help="The task to play (its exact id).")],
-    suite: Annotated[str, typer.Option(help="Built-in suite: v0 or memory.")] = "v0",
+    suite: Annotated[
+        str, typer.Option(help="Built-in suite: v1 (default; frozen data), v0 or memory.")
+    ] = DEFAULT_SUITE,
     out: Annotated[
         Path | None, typer.Option(help="Run directory for the result (default runs/mcp-<time>).")
     ] = None,

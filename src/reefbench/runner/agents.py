@@ -157,6 +157,11 @@ def _model_factory(
     )
     if _computer_use(spec):
         return _native_factory(spec, parsed, options_for_requests)
+    if "computer_tool" in options:
+        raise ConfigError(
+            f"--computer-tool picks Anthropic's computer tool, but '{parsed}' does not play "
+            "through native computer use (add --computer-use on or --action-set pixels)"
+        )
     if tool_mode == "auto":
         tool_mode = provider_info(parsed.provider).tool_mode
     grounding = options.get("grounding")
@@ -219,6 +224,11 @@ def _native_factory(spec: AgentSpec, parsed: Any, options: Any) -> Any:
         )
     settings = {}
     if "computer_tool" in spec.options:
+        if parsed.provider != "anthropic":
+            raise ConfigError(
+                f"--computer-tool picks Anthropic's computer tool version; '{parsed}' is "
+                "not an Anthropic model (drop the flag)"
+            )
         settings["computer_tool"] = str(spec.options["computer_tool"])
     interface = make_native(parsed, options, settings=settings)
 

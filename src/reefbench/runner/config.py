@@ -118,9 +118,10 @@ class RunConfig(BaseModel):
         (:func:`~reefbench.agents.computer_use.wants_computer_use`), so ``run.json`` says
         which it did: ``computer_use`` becomes ``on`` when the rule picks it.
 
-        A native interface acts by coordinates only, so unless the run names an action set
-        it plays under ``pixels``: plain screenshots, not Set-of-Marks boxes and numbers
-        drawn over the screen that the model cannot refer to."""
+        A native interface, like an open grounding model, acts by coordinates only, so
+        unless the run names an action set it plays under ``pixels``: plain screenshots,
+        not Set-of-Marks boxes and numbers drawn over the screen that the model cannot
+        refer to."""
         options = self.agent.options
         if self.agent.model is None:
             return self
@@ -128,6 +129,7 @@ class RunConfig(BaseModel):
         if mode == "auto":
             if options.get("grounding"):  # an open grounding model prompts for its own format
                 options.pop("computer_use", None)
+                self._default_to_pixels()
                 return self
             from reefbench.agents.computer_use.selection import wants_computer_use
             from reefbench.agents.providers.registry import parse_model
@@ -136,9 +138,13 @@ class RunConfig(BaseModel):
                 options["computer_use"] = mode = "on"
             else:
                 options.pop("computer_use", None)
-        if mode == "on" and "action_set" not in self.model_fields_set:
-            self.action_set = PIXELS.name
+        if mode == "on":
+            self._default_to_pixels()
         return self
+
+    def _default_to_pixels(self) -> None:
+        if "action_set" not in self.model_fields_set:
+            self.action_set = PIXELS.name
 
     def config_hash(self) -> str:
         relevant = self.model_dump(exclude={"workers", "ray_address", "action_modules"})

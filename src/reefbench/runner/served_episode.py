@@ -85,6 +85,7 @@ class ServedEpisode:
             self.task,
             self.envs,
             agent_name=AGENT_NAME,
+            on_end=self._stop_environments,
             invalid_tolerance=invalid_tolerance,
             step_limit=step_limit,
             action_set=self.config.action_set,
@@ -108,12 +109,17 @@ class ServedEpisode:
         self.driver.close()
         if self.driver.result is not None:
             self._finish()
+        self._stop_environments()  # an episode that never started, or stopped them already
+        self.store.close()
+
+    def _stop_environments(self) -> None:
+        """Stop every environment (the driver does it on the episode's thread when the
+        episode ends: the browser's and phone's Playwright driver belongs to that thread)."""
         for env in self.envs.values():
             try:
                 env.stop()
             except Exception:  # stopping a crashed environment may fail; stop the others
                 continue
-        self.store.close()
 
     # ------------------------------------------------------------------ the agent's side
     @property

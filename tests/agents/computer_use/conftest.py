@@ -24,6 +24,8 @@ import pytest
 
 from reefbench.agents.providers import ProviderOptions, RetryPolicy
 
+from .wire_rules import Refused, Rules, error_body
+
 FAKE_KEY = "sk-fake-cu-7d1e2a-reefbench-secret"
 FAST_RETRY = RetryPolicy(attempts=2, base=0.001, cap=0.01)
 WIRES = ("anthropic", "openai", "google")
@@ -238,10 +240,9 @@ def render_openai(said: list[Said], n: int, request: Request) -> Any:
 
 
 def render_gemini(said: list[Said], n: int, request: Request) -> Any:
-    width, height = _png_size(request.screenshot())
-
     def norm(x: int, y: int) -> dict[str, int]:
         # The model answers in 0..999 whatever the image's size.
+        width, height = _png_size(request.screenshot())
         return {"x": x * 1000 // width, "y": y * 1000 // height}
 
     parts: list[dict[str, Any]] = []
@@ -299,12 +300,16 @@ def _authorised(wire: str, headers: dict[str, str]) -> bool:
 
 
 class WireServer:
-    """A threaded HTTP server that answers each request with its brain's next calls."""
+    """A threaded HTTP server that answers each request with its brain's next calls, and
+    refuses what the real API refuses (:mod:`.wire_rules`): each refusal is kept in
+    ``refused`` so a test can say why its episode broke."""
 
     def __init__(self, wire: str) -> None:
         self.wire = wire
         self.brain: Brain | None = None
         self.requests: list[Request] = []
+        self.refused: list[str] = []
+        self.rules = Rules(wire)
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -345,11 +350,28 @@ class WireServer:
         expected = PATHS[self.wire].format(model=MODELS[self.wire])
         if request.path.split("?")[0] != expected:
             return 404, {"error": {"message": f"no route {request.path}"}}
+        refusal = self.refusal(request)
+        if refusal is not None:
+            return refusal
         self.requests.append(request)
         if self.brain is None:
             return 500, {"error": {"message": "no brain"}}
         said = self.brain(request)
-        return 200, RENDER[self.wire](said, len(self.requests), request)
+        return 200, self.remembered(RENDER[self.wire](said, len(self.requests), request))
+
+    def refusal(self, request: Request) -> tuple[int, Any] | None:
+        """The real API's 400 for a request it would refuse, or ``None``."""
+        try:
+            self.rules.check(request.body, request.headers)
+        except Refused as exc:
+            self.refused.append(f"request {len(self.requests) + 1}: {exc.message}")
+            return 400, error_body(self.wire, exc)
+        return None
+
+    def remembered(self, payload: Any) -> Any:
+        """``payload``, after keeping what the service remembers of it."""
+        self.rules.remember(payload)
+        return payload
 
     def agent(self, **options: Any) -> Any:
         """A native computer-use agent of this wire's provider pointed at this server."""

@@ -111,3 +111,106 @@ def test_function_tools_stay_the_default_for_ordinary_models(tmp_path: Path) -> 
     assert off.agent.options["computer_use"] == "off"
     assert off.action_set == "marks"
     assert plain.config_hash() != named.config_hash()
+
+
+# ------------------------------------------------------------------ the action set played
+GROUNDING = ["--model", "openai-compatible/ui-tars-1.5-7b@http://127.0.0.1:9/v1"]
+
+
+@pytest.mark.parametrize(
+    ("args", "played"),
+    [
+        (["--model", "anthropic/claude-x", "--computer-use", "on"], "pixels"),
+        (["--model", "openai/computer-use-preview"], "pixels"),
+        (["--model", "anthropic/claude-x", "--computer-use", "on", "--action-set", "a11y"],
+         "a11y"),
+        ([*GROUNDING, "--grounding", "uitars"], "pixels"),
+        ([*GROUNDING, "--grounding", "qwen2.5-vl"], "pixels"),
+        ([*GROUNDING, "--grounding", "uitars", "--action-set", "marks"], "marks"),
+        (["--model", "openai/gpt-4o"], "marks"),
+    ],
+    ids=["computer-use-on", "computer-use-model", "named-set", "uitars", "qwen", "named-marks",
+         "function-tools"],
+)  # fmt: skip
+def test_coordinate_agents_play_pixels_unless_the_run_names_a_set(
+    args: list[str], played: str, tmp_path: Path
+) -> None:
+    """What ``run.json`` records is what the agent was shown: a native computer-use or
+    grounding model gets plain screenshots, not Set-of-Marks boxes it cannot refer to."""
+    nowhere = "http://127.0.0.1:9"  # the agent never reaches a server: no device to drive
+    keys = {"OPENAI_API_KEY": FAKE_KEY, "ANTHROPIC_API_KEY": FAKE_KEY,
+            "ANTHROPIC_BASE_URL": nowhere, "OPENAI_BASE_URL": nowhere}  # fmt: skip
+    out = tmp_path / "run"
+    done = reef("run", "--suite", "memory", "--task", "mem-write-note", *args,
+                "--max-infra-retries", "0", "--retries", "1", "--no-report", "--out", str(out),
+                extra=keys)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    config = json.loads((out / "run.json").read_text())["config"]
+    assert config["action_set"] == played
+    assert f"({played} actions" in done.stdout
+
+
+def test_a_configuration_file_s_action_set_stands_and_its_defaults_do_not(tmp_path: Path) -> None:
+    """A file that names no action set leaves the computer-use default to the flags; one
+    that names a set keeps it."""
+    plain, named = tmp_path / "plain.toml", tmp_path / "named.toml"
+    plain.write_text('suite = "memory"\ntasks = ["mem-write-note"]\n')
+    named.write_text('suite = "memory"\ntasks = ["mem-write-note"]\naction_set = "a11y"\n')
+    keys = {"ANTHROPIC_API_KEY": FAKE_KEY, "ANTHROPIC_BASE_URL": "http://127.0.0.1:9"}
+    for config, played in ((plain, "pixels"), (named, "a11y")):
+        out = tmp_path / config.stem
+        done = reef("run", "--config", str(config), "--model", "anthropic/claude-x",
+                    "--computer-use", "on", "--max-infra-retries", "0", "--no-report",
+                    "--out", str(out), extra=keys)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert json.loads((out / "run.json").read_text())["config"]["action_set"] == played
+
+
+# ------------------------------------------------------------------ endpoints and tools
+@pytest.mark.parametrize(
+    ("model", "variable"),
+    [("anthropic/claude-x", "ANTHROPIC_BASE_URL"), ("openai/gpt-4o", "OPENAI_BASE_URL"),
+     ("google/gemini-2.5-pro", "GOOGLE_GEMINI_BASE_URL")],
+)  # fmt: skip
+def test_another_endpoint_is_named_by_the_sdk_s_variable(
+    model: str, variable: str, tmp_path: Path
+) -> None:
+    done = reef("run", "--suite", "memory", "--model", f"{model}@http://127.0.0.1:9/v1",
+                "--out", str(tmp_path / "r"))  # fmt: skip
+    assert done.returncode == 2
+    assert f"set {variable}" in done.stderr and "Traceback" not in done.stderr
+    help_text = "".join(reef("run", "--help").stdout.replace("│", " ").split())
+    assert variable in help_text and "--computer-tool" in help_text
+
+
+@pytest.mark.parametrize("server", ["anthropic"], indirect=True)
+def test_the_computer_tool_version_is_a_flag(server: WireServer, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    keys = {"ANTHROPIC_API_KEY": FAKE_KEY, "ANTHROPIC_BASE_URL": server.base_url}
+    done = reef("run", "--suite", "memory", "--task", "mem-write-note",
+                "--model", "anthropic/claude-x", "--computer-use", "on",
+                "--computer-tool", "computer_20251124", "--max-infra-retries", "0",
+                "--no-report", "--out", str(out), extra=keys)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    options = json.loads((out / "run.json").read_text())["config"]["agent"]["options"]
+    assert options["computer_tool"] == "computer_20251124"
+    for args, message in (
+        (["--model", "openai/computer-use-preview"], "is not an Anthropic model"),
+        (["--model", "anthropic/claude-x", "--computer-use", "off"], "does not play through"),
+        (["--model", "anthropic/claude-x", "--computer-use", "on"], "computer tool 'computer_1'"),
+    ):
+        tool = "computer_1" if "on" in args else "computer_20251124"
+        both = {**keys, "OPENAI_API_KEY": FAKE_KEY}
+        done = reef("run", "--suite", "memory", *args, "--computer-tool", tool,
+                    "--out", str(tmp_path / "bad"), extra=both)  # fmt: skip
+        assert done.returncode == 2, (args, done.stdout, done.stderr)
+        assert message in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_serve_mcp_defaults_to_the_newest_release() -> None:
+    from reefbench.suites import DEFAULT_SUITE
+
+    done = reef("serve-mcp", "--help")
+    text = "".join(done.stdout.replace("│", " ").split())
+    assert f"{DEFAULT_SUITE}(default;frozendata)" in text
+    assert f"[default:{DEFAULT_SUITE}]" in text

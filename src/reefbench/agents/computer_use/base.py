@@ -26,7 +26,7 @@ from reefbench.agents.computer_use.displays import (
 from reefbench.agents.llm import describe_result, episode_results
 from reefbench.agents.providers.base import ToolSpec
 from reefbench.errors import ConfigError, InvalidAction
-from reefbench.pointer import PointerKind, PointerOp, Scale, to_calls
+from reefbench.pointer import PointerKind, PointerOp, Scale, first_device, to_calls
 from reefbench.protocol import NO_ACTION, AgentOutput, CallResult, Turn, Usage
 from reefbench.root import ROOT
 
@@ -249,7 +249,7 @@ class ComputerUseAgent:
             raise ConfigError(
                 f"{self.name}: the task has no device with coordinate actions to drive"
             )
-        self._current = next(iter(self._devices))
+        self._current = first_device(task, self._devices)
         tools = (switch_tool(self._devices), *root_tools(action_spaces.get(ROOT, [])))
         setup = Setup(system_prompt(task, self._devices, self._current), tools, self._devices)
         self._session = self.interface.session(setup)
@@ -267,7 +267,11 @@ class ComputerUseAgent:
         note = _note(turn.previous)
         usage = Usage()
         lines: list[str] = []
-        for _ in range(MAX_LOCAL_ROUNDS):
+        for round_ in range(MAX_LOCAL_ROUNDS):
+            if round_:
+                # The last reply asked only for what the agent answers itself: answer
+                # exactly its requests now (and never again next turn).
+                outcomes, note = self._outcomes([]), ""
             reply = self._session.send(outcomes, self._screen(), note)
             usage = usage + reply.usage
             if reply.text:
@@ -281,7 +285,7 @@ class ComputerUseAgent:
                     usage=usage,
                     invalid="; ".join(errors) or None,
                 )
-            outcomes, note = local, ""
+        # The last reply's requests stay pending: the next turn answers them.
         return AgentOutput(
             message="\n".join(lines),
             usage=usage,
@@ -300,6 +304,10 @@ class ComputerUseAgent:
         return screen_for(self._current, kind, shot, interface.scale, resize=interface.resize)
 
     def _outcomes(self, results: Sequence[CallResult]) -> list[Outcome]:
+        """Answers to every request of the last reply, each exactly once, in the reply's
+        order (the providers refuse a result that answers no call of the previous turn,
+        or one answered already); ``results`` are the episode's results of the action
+        calls those requests became. Clears what is pending."""
         queue = list(results)
         outcomes: list[Outcome] = []
         for pending in self._pending:

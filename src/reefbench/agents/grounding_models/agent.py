@@ -32,6 +32,7 @@ from reefbench.pointer import (
     PointerKind,
     PointerOp,
     Scale,
+    first_device,
     png_size,
     resize_png,
     to_calls,
@@ -106,7 +107,7 @@ class GroundingAgent:
             for env, actions in action_spaces.items()
             if env != ROOT and (kind := pointer_kind(actions)) is not None
         }
-        self.current = next(iter(self.devices), None)
+        self.current = first_device(task, self.devices) if self.devices else None
         self._instruction = task.instruction
         self._descriptions = dict(descriptions)
         self._root = {a.name for a in action_spaces.get(ROOT, [])}

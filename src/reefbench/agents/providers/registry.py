@@ -70,6 +70,9 @@ class ProviderInfo:
         computer_use: The native computer-use interface reefbench drives (``None``: none),
             as ``reef run --help`` and ``reef doctor`` name it.
         native: Makes that interface (:mod:`reefbench.agents.computer_use`).
+        base_url_variable: The variable its official SDK reads for another API root (a
+            gateway, a proxy, a local server); ``None`` where the model string names the
+            server (``openai-compatible/<model>@<base_url>``).
     """
 
     name: str
@@ -85,6 +88,7 @@ class ProviderInfo:
     tool_mode: Literal["native", "json"] = "native"
     computer_use: str | None = None
     native: NativeBuilder | None = None
+    base_url_variable: str | None = None
 
     def import_sdk(self) -> ModuleType:
         """The SDK module, or the one-line error naming the extra that installs it."""
@@ -170,17 +174,18 @@ TABLE: tuple[ProviderInfo, ...] = (
     ProviderInfo(
         "openai", ("OPENAI_API_KEY",), "openai", "openai", "openai", "openai", _openai,
         "openai/<model>", computer_use="computer_use_preview (Responses API)",
-        native=_openai_native,
+        native=_openai_native, base_url_variable="OPENAI_BASE_URL",
     ),
     ProviderInfo(
         "anthropic", ("ANTHROPIC_API_KEY",), "anthropic", "anthropic", "anthropic", "anthropic",
         _anthropic, "anthropic/<model>", computer_use="computer tool (computer_20250124 beta)",
-        native=_anthropic_native,
+        native=_anthropic_native, base_url_variable="ANTHROPIC_BASE_URL",
     ),
     ProviderInfo(
         "google", ("GEMINI_API_KEY", "GOOGLE_API_KEY"), "google.genai", "google-genai",
         "google", "gemini", _gemini, "google/<model>", aliases=("gemini",),
         computer_use="computer use (0-999 coordinates)", native=_gemini_native,
+        base_url_variable="GOOGLE_GEMINI_BASE_URL",
     ),
     ProviderInfo(
         "openai-compatible", ("OPENAI_COMPATIBLE_API_KEY",), "openai", "openai", "openai",
@@ -208,8 +213,10 @@ def model_help() -> str:
     examples = ", ".join(info.example for info in TABLE)
     variables = ", ".join(" or ".join(info.key_variables) for info in TABLE)
     native = "; ".join(f"{i.name}: {i.computer_use}" for i in TABLE if i.computer_use)
+    roots = ", ".join(i.base_url_variable for i in TABLE if i.base_url_variable)
     return (
-        f"Model as provider/model: {examples}. Keys come from {variables}. "
+        f"Model as provider/model: {examples}. Keys come from {variables}; another API "
+        f"root (a gateway, a proxy) from {roots}. "
         f"Native computer use ({native}) with --action-set pixels or a computer-use model "
         "(see --computer-use)."
     )
@@ -252,9 +259,11 @@ def parse_model(spec: str) -> ModelSpec:
             )
         return ModelSpec(provider, match["model"], url)
     if "@" in rest:
+        variable = BY_NAME[provider].base_url_variable
         raise ConfigError(
-            f"model {spec!r}: only openai-compatible models take '@base_url'; for a "
-            f"self-hosted server use 'openai-compatible/{rest}'"
+            f"model {spec!r}: only openai-compatible models take '@base_url'; to send "
+            f"{provider} requests to another endpoint (a gateway, a proxy) set {variable}; "
+            f"for a self-hosted OpenAI-compatible server use 'openai-compatible/{rest}'"
         )
     return ModelSpec(provider, rest)
 
