@@ -20,7 +20,6 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -56,8 +55,8 @@ TASKS: dict[str, tuple[str, str, list[tuple[str, str]]]] = {
     ),
 }
 OFF = 40  # pixels of the image the model was sent
-# wire -> (model, flags, key variable, base-URL variable): no --action-set anywhere, so the
-# run plays the default a computer-use model gets (pixels).
+# wire -> (model, flags, key variable, base-URL variable), for the conftest's `server` of
+# each wire: no --action-set anywhere, so the run plays a computer-use model's default.
 INTERFACES = {
     "anthropic": (f"anthropic/{MODELS['anthropic']}", ["--computer-use", "on"],
                   "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"),
@@ -138,15 +137,6 @@ class Player:
         last = not any(k == "click" for k, _ in todo)
         self.clicked.append((device, text))
         return [Said("click", x, y + (OFF if self.off and last else 0))]
-
-
-@pytest.fixture(params=sorted(INTERFACES))
-def server(request: pytest.FixtureRequest) -> Iterator[WireServer]:
-    made = WireServer(request.param)
-    try:
-        yield made
-    finally:
-        made.close()
 
 
 def reef_run(server: WireServer, out: Path) -> subprocess.CompletedProcess[str]:
