@@ -166,17 +166,27 @@ def mean_tokens(counts: Sequence[Count]) -> float:
 
 # ------------------------------------------------------------------ shadow agents
 BEFORE = "before"
+# The default policy with the history of before issue 31 (the last two exchanges, every
+# screenshot in them): what the whole-episode default (item 6) is compared with.
+TWO_TURNS = "changed-history-2"
 
 
 def variants() -> dict[str, ModelSettings]:
-    """Every observation policy, and ``before``: what agents sent before policies (every
+    """Every observation policy, ``before``: what agents sent before policies (every
     observation, history screenshots, every tool description repeated in the prompt and
-    no parameter said once, text parts apart)."""
+    no parameter said once, text parts apart, two turns of history), and
+    ``changed-history-2``: the default policy with the two-turn history of before."""
     return {
         BEFORE: ModelSettings(
-            observe="all", prompt_tools="full", environments="each", join_text=False
+            observe="all",
+            prompt_tools="full",
+            environments="each",
+            join_text=False,
+            history=2,
+            screenshots=None,
         ),
         **{name: ModelSettings(observe=name) for name in OBSERVATION_POLICIES},
+        TWO_TURNS: ModelSettings(history=2, screenshots=None),
     }
 
 

@@ -85,10 +85,13 @@ def test_task_level_sets_the_default_step_limit() -> None:
         (ActionCall(env="root", name="write_file"), "has no action 'write_file'"),
     ],
 )
-def test_invalid_actions_end_the_episode_by_default(call: ActionCall, message: str) -> None:
-    result = Episode(two_step_task(), ScriptedAgent([[call]]), envs()).run()
-    assert result.termination == "invalid_action" and result.invalid_actions == 1
-    assert result.actions == 0
+def test_invalid_actions_in_a_row_end_the_episode_by_default(
+    call: ActionCall, message: str
+) -> None:
+    # The default forgives two in a row (issue 31); the third ends the episode.
+    result = Episode(two_step_task(), ScriptedAgent([[call]] * 5), envs()).run()
+    assert result.termination == "invalid_action" and result.invalid_actions == 3
+    assert result.actions == 0 and result.steps == 3
     record = result.trajectory[0].calls[0]
     assert record.status == "invalid" and message in (record.error or "")
 
@@ -104,7 +107,7 @@ def test_empty_output_is_an_invalid_action() -> None:
             return AgentOutput(message="thinking...")
 
     result = Episode(two_step_task(), Silent(), envs()).run()
-    assert result.termination == "invalid_action"
+    assert result.termination == "invalid_action" and result.steps == 3
     assert "no action" in (result.trajectory[0].calls[0].error or "")
 
 

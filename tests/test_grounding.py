@@ -165,7 +165,7 @@ def test_the_oracle_plays_names_as_they_are_under_a11y() -> None:
 def test_a_name_that_is_not_there_is_an_invalid_turn_that_says_what_is_there() -> None:
     screen = Screen(["Cancel"])
     agent = ScriptedAgent([[ActionCall(env="screen", name="click_on", arguments={"name": "Save"})]])
-    result = Episode(_task(), agent, {"screen": screen}).run()
+    result = Episode(_task(), agent, {"screen": screen}, invalid_tolerance=0).run()
     assert result.termination == "invalid_action"
     error = result.trajectory[0].calls[0].error or ""
     assert "cannot ground the call: no element named 'Save'" in error
@@ -317,7 +317,8 @@ def test_an_agent_that_does_not_observe_is_not_sent_the_devices_observations() -
 def test_an_agent_that_does_not_observe_refuses_calls_by_mark_number() -> None:
     screen = Screen(["Save"])
     by_number = ActionCall(env="screen", name="click", arguments={"elem": 1})
-    result = Episode(_task(), ScriptedAgent([[by_number]], observe=False), {"screen": screen}).run()
+    agent = ScriptedAgent([[by_number]], observe=False)
+    result = Episode(_task(), agent, {"screen": screen}, invalid_tolerance=0).run()
     assert result.termination == "invalid_action"
     assert "by mark number, but this agent does not observe" in (
         result.trajectory[0].calls[0].error or ""
@@ -348,3 +349,17 @@ def test_a_privileged_agent_without_the_attribute_is_attached_and_observed_for()
     result = Episode(_task(), _OldStyleOracle(), {"screen": screen}).run()
     assert result.success, result.error  # attached: it could ground "Save"
     assert screen.looked == 1
+
+
+def test_a_field_listed_with_a_hint_answers_to_its_label_and_to_its_hint_exactly() -> None:
+    from reefbench.grounding import Candidate, pick
+
+    fields = [
+        Candidate(1, "Save a copy to folder, hint: Photos/Parking", "EditText"),
+        Candidate(2, "Copy name, hint: IMG_0851.png", "EditText"),
+        Candidate(3, "Copy name (again), hint: x", "EditText"),
+    ]
+    assert pick(fields, "Photos/Parking") == 1
+    assert pick(fields, "Copy name") == 2
+    assert pick(fields, "IMG_0851.png") == 2
+    assert pick(fields, "x") == 3

@@ -36,9 +36,13 @@ def test_reference_solution_earns_a_total_reward_of_one() -> None:
     assert terminated and info["success"] and total == pytest.approx(1.0)
 
 
-def test_invalid_text_action_terminates() -> None:
+def test_invalid_text_actions_in_a_row_terminate() -> None:
+    """The default forgives two invalid actions in a row; the third ends the episode."""
     env = by_id("mem-write-note")
     env.reset()
+    for _ in range(2):
+        _, reward, terminated, _, info = env.step("this is not json")
+        assert not terminated and reward == 0.0, info
     _, reward, terminated, _, info = env.step("this is not json")
     assert terminated and reward == 0.0 and info["termination"] == "invalid_action"
     with pytest.raises(Exception, match="episode has ended"):

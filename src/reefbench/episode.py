@@ -56,9 +56,13 @@ INFRASTRUCTURE: frozenset[str] = frozenset(
     {"agent_error", "env_error", "evaluator_error", "aborted"}
 )
 
-# Invalid actions an episode forgives unless a run says otherwise (CRAB: none). The model
-# agents' prompt states the run's value (``reefbench.agents.prompts.turn_rules``).
-DEFAULT_INVALID_TOLERANCE = 0
+# Invalid actions in a row an episode forgives unless a run says otherwise: the third in a
+# row ends it, as WebArena stops after 3 consecutive unparsable actions (its
+# ``parsing_failure_th``). An isolated slip costs a step, its reason goes back to the agent,
+# and IA% still counts every one; 0 is CRAB's rule (the first invalid action ends the
+# episode). The model agents' prompt states the run's value
+# (``reefbench.agents.prompts.turn_rules``).
+DEFAULT_INVALID_TOLERANCE = 2
 
 
 # Trajectory records are plain slotted dataclasses: they are built several times per agent
@@ -178,9 +182,16 @@ class Episode:
         task: The task.
         agent: Any object following the :class:`~reefbench.agents.Agent` protocol.
         envs: Environments by name; the root environment is added automatically.
-        invalid_tolerance: How many invalid actions are forgiven before the episode ends
-            with ``invalid_action`` (0 = the first one ends it, as in CRAB).
-        step_limit: Overrides the task's step limit (agent turns).
+        invalid_tolerance: How many invalid actions *in a row* are forgiven: the next one
+            ends the episode with ``invalid_action`` (0 = the first one ends it, as in
+            CRAB). An action that runs, even one that fails, starts the count again.
+            Invalid is only what cannot run as written (an unknown tool, arguments
+            outside its schema, an element number not in the observation); a refusal or
+            a failure at run time (:class:`~reefbench.errors.ActionFailed`) is a step
+            like any other.
+        step_limit: Overrides the task's step limit (agent turns); the agent is told the
+            limit (its ``reset`` gets the task with this limit, and every
+            :class:`~reefbench.protocol.Turn` carries it).
         start_at: VeriGUI SR@k: play the reference solutions of the first ``k`` subtasks
             before the agent starts.
         observation_sink: Turns an observation into what the trajectory stores (the runner
@@ -242,6 +253,7 @@ class Episode:
         self.graph: GraphEvaluator = task.graph_evaluator()
         self._abort = threading.Event()
         self._invalid = 0
+        self._invalid_in_a_row = 0
         self._actions = 0
         self._tokens = [0, 0, 0]  # prompt, completion, cached
         self._cost = 0.0
@@ -346,12 +358,20 @@ class Episode:
             self.agent.attach(self.envs)
         try:
             self.agent.reset(
-                self.task,
+                self._task_for_agent(),
                 {n: list(e.action_space.values()) for n, e in self.envs.items()},
                 {n: e.description for n, e in self.envs.items()},
             )
         except Exception as exc:
             raise _Stop("agent_error", f"agent reset failed: {_describe(exc)}") from exc
+
+    def _task_for_agent(self) -> Task:
+        """The task as the agent is told it: with the episode's step limit (a run's
+        ``--step-limit`` overrides the task's, and the agent's prompt states it)."""
+        if self.task.step_limit == self.step_limit:
+            return self.task
+        metadata = self.task.metadata.model_copy(update={"step_limit": self.step_limit})
+        return self.task.model_copy(update={"metadata": metadata})
 
     def _reset_environments(self) -> None:
         """Reset every environment; the kinds that allow it (``resets_in_background``: a
@@ -429,7 +449,12 @@ class Episode:
             record = TurnRecord(step=step)
             self._trajectory.append(record)
             observations = self._observe(record) if self._agent_observes else {}
-            turn = Turn(step=step, observations=observations, previous=previous)
+            turn = Turn(
+                step=step,
+                observations=observations,
+                previous=previous,
+                step_limit=self.step_limit,
+            )
             if step in self.probe_at:
                 self.probes[step] = self._probe()
             output = self._ask_agent(turn, record)
@@ -438,8 +463,7 @@ class Episode:
                 result, call_record = _unparsable(output.invalid)
                 record.calls.append(call_record)
                 previous.append(result)
-                self._invalid += 1
-                if self._invalid > self.invalid_tolerance:
+                if self._count_invalid():
                     return "invalid_action"
             calls = output.calls
             if not calls and output.invalid is None:
@@ -452,15 +476,22 @@ class Episode:
                     record.settle_seconds[call.env] = settled + call_record.settle_seconds
                 previous.append(result)
                 if call_record.status == "invalid":
-                    self._invalid += 1
-                    if self._invalid > self.invalid_tolerance:
+                    if self._count_invalid():
                         return "invalid_action"
                     continue
+                self._invalid_in_a_row = 0  # it ran (ok or failed): a step like any other
                 if self.graph.is_complete:
                     return "success"
                 if self.root.finished:
                     return "false_completion"
         return "step_limit"
+
+    def _count_invalid(self) -> bool:
+        """Count one invalid action; whether it ends the episode (more in a row than the
+        tolerance forgives)."""
+        self._invalid += 1
+        self._invalid_in_a_row += 1
+        return self._invalid_in_a_row > self.invalid_tolerance
 
     def _observe(self, record: TurnRecord) -> dict[str, dict[str, Any]]:
         t0 = time.perf_counter()

@@ -87,9 +87,22 @@ def normalise(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
+# How an element list names an empty field that shows a placeholder: "Copy name, hint:
+# IMG_0851.png" (the phone's and the browser's lists).
+HINT_SEPARATOR = ", hint: "
+
+
+def names_of(label: str) -> tuple[str, ...]:
+    """The names an element answers to exactly: its listed name, and for a field listed
+    with a hint, its label and its hint each (a stored solution may name either)."""
+    head, sep, hint = label.partition(HINT_SEPARATOR)
+    return (label, head, hint) if sep else (label,)
+
+
 def pick(candidates: Sequence[Candidate], name: str, role: str = "") -> int:
     """The id of the first candidate matching ``name`` (and ``role``, if given): an exact
-    name or resource id first, else the first name that contains it.
+    name (a field's label or hint, see :func:`names_of`) or resource id first, else the
+    first name that contains it.
 
     Raises:
         InvalidAction: nothing matches; the message lists what is there.
@@ -100,7 +113,11 @@ def pick(candidates: Sequence[Candidate], name: str, role: str = "") -> int:
             if role and found.role != role:
                 continue
             label = normalise(found.name)
-            if (label == wanted or found.resource == name) if exact else wanted in label:
+            if exact:
+                exact_names = [normalise(n) for n in names_of(found.name)]
+                if wanted in exact_names or found.resource == name:
+                    return found.id
+            elif wanted in label:
                 return found.id
     shown = "; ".join(f"{c.role} {c.name!r}" for c in candidates[:40])
     raise InvalidAction(f"no element named {name!r}{f' ({role})' if role else ''}: {shown}")

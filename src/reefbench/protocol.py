@@ -87,6 +87,8 @@ class Turn:
     step: int
     observations: dict[str, dict[str, Any]]
     previous: list[CallResult] = field(default_factory=list)
+    step_limit: int | None = None
+    """The episode's step budget (``step`` of ``step_limit``); ``None``: not told."""
 
 
 @runtime_checkable

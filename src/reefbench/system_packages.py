@@ -109,6 +109,7 @@ PACKAGES: tuple[SystemPackage, ...] = (
     SystemPackage("dconf-gsettings-backend", "desktop settings (GSettings)", _DESKTOP),
     SystemPackage("libglib2.0-bin", "desktop settings (gsettings)", _DESKTOP, ("gsettings",)),
     SystemPackage("bubblewrap", "desktop sandbox", _DESKTOP, ("bwrap",)),
+    SystemPackage("libfaketime", "desktop clock (the task's world time in the sandbox)", _DESKTOP),
     SystemPackage(
         "xfce4-panel",
         "desktop session (panel: app menu, window buttons, clock)",

@@ -32,11 +32,13 @@ from typing import Any
 from pydantic import GetCoreSchemaHandler
 from pydantic_core import core_schema
 
+from reefbench import worldtime
 from reefbench.errors import ConfigError
 
 MAX_SEED = 2**31 - 1
-# The world's "today" on both sides (the account's clock, the home's file dates).
-WORLD_NOW = "2026-03-16T09:00"
+# The world's "today" on both sides (the account's clock, the home's file dates), kept
+# with the task's other clock in one place (reefbench.worldtime).
+WORLD_NOW = worldtime.WORLD_NOW
 CACHE_ENV = "REEF_WORLD_CACHE"
 
 # Companies that bill the user every month, in the account's mail and Files and in the
@@ -108,7 +110,8 @@ def cached(name: str, seed: int, build: Callable[[Path], None], sources: Iterabl
     Returns the cached path.
     """
     check_seed(seed)
-    root = cache_root() / f"{name}-{source_fingerprint([Path(__file__), *sources])}"
+    generators = [Path(__file__), Path(worldtime.__file__), *sources]
+    root = cache_root() / f"{name}-{source_fingerprint(generators)}"
     final = root / str(seed)
     if final.exists():
         return final

@@ -34,9 +34,11 @@ class Replies:
 
 
 def test_unreadable_output_is_one_invalid_action() -> None:
-    agent = Replies(AgentOutput(invalid="bad JSON"))
+    agent = Replies(*[AgentOutput(invalid="bad JSON")] * 3)
     result = Episode(TASKS["mem-write-note"], agent, memory.make_environments()).run()
-    assert result.termination == "invalid_action" and result.invalid_actions == 1
+    # One invalid action per unreadable turn; the third in a row ends it (the default).
+    assert result.termination == "invalid_action" and result.invalid_actions == 3
+    assert result.steps == 3
     (record,) = result.trajectory[0].calls
     assert (record.env, record.name, record.status, record.error) == (
         "root",

@@ -109,7 +109,9 @@ def images(messages: list[Any]) -> int:
     return sum(isinstance(p, ImagePart) for m in messages for p in m.parts)
 
 
-@pytest.mark.parametrize(("supersede", "expected"), [(False, [2, 4, 6, 6]), (True, [2, 2, 2, 2])])
+# Without superseding a two-turn window would carry 2, 4, 6, 6 screenshots; the default cap
+# keeps the newest 3 (issue 31).
+@pytest.mark.parametrize(("supersede", "expected"), [(False, [2, 3, 3, 3]), (True, [2, 2, 2, 2])])
 def test_history_holds_each_device_once_when_superseding(
     supersede: bool, expected: list[int]
 ) -> None:

@@ -31,7 +31,10 @@ def openai(server: FakeServer, **options: object) -> object:
 def test_malformed_tool_arguments_are_an_invalid_action(openai_server: FakeServer) -> None:
     openai_server.script(Scripted("", [("laptop__write_file", {})], raw_arguments='{"path": '))
     result = Episode(
-        WRITE_NOTE, SingleAgent(openai(openai_server)), memory.make_environments()
+        WRITE_NOTE,
+        SingleAgent(openai(openai_server)),
+        memory.make_environments(),
+        invalid_tolerance=0,  # one reply scripted: end on it (CRAB's rule)
     ).run()
     assert result.termination == "invalid_action" and result.invalid_actions == 1
     (record,) = result.trajectory[0].calls

@@ -101,7 +101,7 @@ def test_request_carries_tools_images_history_and_real_results(wire: Wire) -> No
     assert [t.usage.prompt_tokens for t in result.trajectory] == [100, 10, 30]
 
 
-def test_history_keeps_the_last_two_turns(wire: Wire) -> None:
+def test_history_keeps_the_whole_episode_by_default(wire: Wire) -> None:
     wire.server.script(
         *[Scripted(f"turn {i}", [("root__wait", {})]) for i in range(1, 4)],
         Scripted("done", [write("laptop", "a.txt"), write("phone", "b.txt")]),
@@ -110,8 +110,27 @@ def test_history_keeps_the_last_two_turns(wire: Wire) -> None:
     assert result.termination == "success", result.error
     last = wire.server.bodies[3]
     texts = "\n".join(wire.user_texts(last))
-    assert "Step 1." not in texts  # fell out of the window
-    assert "Step 2." in texts and "Step 3." in texts and "Step 4." in texts
+    assert all(f"Step {n} of " in texts for n in (1, 2, 3, 4))  # none fell out (issue 31)
+    roles = [r for r in wire.roles(last) if r != "tool"]
+    assert (
+        roles.count("user") == 4
+        and roles.count("assistant" if wire.name != "google" else "model") == 3
+    )
+    assert len(wire.tool_results(last)) == 3  # every result answers its call
+
+
+def test_history_2_keeps_the_last_two_turns(wire: Wire) -> None:
+    wire.server.script(
+        *[Scripted(f"turn {i}", [("root__wait", {})]) for i in range(1, 4)],
+        Scripted("done", [write("laptop", "a.txt"), write("phone", "b.txt")]),
+    )
+    agent = SingleAgent(wire.provider(), ModelSettings(history=2))
+    result = Episode(TASK, agent, envs()).run()
+    assert result.termination == "success", result.error
+    last = wire.server.bodies[3]
+    texts = "\n".join(wire.user_texts(last))
+    assert "Step 1 of " not in texts  # fell out of the window
+    assert "Step 2 of " in texts and "Step 3 of " in texts and "Step 4 of " in texts
     # Three user turns and two model turns (+ tool messages for OpenAI).
     roles = [r for r in wire.roles(last) if r != "tool"]
     assert (

@@ -235,8 +235,11 @@ def test_a_description_saying_more_than_the_shared_one_stays(
     swipe_props = ToolSpec("s", "s", swipe, shared=True).schema("openai")["function"]["parameters"][
         "properties"
     ]
-    assert swipe_props["x"] == {"type": "integer"}
-    assert "edge" in swipe_props["to_x"]["description"] and swipe_props["to_x"]["maximum"] == 10000
+    # A coordinate keeps its own description (pixels of the phone's screenshot, issue 31);
+    # only the 0-10000 cap, which read as a normalised scale, is said once in the prompt.
+    assert set(swipe_props["x"]) == {"type", "description"}
+    assert "phone's screenshot" in swipe_props["x"]["description"]
+    assert "edge" in swipe_props["to_x"]["description"] and "maximum" not in swipe_props["to_x"]
 
 
 class PromptRecorder(Recorder):
@@ -273,4 +276,6 @@ def test_the_prompt_states_what_the_definitions_leave_out(
     agent.reset(task, {"phone": spaces[("phone", "marks")]}, {"phone": "A phone."})
     agent.act(Turn(1, {}))
     assert (shared_text() in recorder.systems[0]) is shared
-    assert ('"x": {"type": "integer"}' in recorder.tools[0]) is shared
+    native = settings.mode == "native"
+    assert ('"maximum": 10000' in recorder.tools[0]) is (native and not shared)
+    assert ("left edge of the phone's screenshot" in recorder.tools[0]) is native

@@ -44,25 +44,34 @@ def system_prompt(settings: ModelSettings, *replies: ProviderReply) -> tuple[str
 
 def test_the_stated_default_tolerance_is_the_one_episodes_and_runs_use() -> None:
     episode_default = inspect.signature(Episode).parameters["invalid_tolerance"].default
-    assert episode_default == RunConfig().invalid_tolerance == DEFAULT_INVALID_TOLERANCE == 0
+    assert episode_default == RunConfig().invalid_tolerance == DEFAULT_INVALID_TOLERANCE == 2
     assert ModelSettings().invalid_tolerance == DEFAULT_INVALID_TOLERANCE
-    system, result = system_prompt(ModelSettings(), calls(("laptop__fly", {})))
-    assert "ends the episode at once: this run forgives none" in system
-    assert "--invalid-tolerance N" in system
-    assert result.termination == "invalid_action"
+    fly = calls(("laptop__fly", {}))
+    system, result = system_prompt(ModelSettings(), fly, fly, fly)
+    assert "this run forgives that 2 times in a row" in system
+    assert "the next invalid action in a row ends the episode" in system
+    assert result.termination == "invalid_action" and result.invalid_actions == 3
 
 
-def test_one_invalid_action_ends_the_episode_by_default() -> None:
-    provider = ScriptedProvider([calls(("laptop__fly", {})), calls(("laptop__write_file", NOTE))])
+def test_isolated_invalid_actions_are_forgiven_by_default() -> None:
+    fly = calls(("laptop__fly", {}))
+    provider = ScriptedProvider([fly, fly, calls(("laptop__write_file", NOTE))])
     result = Episode(WRITE_NOTE, SingleAgent(provider), memory.make_environments()).run()
-    assert result.termination == "invalid_action" and len(provider.requests) == 1
+    assert result.termination == "success" and len(provider.requests) == 3
+
+
+def test_a_strict_run_says_the_first_invalid_action_ends_it() -> None:
+    settings = ModelSettings(invalid_tolerance=0)
+    system, result = system_prompt(settings, calls(("laptop__fly", {})))
+    assert "The first one ends the episode: this run forgives none" in system
+    assert result.termination == "invalid_action"
 
 
 def test_a_run_forgiving_invalid_actions_says_how_many_and_the_next_ends_it() -> None:
     settings = ModelSettings(invalid_tolerance=1)
     bad = calls(("laptop__fly", {}))
     system, _ = system_prompt(settings, bad, bad, calls(("laptop__write_file", NOTE)))
-    assert "this run forgives only 1 of them in the whole episode: the next one ends it" in system
+    assert "this run forgives that once in a row, and the next invalid action in a row" in system
     provider = ScriptedProvider([bad, bad, calls(("laptop__write_file", NOTE))])
     result = Episode(
         WRITE_NOTE, SingleAgent(provider, settings), memory.make_environments(), invalid_tolerance=1
@@ -71,9 +80,10 @@ def test_a_run_forgiving_invalid_actions_says_how_many_and_the_next_ends_it() ->
 
 
 def test_a_reply_without_calls_counts_as_invalid_as_the_prompt_says() -> None:
-    system, result = system_prompt(ModelSettings(), ProviderReply("thinking..."))
+    silent = ProviderReply("thinking...")
+    system, result = system_prompt(ModelSettings(), silent, silent, silent)
     assert "A reply without any action call counts as an invalid action too" in system
-    assert result.termination == "invalid_action" and result.invalid_actions == 1
+    assert result.termination == "invalid_action" and result.invalid_actions == 3
 
 
 def test_the_run_configuration_reaches_the_prompt(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -84,7 +94,7 @@ def test_the_run_configuration_reaches_the_prompt(monkeypatch: pytest.MonkeyPatc
     )
     assert isinstance(agent, SingleAgent)
     assert agent.settings.invalid_tolerance == 3 and agent.settings.observe == "latest"
-    assert "forgives only 3" in agent.settings.turn_rules()
+    assert "forgives that 3 times in a row" in agent.settings.turn_rules()
     assert "replaced by a note once a later one follows" in agent.settings.turn_rules()
 
 

@@ -36,23 +36,39 @@ from reefbench.protocol import NO_ACTION, UNPARSABLE, CallResult, Usage
 
 Mode = Literal["native", "json"]
 MODES: tuple[Mode, ...] = ("native", "json")
-DEFAULT_HISTORY = 2  # CRAB keeps two turns of history
+# The whole episode: every earlier reasoning text, call and result (CRAB kept two turns,
+# and a model could not tell which parts of a long task it had done). ``--history N``
+# still keeps only the last N exchanges.
+DEFAULT_HISTORY: int | None = None
+# Screenshots a request carries, the newest ones: Anthropic's computer-use reference loop
+# keeps the 3 most recent (``only_n_most_recent_images=3``); older ones become a note.
+DEFAULT_HISTORY_SCREENSHOTS = 3
+# Exchanges at the end of the history whose results are repeated whole; earlier results
+# are clipped to RESULT_CHARS_EARLIER (what the model acted on next is in its own reply).
+RECENT_EXCHANGES = 2
 MAX_RESULT_CHARS = 4000
+RESULT_CHARS_EARLIER = 600
 # Which parts of a user message are which device's observation: device -> part positions.
 ObservationParts = dict[str, list[int]]
 
 
 # ------------------------------------------------------------------ conversation
 class Conversation:
-    """A system prompt, the last ``history`` exchanges, and the provider to ask.
+    """A system prompt, the episode's earlier exchanges, and the provider to ask.
 
     Args:
         provider: The model.
         system: System prompt.
         tools: Tools offered natively (empty for planners and JSON mode).
-        history: How many earlier exchanges (user message + reply) each request repeats.
+        history: How many earlier exchanges (user message + reply) each request repeats;
+            ``None`` (the default): all of them, so the model reads its whole episode:
+            each earlier reasoning text, call and result (results older than the last
+            :data:`RECENT_EXCHANGES` exchanges clipped to :data:`RESULT_CHARS_EARLIER`
+            characters), each device's latest observation, and the newest screenshots.
         history_images: Keep screenshots of earlier exchanges; ``False`` replaces them with
             a short note to save tokens.
+        screenshots: At most this many screenshots per request, the newest (the new
+            message's first); older ones become a note. ``None``: no cap.
         supersede: Replace a device's observation in an earlier exchange by a one-line
             note when a later message of the request carries that device again (see
             :mod:`reefbench.agents.observation`), so a request shows each device once.
@@ -66,18 +82,22 @@ class Conversation:
         system: str,
         tools: Sequence[ToolSpec] = (),
         *,
-        history: int = DEFAULT_HISTORY,
+        history: int | None = DEFAULT_HISTORY,
         history_images: bool = True,
+        screenshots: int | None = DEFAULT_HISTORY_SCREENSHOTS,
         supersede: bool = False,
         join_text: bool = False,
     ) -> None:
-        if history < 0:
+        if history is not None and history < 0:
             raise ConfigError(f"history must be 0 or more turns, not {history}")
+        if screenshots is not None and screenshots < 0:
+            raise ConfigError(f"screenshots must be 0 or more, not {screenshots}")
         self.provider = provider
         self.system = system
         self.tools = list(tools)
         self.history = history
         self.history_images = history_images
+        self.screenshots = screenshots
         self.supersede = supersede
         self.join_text = join_text
         self.exchanges: list[tuple[Message, Message]] = []
@@ -89,31 +109,87 @@ class Conversation:
         user = Message("user", parts)
         messages = [*self.window(set(carried or {})), user]
         messages[0] = _detach_results(messages[0])
+        if self.screenshots is not None:
+            messages = _newest_images(messages, self.screenshots)
         if self.join_text:
             messages = [joined(m) for m in messages]
         reply = self.provider.complete(self.system, messages, self.tools)
         self.exchanges.append((user, reply.as_message()))
         self._carried.append(dict(carried or {}))
-        keep = max(self.history, 1)
-        del self.exchanges[:-keep]
-        del self._carried[:-keep]
+        if self.history is not None:
+            keep = max(self.history, 1)
+            del self.exchanges[:-keep]
+            del self._carried[:-keep]
         return reply
 
     def window(self, later: set[str] | None = None) -> list[Message]:
         """The earlier exchanges a request repeats; ``later`` names the devices the new
         message carries (their earlier observations are superseded)."""
-        count = min(self.history, len(self.exchanges))
+        count = len(self.exchanges) if self.history is None else self.history
+        count = min(count, len(self.exchanges))
         if not count:
             return []
         seen = set(later or ())
         out: list[Message] = []
         pairs = list(zip(self.exchanges[-count:], self._carried[-count:], strict=True))
-        for (user, assistant), carried in reversed(pairs):
+        for age, ((user, assistant), carried) in enumerate(reversed(pairs)):
             if self.supersede:
                 user = _superseded(user, carried, seen)
                 seen |= set(carried)
+            if age >= RECENT_EXCHANGES:
+                user = _clipped_results(user)
             out = [user if self.history_images else _without_images(user), assistant, *out]
         return out
+
+
+def _clipped_results(message: Message) -> Message:
+    """``message`` with long tool results (native mode) and result lists (JSON mode)
+    clipped to :data:`RESULT_CHARS_EARLIER` characters: an earlier exchange is kept
+    compact."""
+    parts: list[Part] = []
+    changed = False
+    for part in message.parts:
+        if isinstance(part, ToolResultPart) and len(part.content) > RESULT_CHARS_EARLIER:
+            part = ToolResultPart(
+                part.call_id, part.name, _clip_earlier(part.content), part.is_error
+            )
+            changed = True
+        elif (
+            isinstance(part, TextPart)
+            and part.text.startswith(RESULTS_HEADINGS)
+            and len(part.text) > RESULT_CHARS_EARLIER
+        ):
+            part = TextPart(_clip_earlier(part.text))
+            changed = True
+        parts.append(part)
+    return Message(message.role, parts, message.native) if changed else message
+
+
+def _clip_earlier(text: str) -> str:
+    more = len(text) - RESULT_CHARS_EARLIER
+    return f"{text[:RESULT_CHARS_EARLIER]}... ({more} more characters, shown at the time)"
+
+
+def _newest_images(messages: list[Message], keep: int) -> list[Message]:
+    """``messages`` with only the newest ``keep`` images; older ones become a note."""
+    total = sum(isinstance(p, ImagePart) for m in messages for p in m.parts)
+    drop = total - keep
+    if drop <= 0:
+        return messages
+    out: list[Message] = []
+    for message in messages:
+        if drop <= 0 or not any(isinstance(p, ImagePart) for p in message.parts):
+            out.append(message)
+            continue
+        parts: list[Part] = []
+        for part in message.parts:
+            if isinstance(part, ImagePart) and drop > 0:
+                parts.append(TextPart("(earlier screenshot omitted)"))
+                drop -= 1
+            else:
+                parts.append(part)
+        out.append(Message(message.role, parts, message.native))
+    return out
 
 
 def _superseded(message: Message, carried: ObservationParts, later: set[str]) -> Message:
@@ -173,6 +249,10 @@ def _without_images(message: Message) -> Message:
         for p in message.parts
     ]
     return Message(message.role, parts, message.native)
+
+
+# How result lists in text begin (JSON mode, the planners' "results of the last step").
+RESULTS_HEADINGS = ("Results of your previous actions:", "Results of ")
 
 
 # ------------------------------------------------------------------ observations
@@ -315,8 +395,9 @@ class ActingRole:
         toolbox: Toolbox,
         *,
         mode: Mode = "native",
-        history: int = DEFAULT_HISTORY,
+        history: int | None = DEFAULT_HISTORY,
         history_images: bool = True,
+        screenshots: int | None = DEFAULT_HISTORY_SCREENSHOTS,
         supersede: bool = False,
         join_text: bool = False,
     ) -> None:
@@ -329,6 +410,7 @@ class ActingRole:
             tools,
             history=history,
             history_images=history_images,
+            screenshots=screenshots,
             supersede=supersede,
             join_text=join_text,
         )
@@ -408,8 +490,9 @@ class PlanningRole:
         provider: Provider,
         system: str,
         *,
-        history: int = DEFAULT_HISTORY,
+        history: int | None = DEFAULT_HISTORY,
         history_images: bool = True,
+        screenshots: int | None = DEFAULT_HISTORY_SCREENSHOTS,
         supersede: bool = False,
         join_text: bool = False,
     ) -> None:
@@ -418,6 +501,7 @@ class PlanningRole:
             system,
             history=history,
             history_images=history_images,
+            screenshots=screenshots,
             supersede=supersede,
             join_text=join_text,
         )

@@ -108,12 +108,13 @@ class Observer:
 
     Args:
         policy: The run's policy.
-        history: The role's history window (earlier exchanges each request repeats): an
-            unchanged device last sent further back than that has its text observations
-            (element list) sent again, without the screenshot.
+        history: The role's history window (earlier exchanges each request repeats;
+            ``None``: the whole episode): an unchanged device last sent further back than
+            that has its text observations (element list) sent again, without the
+            screenshot.
     """
 
-    def __init__(self, policy: ObservationPolicy, history: int) -> None:
+    def __init__(self, policy: ObservationPolicy, history: int | None) -> None:
         self.policy = policy
         self.history = history
         self._requests = 0
@@ -144,7 +145,7 @@ class Observer:
                 self._sent[env] = (request, step, carried[env])
                 continue
             sent_at, since, full = last
-            if request - sent_at <= self.history:
+            if self.history is None or request - sent_at <= self.history:
                 # What the note means is in the prompt's turn rules (CHANGED.rule): each
                 # word here is repeated in every request of the history window.
                 notes.append(f"[{env}] unchanged since step {since}")

@@ -16,6 +16,7 @@ from reefbench.actions import Action
 from reefbench.agents.descriptions import environments_text
 from reefbench.agents.llm import (
     DEFAULT_HISTORY,
+    DEFAULT_HISTORY_SCREENSHOTS,
     ActingRole,
     Mode,
     ObservationParts,
@@ -49,8 +50,12 @@ class ModelSettings:
 
     Attributes:
         mode: ``native`` tool calling, or ``json`` actions in text (models without tools).
-        history: Earlier exchanges repeated in each request (CRAB: 2).
+        history: Earlier exchanges repeated in each request; ``None`` (the default):
+            the whole episode, compactly (:class:`~reefbench.agents.llm.Conversation`).
+            CRAB kept 2.
         history_images: Keep screenshots in those earlier exchanges.
+        screenshots: At most this many screenshots per request, the newest (3, as
+            Anthropic's computer-use reference loop); ``None``: no cap.
         max_image_side: Downscale screenshots so their longer side fits (needs Pillow).
         prompts: The prompt templates (defaults: package data).
         observe: The observation policy (:mod:`reefbench.agents.observation`): which
@@ -74,8 +79,9 @@ class ModelSettings:
     """
 
     mode: Mode = "native"
-    history: int = DEFAULT_HISTORY
+    history: int | None = DEFAULT_HISTORY
     history_images: bool = True
+    screenshots: int | None = DEFAULT_HISTORY_SCREENSHOTS
     max_image_side: int | None = None
     prompts: Prompts = field(default_factory=Prompts.default)
     observe: str = DEFAULT_OBSERVE
@@ -119,9 +125,10 @@ class ModelSettings:
             return "\n".join(f"- {n}: {' '.join(t.split())}" for n, t in descriptions.items())
         return environments_text(descriptions)
 
-    def turn_rules(self) -> str:
-        """The turn rules the role prompts state (``$turn_rules``)."""
-        return turn_rules(self.prompts, self.invalid_tolerance, self.observe)
+    def turn_rules(self, step_limit: int | None = None) -> str:
+        """The turn rules the role prompts state (``$turn_rules``), with the episode's
+        step budget when given."""
+        return turn_rules(self.prompts, self.invalid_tolerance, self.observe, step_limit)
 
     def observer(self) -> Observer:
         """A fresh observer for one role and episode."""
@@ -141,7 +148,8 @@ def _invalid(errors: Sequence[str]) -> str | None:
 
 
 def _step(turn: Turn) -> TextPart:
-    return TextPart(f"Step {turn.step}. Current observations:")
+    budget = "" if turn.step_limit is None else f" of {turn.step_limit}"
+    return TextPart(f"Step {turn.step}{budget}. Current observations:")
 
 
 def _observe(
@@ -194,7 +202,7 @@ class SingleAgent:
             task_description=task.instruction,
             env_description=s.environments_text(descriptions),
             action_descriptions=s.tool_list(toolbox),
-            turn_rules=s.turn_rules(),
+            turn_rules=s.turn_rules(task.step_limit),
         )
         self._role = ActingRole(
             self.provider,
@@ -203,6 +211,7 @@ class SingleAgent:
             mode=s.mode,
             history=s.history,
             history_images=s.history_images,
+            screenshots=s.screenshots,
             supersede=s.supersede,
             join_text=s.join_text,
         )
@@ -247,7 +256,7 @@ class ByFunctionAgent:
             task_description=task.instruction,
             env_description=s.environments_text(descriptions),
             action_descriptions=actions,
-            turn_rules=s.turn_rules(),
+            turn_rules=s.turn_rules(task.step_limit),
         )
         tool = s.prompts.render("tool_agent", s.json_mode, action_descriptions=s.tool_list(toolbox))
         self._planner = PlanningRole(
@@ -255,6 +264,7 @@ class ByFunctionAgent:
             planner,
             history=s.history,
             history_images=s.history_images,
+            screenshots=s.screenshots,
             supersede=s.supersede,
             join_text=s.join_text,
         )
@@ -315,10 +325,11 @@ class ByEnvironmentAgent:
                 "planner_by_env",
                 task_description=task.instruction,
                 env_description=s.environments_text(descriptions),
-                turn_rules=s.turn_rules(),
+                turn_rules=s.turn_rules(task.step_limit),
             ),
             history=s.history,
             history_images=s.history_images,
+            screenshots=s.screenshots,
             supersede=s.supersede,
             join_text=s.join_text,
         )
@@ -343,6 +354,7 @@ class ByEnvironmentAgent:
                 mode=s.mode,
                 history=s.history,
                 history_images=s.history_images,
+                screenshots=s.screenshots,
                 supersede=s.supersede,
                 join_text=s.join_text,
             )

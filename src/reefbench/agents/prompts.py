@@ -79,29 +79,45 @@ def _default() -> Prompts:
 
 
 def invalid_rule(tolerance: int) -> str:
-    """The invalid-action rule of a run forgiving ``tolerance`` invalid actions (what
-    :class:`~reefbench.episode.Episode` does with its ``invalid_tolerance``)."""
+    """The invalid-action rule of a run forgiving ``tolerance`` invalid actions in a row
+    (what :class:`~reefbench.episode.Episode` does with its ``invalid_tolerance``)."""
     what = (
-        "An invalid action (an unknown tool, a missing or malformed argument, an element "
-        "number that is not in the observation)"
+        "An invalid action is only one that cannot run as written: an unknown tool, a "
+        "missing or malformed argument, an element number that is not in the observation."
     )
     if tolerance == 0:
         return (
-            f"{what} ends the episode at once: this run forgives none (the default; a run "
-            "started with --invalid-tolerance N forgives N)."
+            f"{what} The first one ends the episode: this run forgives none (it was started "
+            "with --invalid-tolerance 0)."
         )
+    times = "once" if tolerance == 1 else f"{tolerance} times"
     return (
-        f"{what} is reported back to you, but this run forgives only {tolerance} of them "
-        "in the whole episode: the next one ends it."
+        f"{what} It costs its step and its reason is reported back to you; this run "
+        f"forgives that {times} in a row, and the next invalid action in a row ends the "
+        "episode (any action that runs starts the count again)."
     )
 
 
-def turn_rules(prompts: Prompts, tolerance: int, observe: str) -> str:
+def step_rule(step_limit: int | None) -> str:
+    """The step budget as the prompt states it (empty when the agent is not told one)."""
+    if step_limit is None:
+        return ""
+    return (
+        f"\n- You have at most {step_limit} steps; a step is one reply of yours, whatever "
+        f"number of calls it holds. Each step's message says which one it is (\"Step 3 of "
+        f'{step_limit}"), and the episode ends when the last one is used.'
+    )
+
+
+def turn_rules(
+    prompts: Prompts, tolerance: int, observe: str, step_limit: int | None = None
+) -> str:
     """The turn rules of a run: several calls per reply, which observation element
-    numbers refer to, the invalid-action tolerance, the automatic end, and what the
-    observation policy leaves out."""
+    numbers refer to, the invalid-action tolerance, the step budget, the automatic end,
+    and what the observation policy leaves out."""
     values = {
         "invalid_rule": invalid_rule(tolerance),
+        "step_rule": step_rule(step_limit),
         "observation_rule": "".join(
             f"\n- {r}" for r in [get_observation_policy(observe).rule] if r
         ),

@@ -11,6 +11,8 @@ covers; anything else (``elem`` of ``scroll``: "omit to scroll where the pointer
 end point "moved onto the screen's edge if beyond it") stays in its tool. So every
 parameter, type, limit and description is still in the request, in the prompt or in
 the tool; a docstring edited later simply stays in its tool (no fact can go missing).
+Since issue 31 each coordinate describes itself (pixels of its device's screenshot, with
+its size): only their 0-10000 cap, which read like a normalised scale, is said once.
 
 Used by the native tool-calling roles of the model policies
 (:class:`~reefbench.agents.tools.Toolbox` with ``shared=True``); the computer-use agents
@@ -38,12 +40,15 @@ class SharedParameter:
         limits: The schema limits it states, which a covered parameter must have exactly
             (and then loses); empty: the entry covers parameters without limits.
         text: What the prompt says instead, once.
+        keeps_description: The entry covers the limits only: a parameter with them keeps
+            its own description, whatever it is (``descriptions`` is then unused).
     """
 
     names: frozenset[str]
     descriptions: frozenset[str]
     text: str
     limits: Mapping[str, Any] = field(default_factory=dict)
+    keeps_description: bool = False
 
 
 SHARED_PARAMETERS: tuple[SharedParameter, ...] = (
@@ -57,26 +62,17 @@ SHARED_PARAMETERS: tuple[SharedParameter, ...] = (
         ),
         "`elem`: an element's number in the device's latest screenshot",
     ),
+    # Each coordinate keeps its own description (pixels of that device's screenshot,
+    # with its size); only the schema's cap, which reads like a normalised 0-10000
+    # scale, is said once, as what it is.
     SharedParameter(
         frozenset({"x", "y", "from_x", "from_y", "to_x", "to_y"}),
-        frozenset(
-            {
-                "Horizontal pixel in the screenshot, from the left edge.",
-                "Vertical pixel in the screenshot, from the top edge.",
-                "Horizontal pixel in the screenshot.",
-                "Vertical pixel in the screenshot.",
-                "Pixels from the left edge.",
-                "Pixels from the top edge.",
-                "Start point, horizontal pixel.",
-                "Start point, vertical pixel.",
-                "End point, horizontal pixel.",
-                "End point, vertical pixel.",
-            }
-        ),
-        "`x`, `y` (0 to 10000): pixels of the device's screenshot from its left and top "
-        "edges; `from_x`, `from_y` (or `x`, `y`) and `to_x`, `to_y` are a start and an end "
-        "point, likewise",
+        frozenset(),
+        "`x`, `y`, `from_x`, `from_y`, `to_x`, `to_y`: whole pixels of the device's "
+        "screenshot, as each tool's description says (never a normalised scale); any "
+        "value above 10000 is refused",
         _PIXEL_LIMITS,
+        keeps_description=True,
     ),
 )
 
@@ -85,7 +81,9 @@ def covering(name: str, prop: Mapping[str, Any]) -> SharedParameter | None:
     """The entry that says everything ``prop`` (parameter ``name``) says besides its
     type, or ``None``: the parameter keeps its description and limits."""
     for entry in SHARED_PARAMETERS:
-        if name not in entry.names or prop.get("description") not in entry.descriptions:
+        if name not in entry.names:
+            continue
+        if not entry.keeps_description and prop.get("description") not in entry.descriptions:
             continue
         if all(prop.get(key) == value for key, value in entry.limits.items()):
             return entry
@@ -98,12 +96,11 @@ def strip_shared(properties: MutableMapping[str, Any]) -> None:
         entry = covering(name, prop)
         if entry is None:
             continue
-        properties[name] = {
-            k: v for k, v in prop.items() if k != "description" and k not in entry.limits
-        }
+        dropped = set(entry.limits) | (set() if entry.keeps_description else {"description"})
+        properties[name] = {k: v for k, v in prop.items() if k not in dropped}
 
 
 def shared_text() -> str:
     """The prompt's lines for :data:`SHARED_PARAMETERS`."""
     lines = "\n".join(f"- {entry.text}." for entry in SHARED_PARAMETERS)
-    return f"Parameters described here, not in their tool definitions:\n{lines}"
+    return f"Parameter facts said here once, not in each tool definition:\n{lines}"

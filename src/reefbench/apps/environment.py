@@ -26,6 +26,7 @@ from reefbench.apps.server import ServicesServer
 from reefbench.environment import Environment
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure, WrongEnvironment
 from reefbench.sideeffects import Change
+from reefbench.worldtime import ClockListener
 
 DESCRIPTION = (
     "The user's cloud account (mail, calendar, contacts, tasks, notes, files, messages, "
@@ -35,6 +36,8 @@ DESCRIPTION = (
 
 
 WORLD_BUILD_TIMEOUT = 120.0
+# Internal operations that may move the account's clock (reefbench.apps.settings).
+CLOCK_OPERATIONS = frozenset({"set_now", "set_today", "set_setting"})
 
 
 class ServicesClient:
@@ -160,6 +163,7 @@ class ServicesEnvironment(Environment):
         self._url, self._token = url, token
         self.username, self.password = username, password
         self._client: ServicesClient | None = None
+        self._listeners: list[ClockListener] = []
 
     @property
     def client(self) -> ServicesClient:
@@ -191,7 +195,39 @@ class ServicesEnvironment(Environment):
         return self.client.settings()
 
     def call(self, operation: str, **arguments: Any) -> Any:
-        return self.client.call(operation, **arguments)
+        result = self.client.call(operation, **arguments)
+        if operation in CLOCK_OPERATIONS:
+            self.clock_changed()
+        return result
+
+    def load_world(self, seed: int) -> dict[str, Any]:
+        """Replace the account with the seeded world ``seed``; the devices follow its clock."""
+        result = self.client.load_world(seed)
+        self.clock_changed()
+        return result
+
+    # ----------------------------------------------------------------- clock
+    def clock(self) -> str:
+        """The account's clock, ``YYYY-MM-DDTHH:MM``: the task's world time
+        (:mod:`reefbench.worldtime`)."""
+        return self.settings()["now"]
+
+    def follow_clock(self, listener: ClockListener) -> None:
+        """Call ``listener(now)`` now and whenever the account's clock changes (a reset, a
+        seeded world, ``set_now``), so that a device shows the task's world time."""
+        if listener not in self._listeners:
+            self._listeners.append(listener)
+        if self._client is not None:
+            listener(self.clock())
+
+    def clock_changed(self) -> None:
+        """Tell the devices that follow the clock its value (after a reset or a write that
+        may have moved it); each redraws only if it shows another time."""
+        if not self._listeners:
+            return
+        now = self.clock()
+        for listener in list(self._listeners):
+            listener(now)
 
     def rows(self, table: str) -> list[dict[str, Any]]:
         return self.client.rows(table)
@@ -206,9 +242,11 @@ class ServicesEnvironment(Environment):
         for step in self.seed:
             step.run(self)
         self._client.snapshot()
+        self.clock_changed()
 
     def on_reset(self) -> None:
         self.client.reset()
+        self.clock_changed()
 
     def on_state_snapshot(self) -> Tables:
         return changes.snapshot(self.rows)

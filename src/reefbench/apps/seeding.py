@@ -25,7 +25,7 @@ def load_world(seed: WorldSeed, env: Environment) -> str:
     Args:
         seed: Which world (the same seed always builds the same one).
     """
-    result = services_of(env).client.load_world(seed)
+    result = services_of(env).load_world(seed)
     return f"loaded world {seed}; now is {result['now']}"
 
 

@@ -22,11 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from reefbench.apps.attribution import CHANGES_TABLE, SETUP, check_client, install_change_log
+from reefbench.worldtime import DEFAULT_NOW as DEFAULT_NOW  # the account's clock after a reset
+from reefbench.worldtime import WORLD_TIMEZONE
 
-DEFAULT_NOW = "2024-06-03T09:00"
 DEFAULT_SETTINGS: dict[str, str] = {
     "now": DEFAULT_NOW,
-    "timezone": "Europe/London",
+    "timezone": WORLD_TIMEZONE,
     "account_name": "Alex Morgan",
     "account_email": "alex.morgan@reef.test",
     "account_phone": "+44 20 7946 0000",

@@ -54,7 +54,13 @@ def run(
             help="native tool calls, json in text, or auto (json for openai-compatible servers)."
         ),
     ] = None,
-    history: Annotated[int | None, typer.Option(help="Earlier turns per request (2).")] = None,
+    history: Annotated[
+        int | None,
+        typer.Option(
+            help="Earlier turns per request (default: the whole episode, compactly, with "
+            "the 3 newest screenshots)."
+        ),
+    ] = None,
     max_tokens: Annotated[int | None, typer.Option(help="Completion tokens per request.")] = None,
     timeout: Annotated[float | None, typer.Option(help="Seconds per model request.")] = None,
     retries: Annotated[
@@ -91,7 +97,13 @@ def run(
     ] = None,
     invalid_tolerance: Annotated[
         int | None,
-        typer.Option(help="Invalid actions forgiven before an episode ends (default 0)."),
+        typer.Option(
+            help="Invalid actions in a row forgiven: the next one in a row ends the "
+            "episode (default 2, so the third; WebArena's rule). Invalid is only what "
+            "cannot run as written (unknown tool, arguments outside the schema, an element "
+            "number not in the observation); a refused or failed action is a step. 0: the "
+            "first invalid action ends it (CRAB)."
+        ),
     ] = None,
     side_effects: Annotated[
         str | None,
@@ -101,7 +113,8 @@ def run(
         ),
     ] = None,
     step_limit: Annotated[
-        int | None, typer.Option(help="Override every task's step limit.")
+        int | None,
+        typer.Option(help="Override every task's step limit (the agent is told it)."),
     ] = None,
     max_infra_retries: Annotated[
         int | None, typer.Option(help="Retries of an episode after an infrastructure failure.")

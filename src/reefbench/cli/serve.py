@@ -125,8 +125,11 @@ def serve_mcp(
         bool, typer.Option(help="Allow binding a non-loopback address.")
     ] = False,
     invalid_tolerance: Annotated[
-        int, typer.Option(min=0, help="Invalid calls forgiven before the episode ends.")
-    ] = 0,
+        int,
+        typer.Option(
+            min=0, help="Invalid calls in a row forgiven: the next one in a row ends the episode."
+        ),
+    ] = 2,  # reefbench.episode.DEFAULT_INVALID_TOLERANCE (not imported: the CLI starts light)
     step_limit: Annotated[
         int | None, typer.Option(min=1, help="Override the task's step limit (tool calls).")
     ] = None,

@@ -7,6 +7,7 @@ satisfy it structurally, and so can any other account a device should open signe
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
@@ -45,6 +46,10 @@ class Account(Protocol):
     def settings(self) -> dict[str, str]:
         """The account's settings (``now``: its clock as ``YYYY-MM-DDTHH:MM``)."""
         ...
+
+    def follow_clock(self, listener: Callable[[str], None]) -> None:
+        """Call ``listener(now)`` at once and whenever the account's clock (the task's
+        world time, :mod:`reefbench.worldtime`) changes: the device then shows it."""
 
 
 def sign_in_context(context: BrowserContext, account: Account, client: str) -> None:

@@ -34,7 +34,7 @@ class ComputerFiles(Protocol):
         (``~/Pictures/a.jpg``), where the browser can read it.
 
         Raises:
-            InvalidAction: no such file, or a path outside the user's files.
+            ActionFailed: no such file, or a path outside the user's files.
         """
         ...
 

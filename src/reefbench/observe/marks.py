@@ -86,8 +86,9 @@ class Element(Protocol):
     """What a UI-tree node must offer to become a mark.
 
     A node may also offer ``value`` (``str | None``: a field's current text, a drop-down's
-    choice) and ``shown_states`` (``tuple[str, ...]``: ``checked``, ``unchecked``,
-    ``selected``, ``expanded``, ``disabled``); :func:`build_marks` copies them when there.
+    choice), ``formula`` (``str | None``: a spreadsheet cell's) and ``shown_states``
+    (``tuple[str, ...]``: ``checked``, ``unchecked``, ``selected``, ``expanded``,
+    ``disabled``); :func:`build_marks` copies them when there.
     """
 
     @property
@@ -114,6 +115,8 @@ class Mark:
             apart from the name so that a filled field keeps its label as its name.
         states: What an agent cannot tell from a name: ``checked``/``unchecked``,
             ``selected``, ``expanded``, ``disabled``.
+        formula: A spreadsheet cell's formula (``=B1+8``), when it holds one: its value
+            is what the formula computes.
     """
 
     id: int
@@ -123,6 +126,7 @@ class Mark:
     source: str = "a11y"
     value: str | None = None
     states: tuple[str, ...] = ()
+    formula: str | None = None
 
     @property
     def center(self) -> tuple[int, int]:
@@ -130,10 +134,13 @@ class Mark:
         return x + w // 2, y + h // 2
 
     def line(self) -> str:
-        """``[id] role "name"``, then ``value="..."`` for a field and ``(states)``."""
+        """``[id] role "name"``, then ``value="..."`` for a field (``formula="..."`` for
+        a cell that computes it) and ``(states)``."""
         out = f'[{self.id}] {self.role} "{clip_text(self.name, 80)}"'
         if self.value is not None:
             out += f' value="{clip_text(self.value, VALUE_CAP)}"'
+        if self.formula:
+            out += f' formula="{clip_text(self.formula, VALUE_CAP)}"'
         if self.states:
             out += f" ({', '.join(self.states)})"
         return out
@@ -293,7 +300,10 @@ def build_marks(
         # Optional parts of an element (see Element): not every tree knows them.
         value = getattr(element, "value", None)
         states = tuple(getattr(element, "shown_states", ()))
-        marks.append(Mark(len(marks) + 1, element.role, element.name, box, "a11y", value, states))
+        formula = getattr(element, "formula", None)
+        marks.append(
+            Mark(len(marks) + 1, element.role, element.name, box, "a11y", value, states, formula)
+        )
     tree_boxes = [m.box for m in marks]
     for line in ocr_lines:
         box = clip_box(line.box, screen)
@@ -330,8 +340,20 @@ def _font(size: int) -> Any:
     return ImageFont.load_default()
 
 
-def draw_marks(image: PILImage.Image, marks: MarkSet, font_size: int = 12) -> PILImage.Image:
-    """A copy of ``image`` with each mark's box outlined and its id in a filled tag."""
+def draw_marks(
+    image: PILImage.Image,
+    marks: MarkSet,
+    font_size: int = 12,
+    *,
+    untagged: frozenset[str] = frozenset(),
+) -> PILImage.Image:
+    """A copy of ``image`` with each mark's box outlined and its id in a filled tag.
+
+    Args:
+        untagged: Roles drawn as a thin outline with no tag: elements that lie edge to
+            edge with text inside (a spreadsheet's cells), where a tag, wherever it went,
+            would cover what a neighbour shows. The list still numbers them.
+    """
     from PIL import ImageDraw
 
     out = image.convert("RGB") if image.mode != "RGB" else image.copy()
@@ -340,6 +362,9 @@ def draw_marks(image: PILImage.Image, marks: MarkSet, font_size: int = 12) -> PI
     for mark in marks.marks:
         color = _PALETTE[mark.id % len(_PALETTE)]
         x, y, w, h = mark.box
+        if mark.role in untagged:
+            draw.rectangle((x, y, x + w - 1, y + h - 1), outline=color, width=1)
+            continue
         draw.rectangle((x, y, x + w - 1, y + h - 1), outline=color, width=2)
         label = str(mark.id)
         left, top, right, bottom = draw.textbbox((0, 0), label, font=font)

@@ -137,13 +137,20 @@ def _model_factory(
     tool_mode = options.get("tool_mode", "auto")
     if tool_mode not in TOOL_MODES:
         raise ConfigError(f"tool mode '{tool_mode}': choose one of {', '.join(TOOL_MODES)}")
-    history = int(options.get("history", 2))
+    # No --history: the whole episode (reefbench.agents.llm.DEFAULT_HISTORY).
+    history = None if options.get("history") is None else int(options["history"])
     max_tokens = int(options.get("max_tokens", 2048))
     timeout = float(options.get("timeout", 120.0))
     retries = int(options.get("retries", 6))
     retry_base = float(options.get("retry_base", 1.0))
     side = options.get("max_image_side")
-    if history < 0 or max_tokens < 1 or timeout <= 0 or retries < 1 or retry_base < 0:
+    if (
+        (history is not None and history < 0)
+        or max_tokens < 1
+        or timeout <= 0
+        or retries < 1
+        or retry_base < 0
+    ):
         raise ConfigError(
             "history must be >= 0, max tokens and retries >= 1, timeout > 0, retry base >= 0"
         )

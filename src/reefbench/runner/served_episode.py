@@ -17,7 +17,7 @@ from reefbench.action_sets import DEFAULT_ACTION_SET
 from reefbench.agents.tools import Toolbox
 from reefbench.bridge import EpisodeDriver
 from reefbench.environment import Environment
-from reefbench.episode import EpisodeResult
+from reefbench.episode import DEFAULT_INVALID_TOLERANCE, EpisodeResult
 from reefbench.errors import ConfigError
 from reefbench.log.store import EpisodeKey, ResultsStore, write_run_manifest, write_run_tasks
 from reefbench.protocol import AgentOutput, Turn
@@ -38,7 +38,7 @@ class ServedEpisode:
         suite: A built-in suite's name (``memory``, ``v0``), or a :class:`Suite`.
         task_id: The task to play (an exact id).
         out_dir: The run directory (created; one that holds another run is refused).
-        invalid_tolerance: Invalid actions forgiven before the episode ends.
+        invalid_tolerance: Invalid actions in a row forgiven before the episode ends.
         step_limit: Overrides the task's step limit (one tool call is one step).
     """
 
@@ -48,7 +48,7 @@ class ServedEpisode:
         task_id: str,
         out_dir: Path,
         *,
-        invalid_tolerance: int = 0,
+        invalid_tolerance: int = DEFAULT_INVALID_TOLERANCE,
         step_limit: int | None = None,
         action_set: str = DEFAULT_ACTION_SET,
     ) -> None:

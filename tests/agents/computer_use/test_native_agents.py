@@ -313,7 +313,9 @@ def test_root_actions_are_function_tools_and_finish_the_episode(server: WireServ
 def test_an_unsupported_native_action_is_an_invalid_action(server: WireServer) -> None:
     screen = BrowserScreen("browser")
     server.brain = lambda request: [Said("drag", 1, 1, 50, 50)]
-    result = Episode(one_click_task("browser"), server.agent(), {"browser": screen}).run()
+    result = Episode(
+        one_click_task("browser"), server.agent(), {"browser": screen}, invalid_tolerance=0
+    ).run()
     assert result.termination == "invalid_action"
     (turn,) = result.trajectory
     assert "browser cannot drag" in str(turn)
@@ -360,7 +362,10 @@ def test_refused_safety_checks_do_not_run_the_action(server: WireServer) -> None
     screen = DesktopScreen("desktop")
     server.brain = _with_check
     result = Episode(
-        one_click_task("desktop"), server.agent(safety="refuse"), {"desktop": screen}
+        one_click_task("desktop"),
+        server.agent(safety="refuse"),
+        {"desktop": screen},
+        invalid_tolerance=0,
     ).run()
     assert not screen.clicks
     assert result.termination == "invalid_action"

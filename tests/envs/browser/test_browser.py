@@ -154,8 +154,9 @@ def test_scroll_press_and_coordinates(browser: BrowserEnvironment):
         browser.step("press", {"key": "rm -rf"})
 
 
-def test_bad_addresses_and_stale_marks_are_invalid(browser: BrowserEnvironment):
-    with pytest.raises(InvalidAction, match="web address"):
+def test_bad_addresses_fail_and_stale_marks_are_invalid(browser: BrowserEnvironment):
+    # A refusal runs and fails (the agent is told why); a stale mark cannot run at all.
+    with pytest.raises(ActionFailed, match="opens only http"):
         browser.step("goto", {"url": "file:///etc/passwd"})
     browser.observe()
     with pytest.raises(InvalidAction, match="valid ids"):
@@ -202,7 +203,7 @@ def test_elements_carry_values_states_and_static_text(
     assert '- "Hi Ada, shall we meet at the Harbour Cafe at noon? Bring the plans."' in static
     assert '- "Lunch on Friday"' in static
     long_item = next(x for x in static if x.startswith('- "long words'))
-    assert len(long_item) <= 200 + len('- ""') and long_item.endswith('..."')
+    assert long_item == '- "' + ("long words " * 60).strip() + '"'  # read whole, not cut
     assert not any("Starred" in x or "first line" in x for x in static)  # no repeats
 
     browser.step("click", {"elem": mark(browser, "Starred")})

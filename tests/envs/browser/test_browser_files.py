@@ -16,7 +16,7 @@ pytestmark = pytest.mark.integration
 
 from reefbench.envs.browser import BrowserEnvironment  # noqa: E402
 from reefbench.envs.filetransfer import ComputerFiles, store_download  # noqa: E402
-from reefbench.errors import InvalidAction  # noqa: E402
+from reefbench.errors import ActionFailed  # noqa: E402
 
 PHOTO = b"\x89PNG\r\n\x1a\n not really a picture, but bytes that must arrive unchanged"
 PAGE = """<!doctype html><title>Photo</title>
@@ -73,7 +73,7 @@ class Computer:
     def file_to_upload(self, path: str) -> Path:
         target = self.home / path.removeprefix("~/")
         if not target.is_file():
-            raise InvalidAction(f"there is no file {path!r}")
+            raise ActionFailed(f"there is no file {path!r}")
         return target
 
 
@@ -135,11 +135,11 @@ def test_a_file_chooser_picks_the_computers_file_and_the_form_uploads_it(
     browser: BrowserEnvironment, computer: Computer
 ) -> None:
     (computer.home / "edited.jpg").write_bytes(b"the edited photo")
-    with pytest.raises(InvalidAction, match="no file chooser is open"):
+    with pytest.raises(ActionFailed, match="no file chooser is open"):
         browser.step("choose_file", {"path": "~/edited.jpg"})
     browser.step("click_on", {"name": "Choose files"})
     assert "A file chooser is open" in browser.tabs_text()
-    with pytest.raises(InvalidAction, match=r"there is no file '~/missing\.jpg'"):
+    with pytest.raises(ActionFailed, match=r"there is no file '~/missing\.jpg'"):
         browser.step("choose_file", {"path": "~/missing.jpg"})
     assert browser.step("choose_file", {"path": "~/edited.jpg"}) == "chose ~/edited.jpg"
     assert "A file chooser is open" not in browser.tabs_text()

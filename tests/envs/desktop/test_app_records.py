@@ -69,6 +69,20 @@ def test_mousepad_saved_the_file_unless_it_changed_later(tmp_path: Path) -> None
     assert not ok and "no record" in why
 
 
+def test_mousepad_records_in_the_world_time_and_the_kernel_in_the_hosts(tmp_path: Path) -> None:
+    # The sandbox's clock runs two years behind the host's (libfaketime): mousepad's
+    # record is in world time, the file's modification time in host time.
+    home, saved = _home(tmp_path)
+    where = "/home/user/Downloads/my notes.txt"
+    offset = -2 * 365 * 86400
+    host = RECORDED - offset
+    os.utime(saved, (host - 0.01, host - 0.01))
+    assert saved_by("mousepad", home, where, saved, clock_offset=offset)[0]
+    assert not saved_by("mousepad", home, where, saved)[0]  # clocks compared as if one
+    os.utime(saved, (host + 2, host + 2))
+    assert not saved_by("mousepad", home, where, saved, clock_offset=offset)[0]
+
+
 def test_vim_log_holds_the_last_write_per_file(tmp_path: Path) -> None:
     home = tmp_path / "home"
     write_vim_config(home)

@@ -424,10 +424,11 @@ def test_a_file_chooser_may_pick_the_users_files_and_nothing_else(
     desk.reset()
     desk.execute(st.create_file(path="~/Pictures/edited.jpg", content="jpeg"))
     assert desk.file_to_upload("~/Pictures/edited.jpg").read_text() == "jpeg"
-    with pytest.raises(InvalidAction, match="there is no file"):
+    # The call runs and fails (its reason goes back to the agent): not an invalid action.
+    with pytest.raises(ActionFailed, match="there is no file"):
         desk.file_to_upload("~/Pictures/missing.jpg")
-    with pytest.raises(InvalidAction, match="outside the desktop's writable area"):
+    with pytest.raises(ActionFailed, match="outside the desktop's writable area"):
         desk.file_to_upload("/etc/passwd")
     (desk.session.home / "escape").symlink_to("/etc/passwd")
-    with pytest.raises(InvalidAction, match="leads outside"):
+    with pytest.raises(ActionFailed, match="leads outside"):
         desk.file_to_upload("~/escape")

@@ -419,20 +419,28 @@ def test_switches_show_whether_they_are_on(phone: PhoneEnvironment):
     assert after.endswith(flipped), (before, after)
 
 
-def test_static_text_such_as_a_mail_body_is_listed_capped(phone: PhoneEnvironment):
+def test_static_text_such_as_a_mail_body_is_listed_whole_up_to_a_cap(phone: PhoneEnvironment):
     from reefbench.apps.seeding import add_mail
+    from reefbench.envs.ui.marks import TEXT_ITEM_CAP, TEXT_TOTAL_CAP
     from reefbench.grounding import ground
 
     body = "Meet me at the Harbour Cafe at noon on Friday. " + "More words follow. " * 40
+    huge = "A very long letter begins here. " + "More words follow. " * 100
     phone.execute(add_mail(sender="ada@example.org", subject="Lunch plans", body=body))
+    phone.execute(add_mail(sender="ada@example.org", subject="Long letter", body=huge))
     phone.open_app("com.reef.mail")
     phone.step("tap", {"elem": ground(phone, "Lunch plans")})  # the row holds more text
     listed = phone.observe()["elements"]
     assert "Text on screen (not elements):" in listed, listed
     static = listed.split("Text on screen (not elements):\n", 1)[1].splitlines()
-    item = next(x for x in static if "Harbour Cafe" in x)
-    assert len(item) <= 200 + len('- ""') and item.endswith('..."')
-    assert sum(len(x) for x in static) <= 2000 + 4 * len(static)
+    assert f'- "{body.strip()}"' in static  # a mail's body is read whole
+    phone.press_key("back")
+    phone.step("tap", {"elem": ground(phone, "Long letter")})
+    listed = phone.observe()["elements"]
+    static = listed.split("Text on screen (not elements):\n", 1)[1].splitlines()
+    item = next(x for x in static if "A very long letter" in x)
+    assert len(item) <= TEXT_ITEM_CAP + len('- ""') and item.endswith('..."')
+    assert sum(len(x) for x in static) <= TEXT_TOTAL_CAP + 4 * len(static)
 
 
 def test_the_foreground_app_follows_navigation_inside_the_app(phone: PhoneEnvironment):

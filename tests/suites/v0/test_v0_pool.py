@@ -181,6 +181,16 @@ def test_gates_pass_a_good_task_and_name_each_kind_of_broken_one() -> None:
     assert "null agent completed" in verdict.line()
 
 
+def test_the_gates_forgive_no_invalid_reference_call_whatever_runs_forgive() -> None:
+    # Runs forgive two invalid actions in a row (issue 31); a reference solution with a
+    # call that cannot run as written is still a broken task.
+    envs = memory_environments()
+    fly = ActionCall(env="laptop", name="fly")
+    write = ActionCall(env="laptop", name="write_file", arguments={"path": "a.txt", "content": "x"})
+    verdict = check_task(_memory_task(reference_solution=[fly, write]), envs)
+    assert not verdict.ok and "oracle ended with invalid_action" in verdict.line()
+
+
 def _chain(second: object) -> Task:
     """a.txt, then b.txt, then c.txt: three subtasks of one write each, in a chain."""
     writes = [("a.txt", "x"), ("b.txt", "y"), ("c.txt", "z")]

@@ -188,8 +188,10 @@ def system_prompt(task: Task, devices: Mapping[str, PointerKind], first: str) ->
         "When every part of the task is done, call complete. If the task asks for an "
         "answer, call submit(answer). call_user(kind) asks the user for what only they know "
         "(such as a password). The task also ends by itself as soon as all of it is done. "
-        "An action that cannot run counts as an invalid action, and by default the first "
-        "invalid action ends the task."
+        "An action that cannot run as written (an unknown action, arguments outside its "
+        "schema) is invalid: its reason comes back to you, and by default the third "
+        "invalid action in a row ends the task. An action that runs but fails, or that a "
+        "device refuses, is not invalid: its result tells you why."
     )
 
 

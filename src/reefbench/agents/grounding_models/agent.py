@@ -78,7 +78,7 @@ class GroundingAgent:
         provider: Provider,
         profile: GroundingProfile,
         *,
-        history: int = DEFAULT_HISTORY,
+        history: int | None = DEFAULT_HISTORY,
         max_image_side: int | None = None,
         name: str | None = None,
     ) -> None:

@@ -22,6 +22,10 @@ from reefbench.waiting import wait_until
 Coordinate = Annotated[int, Field(ge=0, le=10000)]
 _KEY = re.compile(r"^([A-Za-z]+\+){0,3}([A-Za-z0-9]+|F\d{1,2}|[^\sA-Za-z0-9])$")
 _SCHEMES = ("http", "https", "about")
+_NOT_WEB = (
+    "{url!r} was not opened: this browser opens only http://, https:// and about: "
+    "addresses, not files (look at a computer's files with its own apps)"
+)
 
 _SELECT_AT = script("select_at.js")
 
@@ -80,8 +84,10 @@ def click_at(x: Coordinate, y: Coordinate, env: BrowserDevice) -> str:
     """Click a point of the page by its pixel coordinates in the screenshot.
 
     Args:
-        x: Pixels from the left edge.
-        y: Pixels from the top edge.
+        x: Pixels from the left edge of the browser's screenshot (1280 wide unless the
+            browser's description says otherwise).
+        y: Pixels from the top edge of the browser's screenshot (800 high unless the
+            browser's description says otherwise).
     """
     _in_viewport(env, x, y)
     before = len(env.saved_downloads)
@@ -182,9 +188,11 @@ def scroll_at(
 
     Args:
         direction: "up", "down", "left" or "right".
-        x: Pixels from the left edge of the point to scroll at (give y too; default: the
-            middle of the page).
-        y: Pixels from the top edge of that point.
+        x: Pixels from the left edge of the browser's screenshot (1280 wide unless the
+            browser's description says otherwise) of the point to scroll
+            at (give y too; default: the middle of the page).
+        y: Pixels from the top edge of the browser's screenshot (800 high unless the
+            browser's description says otherwise) of that point.
     """
     # The pixels set's scroll: the same tool with a point instead of an element number.
     if (x is None) != (y is None):
@@ -225,13 +233,15 @@ def select_option(elem: int, option: str, env: BrowserDevice) -> str:
 
 @action
 def goto(url: str, env: BrowserDevice) -> str:
-    """Open a web address in the current tab.
+    """Open a web address in the current tab. Only http://, https:// and about: addresses
+    open: this browser does not show files (file:// addresses) or other schemes.
 
     Args:
         url: The address, e.g. "http://127.0.0.1:8000/mail".
     """
+    # A refusal by policy, not a call that cannot run as written: it fails like any step.
     if urlsplit(url).scheme not in _SCHEMES:
-        raise InvalidAction(f"{url!r} is not a web address (use http:// or https://)")
+        raise ActionFailed(_NOT_WEB.format(url=url))
     env.goto(url)
     return f"opened {env.page.url}"
 
@@ -259,10 +269,11 @@ def new_tab(env: BrowserDevice, url: str = "") -> str:
     """Open a new tab (optionally at an address) and switch to it.
 
     Args:
-        url: The address to open (empty: a blank tab).
+        url: The address to open (empty: a blank tab); http://, https:// or about: only,
+            as for goto.
     """
     if url and urlsplit(url).scheme not in _SCHEMES:
-        raise InvalidAction(f"{url!r} is not a web address (use http:// or https://)")
+        raise ActionFailed(_NOT_WEB.format(url=url))
     env.new_tab(url)
     return f"opened tab {len(env.tabs) - 1}"
 
@@ -340,12 +351,12 @@ def choose_file(path: str, env: BrowserDevice) -> str:
         path: Its path (under ~ or /tmp).
     """
     if env.computer is None:
-        raise InvalidAction("this browser belongs to no computer: it has no files to choose")
+        raise ActionFailed("this browser belongs to no computer: it has no files to choose")
     # The chooser opens as the click lands; its event may trail the click by a moment.
     wait_until(lambda: env.file_chooser, 2.0, sleep=lambda s: env.page.wait_for_timeout(s * 1000))
     chooser = env.file_chooser
     if chooser is None or chooser.page != env.page:
-        raise InvalidAction("no file chooser is open: click the page's file field first")
+        raise ActionFailed("no file chooser is open: click the page's file field first")
     source = env.computer.file_to_upload(path)
     try:
         chooser.set_files(source)

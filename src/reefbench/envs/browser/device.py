@@ -153,6 +153,7 @@ class BrowserDevice(Environment):
         self.file_chooser: FileChooser | None = None  # opened by the page, not answered yet
         self._awaited_downloads = 0  # download links clicked, not yet reported
         self.saved_downloads: list[str] = []  # where this episode's downloads went
+        self._drawn_now: str | None = None  # the account's clock when its pages were drawn
 
     # ------------------------------------------------------------- lifecycle
     def on_start(self) -> None:
@@ -165,9 +166,27 @@ class BrowserDevice(Environment):
         except BaseException:
             self.on_stop()
             raise
+        if self.services is not None:
+            self.services.follow_clock(self._clock_moved)
 
     def on_reset(self) -> None:
         self._fresh_context()
+
+    def _clock_moved(self, now: str) -> None:
+        """Reload the account's pages open in the tabs: they were drawn with the clock
+        before a setup loaded a world or fixed it, and must show the task's world time."""
+        if self.services is None or self.context is None or now == self._drawn_now:
+            return
+        self._drawn_now = now
+        origin = self.services.url
+        for tab in self.tabs:
+            if tab.url.startswith(origin):
+                # A tab that cannot reload keeps what it shows; the browser's own health
+                # check, not the account's clock, decides whether the device is broken.
+                with contextlib.suppress(Exception):
+                    tab.reload(wait_until="load", timeout=self.settle_timeout * 3000)
+        if self.tabs:
+            self.settle()
 
     def on_stop(self) -> None:
         self._close_context()
@@ -212,6 +231,7 @@ class BrowserDevice(Environment):
         page = context.new_page()
         self._page = page
         url = self.start_url or (self.services.url + "/" if self.services else "about:blank")
+        self._drawn_now = self.services.settings().get("now") if self.services else None
         self.goto(url)
 
     def _adopt(self, page: Page) -> None:

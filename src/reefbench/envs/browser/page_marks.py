@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from reefbench.envs.browser.settle import script
-from reefbench.observe.marks import MarkSet, build_marks, static_text
+from reefbench.observe.marks import VALUE_CAP, MarkSet, build_marks, static_text
 
 if TYPE_CHECKING:
     from playwright.sync_api import Frame, Page
@@ -101,10 +101,24 @@ def collect_text(page: Page) -> list[str]:
     return out
 
 
+# The list shows a name up to this many characters (Mark.line); a longer name, or a value
+# longer than VALUE_CAP, is also given whole among the texts on the page.
+NAME_CAP = 80
+# Texts on the page: a message or a note is given whole (a cut one cannot be answered from).
+TEXT_ITEM_CAP = 1500
+TEXT_TOTAL_CAP = 4000
+
+
 def page_marks(page: Page) -> MarkSet:
     """The marks of the current viewport and its static text (capped)."""
     size = page.viewport_size or {"width": 1280, "height": 800}
     elements = collect_elements(page)
     marks = build_marks(elements, (size["width"], size["height"]), roles=WEB_ROLES)
-    shown = [m.name for m in marks.marks] + [m.value for m in marks.marks if m.value]
-    return replace(marks, texts=tuple(static_text(collect_text(page), shown)))
+    cut = [m.name for m in marks.marks if len(m.name) > NAME_CAP]
+    cut += [m.value for m in marks.marks if m.value and len(m.value) > VALUE_CAP]
+    shown = [m.name for m in marks.marks if len(m.name) <= NAME_CAP]
+    shown += [m.value for m in marks.marks if m.value and len(m.value) <= VALUE_CAP]
+    texts = static_text(
+        [*cut, *collect_text(page)], shown, item_cap=TEXT_ITEM_CAP, total_cap=TEXT_TOTAL_CAP
+    )
+    return replace(marks, texts=tuple(texts))

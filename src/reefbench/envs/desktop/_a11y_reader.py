@@ -8,12 +8,14 @@ replies are JSON lines:
     {"id": 2, "op": "ping"}  -> {"id": 2, "ok": true}
 
 A window is ``{"app", "pid", "title", "box", "active", "nodes"}``; a node is ``{"role",
-"name", "box": [x, y, w, h], "states": [...], "depth", "text"?, "label"?}`` (``label``: the
-name of what labels an unnamed field). Only nodes that are
+"name", "box": [x, y, w, h], "states": [...], "depth", "text"?, "label"?, "formula"?}``
+(``label``: the name of what labels an unnamed field; ``formula``: a spreadsheet cell's,
+without its ``=``). Only nodes that are
 showing are walked (a collapsed menu's items and hidden pages cost nothing), and the walk
 stops at ``max_nodes`` per window so a huge list cannot stall an observation.
 """
 
+import contextlib
 import json
 import re
 import sys
@@ -34,6 +36,9 @@ _STATES = {
     "expanded": S.EXPANDED,
     "editable": S.EDITABLE,
     "sensitive": S.SENSITIVE,
+    # LibreOffice's cells and documents are enabled and editable but never "sensitive":
+    # without this state they were listed as disabled.
+    "enabled": S.ENABLED,
     "active": S.ACTIVE,
     "pressed": S.PRESSED,
     "checkable": S.CHECKABLE,
@@ -84,6 +89,17 @@ def _text(acc: Any, role: str) -> str | None:
         return str(Atspi.Text.get_text(acc, 0, min(count, _TEXT_CAP)))
     except Exception:
         return None
+
+
+def _formula(acc: Any) -> str:
+    """A spreadsheet cell's formula (LibreOffice gives it as the ``Formula`` object
+    attribute, without its ``=``), or ``""``. Only cells that show something are asked:
+    an empty cell holds no formula."""
+    try:
+        attributes = acc.get_attributes() or {}
+    except Exception:
+        return ""
+    return str(attributes.get("Formula") or "")
 
 
 def _label(acc: Any) -> str:
@@ -140,6 +156,10 @@ def _walk(
     text = _text(acc, role)
     if text:
         node["text"] = text
+        if role == "table cell":
+            formula = _formula(acc)
+            if formula:
+                node["formula"] = formula
     if not name and role in _FIELD_ROLES:
         label = _label(acc)
         if label:
@@ -153,11 +173,16 @@ def _walk(
             description = ""
         if description:
             node["label"] = description
+    if role == "icon" and not name:
+        with contextlib.suppress(Exception):
+            node["index"] = acc.get_index_in_parent()
     out.append(node)
     try:
         count = acc.get_child_count()
     except Exception:
         return
+    if role == "layered pane":
+        node["count"] = count
     if states.contains(S.MANAGES_DESCENDANTS) and count > max_children:
         # A spreadsheet's grid (a billion cells), a long list: its children are made on
         # demand, so walking them is what stalls an observation. Only the cells on screen
@@ -305,6 +330,8 @@ def tree(max_nodes: int = 1500, max_children: int = 400) -> list[dict[str, Any]]
             _walk(win, 0, nodes, max_nodes, max_children)
             if not nodes:
                 continue
+            if app_name == "xfdesktop-settings":
+                _name_wallpapers(nodes)
             windows.append(
                 {
                     "app": app_name,
@@ -317,6 +344,104 @@ def tree(max_nodes: int = 1500, max_children: int = 400) -> list[dict[str, Any]]
                 }
             )
     return windows
+
+
+_IMAGE_SUFFIXES = {
+    ".png",
+    ".jpg",
+    ".jpeg",
+    ".svg",
+    ".gif",
+    ".bmp",
+    ".webp",
+    ".tif",
+    ".tiff",
+    ".xpm",
+    ".tga",
+}
+
+
+def _on_host(path: str) -> str:
+    """Where a path as the sandbox sees it lies here: the reader runs outside the
+    sandbox, whose home (``/home/user`` inside) is a folder of its instance."""
+    import os
+
+    inside = os.environ.get("REEF_SANDBOX_HOME_INSIDE", "")
+    outside = os.environ.get("REEF_SANDBOX_HOME", "")
+    if inside and outside and (path == inside or path.startswith(inside + "/")):
+        return outside + path[len(inside) :]
+    return path
+
+
+def _wallpaper_folders(name: str) -> list[str]:
+    """Folders the wallpaper chooser may show, named ``name`` (its Folder button shows only
+    the folder's name): the folders of the wallpapers set now, then the usual places."""
+    import glob
+    import os
+    import subprocess
+
+    found: list[str] = []
+    try:
+        listing = subprocess.run(
+            ["xfconf-query", "-c", "xfce4-desktop", "-lv"],
+            capture_output=True,
+            text=True,
+            timeout=2,
+            check=False,
+        ).stdout
+    except Exception:
+        listing = ""
+    for line in listing.splitlines():
+        key, _, value = line.partition(" ")
+        if key.endswith("/last-image") and value.strip():
+            found.append(_on_host(os.path.dirname(value.strip())))
+    home = os.environ.get("REEF_SANDBOX_HOME") or os.path.expanduser("~")
+    for pattern in (name, os.path.join("*", name), os.path.join("*", "*", name)):
+        found += sorted(glob.glob(os.path.join(home, pattern)))
+    found.append(os.path.join("/usr/share/backgrounds", name))
+    out = []
+    for folder in found:
+        if os.path.basename(folder.rstrip("/")) == name and folder not in out:
+            out.append(folder)
+    return out
+
+
+def _name_wallpapers(nodes: list[dict[str, Any]]) -> None:
+    """Name the wallpaper chooser's thumbnails by their file names.
+
+    Xfce's Desktop Settings shows a folder's pictures as unnamed icons: a person tells
+    them apart by the picture, or by the file name its tooltip shows on hover. The
+    chooser lists the folder's pictures sorted by name, so the n-th icon is the folder's
+    n-th picture; the folder is the one whose name its Folder button shows and whose
+    picture count is the chooser's icon count (no match: the icons stay unnamed).
+    """
+    import os
+
+    panes = [n for n in nodes if n["role"] == "layered pane" and n.get("count")]
+    icons = [n for n in nodes if n["role"] == "icon" and not n["name"] and "index" in n]
+    combos = [n["name"] for n in nodes if n["role"] == "combo box" and n["name"]]
+    if len(panes) != 1 or not icons:
+        return
+    count = panes[0]["count"]
+    for name in combos:
+        for folder in _wallpaper_folders(name):
+            try:
+                files = sorted(
+                    (
+                        f
+                        for f in os.listdir(folder)
+                        if os.path.splitext(f)[1].lower() in _IMAGE_SUFFIXES
+                    ),
+                    key=lambda f: (f.casefold(), f),
+                )
+            except OSError:
+                continue
+            if len(files) != count:
+                continue
+            for icon in icons:
+                if 0 <= icon["index"] < count:
+                    icon["name"] = files[icon["index"]]
+            return
 
 
 def main() -> None:

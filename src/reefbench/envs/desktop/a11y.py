@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from reefbench.envs.desktop.jsonlines import JsonLineProcess
-from reefbench.envs.desktop.sandbox import as_sandbox_user
+from reefbench.envs.desktop.sandbox import SANDBOX_HOME, as_sandbox_user
 
 _READER = Path(__file__).with_name("_a11y_reader.py")
 Box = tuple[int, int, int, int]
@@ -25,8 +25,9 @@ def box_contains(box: Box, x: int, y: int) -> bool:
     return bx <= x < bx + bw and by <= y < by + bh
 
 
-# Roles whose text is a value the agent edits (a terminal's is its screen).
-FIELD_ROLES = frozenset({"text", "entry", "password text", "spin button", "terminal"})
+# Roles whose text is a value the agent edits (a terminal's is its screen, a
+# spreadsheet cell's what it shows).
+FIELD_ROLES = frozenset({"text", "entry", "password text", "spin button", "terminal", "table cell"})
 # Roles that are on or off: their state is listed as checked or unchecked.
 CHECK_ROLES = frozenset(
     {"check box", "toggle button", "check menu item", "radio button", "radio menu item"}
@@ -39,7 +40,8 @@ class UINode:
     """One accessible element: role, name, screen box, states, text (for text roles).
 
     ``name`` is the accessible name, or for an unnamed field the name of the label that
-    labels it (a file dialog's ``Name:``).
+    labels it (a file dialog's ``Name:``). ``formula`` is a spreadsheet cell's formula
+    (``=B1+8``) when it holds one.
     """
 
     role: str
@@ -48,6 +50,7 @@ class UINode:
     states: frozenset[str]
     depth: int
     text: str | None = None
+    formula: str | None = None
 
     @property
     def value(self) -> str | None:
@@ -75,7 +78,8 @@ class UINode:
             out.append("selected")
         if "expanded" in self.states:
             out.append("expanded")
-        if "sensitive" not in self.states:
+        if "sensitive" not in self.states and "enabled" not in self.states:
+            # LibreOffice's cells and documents are enabled but never "sensitive".
             out.append("disabled")
         return tuple(out)
 
@@ -157,11 +161,85 @@ def _row_names(nodes: list[dict[str, Any]]) -> list[str]:
     return names
 
 
+def _parents(nodes: list[dict[str, Any]]) -> list[int | None]:
+    """Each node's parent (an index into ``nodes``, which are in tree order with depths)."""
+    parents: list[int | None] = []
+    stack: list[int] = []
+    for i, node in enumerate(nodes):
+        depth = int(node.get("depth", 0))
+        while stack and int(nodes[stack[-1]].get("depth", 0)) >= depth:
+            stack.pop()
+        parents.append(stack[-1] if stack else None)
+        stack.append(i)
+    return parents
+
+
+def _shift(raw: Any, dx: int, dy: int) -> Any:
+    if not raw or len(raw) != 4:
+        return raw
+    x, y, w, h = (int(v) for v in raw)
+    return [x + dx, y + dy, w, h]
+
+
+def fix_boxes(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The nodes with the boxes they have on screen, hidden duplicates left out.
+
+    LibreOffice (its GTK 3 plug-in) draws its menu bar as a GTK widget above its own
+    window's contents, but reports its contents' positions as if that menu bar were not
+    there: everything under its ``root pane`` (toolbars, the sheet's cells, the document)
+    was reported one menu bar's height (about 25 px) too high, so a cell's box lay over
+    the column header, until something made it measure again. The root pane's parent has
+    the same size at the true position: the difference is added to its whole subtree,
+    except to GTK widgets embedded in it (the Name Box, the font fields), which report
+    their true position already (one is recognised by starting exactly where its shifted
+    parent starts, with its size). Its own copy of the menu bar has no size and is never
+    drawn (the GTK one is what shows): its menus were listed twice, so it is left out with
+    its subtree.
+    """
+    parents = _parents(nodes)
+    offsets: list[tuple[int, int]] = []
+    out: list[dict[str, Any]] = []
+    dropped: set[int] = set()
+    for i, node in enumerate(nodes):
+        parent = parents[i]
+        if parent is not None and parent in dropped:
+            dropped.add(i)
+            offsets.append((0, 0))
+            continue
+        if node.get("role") == "menu bar" and _box(node.get("box")) is None and parent is not None:
+            dropped.add(i)
+            offsets.append((0, 0))
+            continue
+        dx, dy = offsets[parent] if parent is not None else (0, 0)
+        box = _box(node.get("box"))
+        parent_box = _box(nodes[parent].get("box")) if parent is not None else None
+        if node.get("role") == "root pane" and box and parent_box:
+            x, y, w, h = box
+            px, py, pw, ph = parent_box
+            if (w, h) == (pw, ph) and (x, y) != (px, py):
+                dx, dy = px - x, py - y
+        elif (
+            (dx, dy) != (0, 0)
+            and box
+            and parent_box
+            and box[:2] == (parent_box[0] + dx, parent_box[1] + dy)
+            and abs(box[2] - parent_box[2]) <= 2
+            and abs(box[3] - parent_box[3]) <= 2
+        ):
+            # An embedded GTK widget: it starts where its parent starts once shifted and
+            # has its size (a document that only starts a ruler's height lower does not).
+            dx, dy = 0, 0
+        offsets.append((dx, dy))
+        moved = (dx, dy) != (0, 0)
+        out.append({**node, "box": _shift(node.get("box"), dx, dy)} if moved else node)
+    return out
+
+
 def parse_windows(raw: list[dict[str, Any]]) -> list[UIWindow]:
-    """Build typed windows from the reader's JSON."""
+    """Build typed windows from the reader's JSON (boxes fixed by :func:`fix_boxes`)."""
     windows = []
     for win in raw:
-        raw_nodes = list(win.get("nodes", ()))
+        raw_nodes = fix_boxes(list(win.get("nodes", ())))
         nodes = tuple(
             UINode(
                 role=n.get("role", ""),
@@ -170,6 +248,7 @@ def parse_windows(raw: list[dict[str, Any]]) -> list[UIWindow]:
                 states=frozenset(n.get("states", ())),
                 depth=int(n.get("depth", 0)),
                 text=n.get("text"),
+                formula="=" + str(n["formula"]) if n.get("formula") else None,
             )
             for n, name in zip(raw_nodes, _row_names(raw_nodes), strict=True)
         )
@@ -190,7 +269,25 @@ def parse_windows(raw: list[dict[str, Any]]) -> list[UIWindow]:
 class A11yReader:
     """The per-instance AT-SPI reader process."""
 
-    def __init__(self, env: dict[str, str], log: Path, python: str = "/usr/bin/python3") -> None:
+    def __init__(
+        self,
+        env: dict[str, str],
+        log: Path,
+        python: str = "/usr/bin/python3",
+        home: Path | None = None,
+    ) -> None:
+        # The reader runs outside the sandbox: where the sandbox's home lies here, for
+        # paths an app shows (the wallpaper chooser's folder). By default the instance's
+        # "home" beside its runtime directory (DesktopSession's layout).
+        runtime = env.get("XDG_RUNTIME_DIR")
+        if home is None and runtime:
+            home = Path(runtime).with_name("home")
+        if home is not None:
+            env = {
+                **env,
+                "REEF_SANDBOX_HOME": str(home),
+                "REEF_SANDBOX_HOME_INSIDE": SANDBOX_HOME,
+            }
         self._helper = JsonLineProcess(
             as_sandbox_user([python, "-u", str(_READER)]),
             env=env,

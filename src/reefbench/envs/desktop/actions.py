@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from functools import partial
 from typing import Annotated, Any, Literal
+from weakref import WeakKeyDictionary
 
 from pydantic import Field
 
 from reefbench.actions import action
-from reefbench.envs.desktop.apps import APPS, LAUNCHER, AppSpec
+from reefbench.envs.desktop.apps import APPS, LAUNCHER, AppSpec, apps_text
 from reefbench.envs.desktop.device import DesktopDevice
+from reefbench.envs.desktop.observation import Snapshot, only_the_clock_changed
 from reefbench.envs.desktop.x11 import XWindow
 from reefbench.errors import ActionFailed, InvalidAction
 from reefbench.grounding import ground
@@ -29,9 +31,23 @@ def _describe(mark: Any) -> str:
     return f'[{mark.id}] {mark.role} "{mark.name}"'
 
 
+def target(mark: Any) -> tuple[int, int]:
+    """Where a click on ``mark`` lands: its centre, except on a GTK spin button, whose
+    centre is often its "-" button (the field's text, then "-" and "+", each about as wide
+    as the box is tall): a click there changed the number instead of focusing the field,
+    so it lands on the middle of the text part."""
+    x, y = mark.center
+    if mark.role == "spin button":
+        bx, _, w, h = mark.box
+        text_width = w - 2 * h
+        if text_width >= 24:
+            x = bx + text_width // 2
+    return x, y
+
+
 def _click_elem(env: DesktopDevice, elem: int, button: int, repeat: int, verb: str) -> str:
     mark = env.mark(elem)
-    x, y = mark.center
+    x, y = target(mark)
     single_left = (x, y) if (button, repeat) == (1, 1) else None
     env.act(lambda: env.input.click(x, y, button=button, repeat=repeat), click=single_left)
     env.record(verb, role=mark.role, name=mark.name, elem=elem)
@@ -185,9 +201,11 @@ def scroll_at(
     Args:
         direction: "up", "down", "left" or "right".
         amount: Number of wheel steps (about three lines of text each).
-        x: Horizontal pixel in the screenshot to scroll over (give y too); omit both to
-            scroll where the mouse pointer is.
-        y: Vertical pixel in the screenshot to scroll over.
+        x: Pixels from the left edge of the desktop's screenshot (1280 wide unless the
+            desktop's description says otherwise) of the point to scroll
+            over (give y too); omit both to scroll where the mouse pointer is.
+        y: Pixels from the top edge of the desktop's screenshot (800 high unless the
+            desktop's description says otherwise) of that point.
     """
     # The pixels set's scroll: the same tool name as the element version, so an agent
     # (or a computer-use adapter) scrolls the same way under every set.
@@ -210,8 +228,10 @@ def click_at(
     """Click at a point of the screenshot (use when no numbered box covers the target).
 
     Args:
-        x: Horizontal pixel in the screenshot, from the left edge.
-        y: Vertical pixel in the screenshot, from the top edge.
+        x: Pixels from the left edge of the desktop's screenshot (1280 wide unless the
+            desktop's description says otherwise).
+        y: Pixels from the top edge of the desktop's screenshot (800 high unless the
+            desktop's description says otherwise).
         button: "left", "middle" or "right".
         clicks: 1 for a click, 2 for a double-click.
     """
@@ -231,8 +251,10 @@ def move_to(x: Coordinate, y: Coordinate, env: DesktopDevice) -> str:
     """Move the mouse pointer to a point of the screenshot (e.g. to hover a tooltip).
 
     Args:
-        x: Horizontal pixel in the screenshot.
-        y: Vertical pixel in the screenshot.
+        x: Pixels from the left edge of the desktop's screenshot (1280 wide unless the
+            desktop's description says otherwise).
+        y: Pixels from the top edge of the desktop's screenshot (800 high unless the
+            desktop's description says otherwise).
     """
     sx, sy = env.to_screen(x, y)
     env.act(lambda: env.input.move(sx, sy))
@@ -246,10 +268,12 @@ def drag(
     """Drag with the left button held from one point of the screenshot to another.
 
     Args:
-        from_x: Start point, horizontal pixel.
-        from_y: Start point, vertical pixel.
-        to_x: End point, horizontal pixel.
-        to_y: End point, vertical pixel.
+        from_x: Start point: pixels from the left edge of the desktop's screenshot (1280 wide
+            unless the desktop's description says otherwise).
+        from_y: Start point: pixels from the top edge of the desktop's screenshot (800 high
+            unless the desktop's description says otherwise).
+        to_x: End point: pixels from the left edge of the desktop's screenshot.
+        to_y: End point: pixels from the top edge of the desktop's screenshot.
     """
     start, end = env.to_screen(from_x, from_y), env.to_screen(to_x, to_y)
     env.act(lambda: env.input.drag(start, end))
@@ -281,13 +305,16 @@ def mouse_up(button: Button = "left", *, env: DesktopDevice) -> str:
 
 
 # ---------------------------------------------------------------------- apps
-@action
-def search_app(name: str, env: DesktopDevice) -> str:
-    """Search for an application in the launcher by name and open it.
+# The list comes from the one table of the desktop's apps, as the desktop's description.
+_SEARCH_APP = (
+    f"Search for an application in the launcher by name and open it.\n\nAvailable: {apps_text()}."
+)
 
-    Available: Terminal, Text Editor (mousepad), Files (thunar), Vim, Chromium, LibreOffice
-    Writer (word processor), LibreOffice Calc (spreadsheet), LibreOffice Impress
-    (presentation).
+
+@action(description=_SEARCH_APP)
+def search_app(name: str, env: DesktopDevice) -> str:
+    """Search for an application in the launcher by name and open it (the description
+    models read lists the apps of :data:`~reefbench.envs.desktop.apps.APPS`).
 
     Args:
         name: The name of one of the applications above, or a word describing it.
@@ -447,18 +474,39 @@ def _wait_for_exiting_apps(desk: DesktopDevice, within: float) -> bool:
 
 
 # -------------------------------------------------------------- observations
+# The last screenshot each desktop gave, per kind (marked or plain): its snapshot and PNG.
+_LAST_SHOT: WeakKeyDictionary[DesktopDevice, dict[bool, tuple[Snapshot, bytes]]] = (
+    WeakKeyDictionary()
+)
+
+
+def _shot(env: DesktopDevice, marked: bool) -> bytes:
+    """The screenshot, or the very PNG given last time when all that changed since is the
+    panel clock's minute: a clock ticking is not the desktop changing, and a new image
+    made an observation policy send the desktop again ("changed") each minute. The time
+    in the image is then up to the last change behind; the next real change shows it."""
+    snapshot = env.snapshot or env.observe_now()
+    shots = _LAST_SHOT.setdefault(env, {})
+    last = shots.get(marked)
+    if last is not None and only_the_clock_changed(last[0], snapshot):
+        return last[1]
+    png = (
+        snapshot.marked_png(env.screenshot_width) if marked else snapshot.png(env.screenshot_width)
+    )
+    shots[marked] = (snapshot, png)
+    return png
+
+
 @action
 def screenshot(env: DesktopDevice) -> bytes:
     """The screen as PNG, with a numbered box on every element you can act on."""
-    snapshot = env.snapshot or env.observe_now()
-    return snapshot.marked_png(env.screenshot_width)
+    return _shot(env, marked=True)
 
 
 @action(name="screenshot")
 def plain_screenshot(env: DesktopDevice) -> bytes:
     """The screen as PNG, as a person sees it (no boxes or numbers drawn on it)."""
-    snapshot = env.snapshot or env.observe_now()
-    return snapshot.png(env.screenshot_width)
+    return _shot(env, marked=False)
 
 
 @action

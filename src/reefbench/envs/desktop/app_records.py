@@ -89,15 +89,21 @@ def vim_writes(home: Path) -> dict[str, str]:
     return found
 
 
-def saved_by(app: str, home: Path, sandbox_path: str, host_file: Path) -> tuple[bool, str]:
-    """Whether ``app`` saved the file as it is now, and why (a sentence for the result)."""
+def saved_by(
+    app: str, home: Path, sandbox_path: str, host_file: Path, clock_offset: float = 0.0
+) -> tuple[bool, str]:
+    """Whether ``app`` saved the file as it is now, and why (a sentence for the result).
+
+    ``clock_offset``: seconds the sandbox's clock runs ahead of the host's (the world
+    time, :mod:`.faketime`): the app records its save in the sandbox's time, the kernel
+    stamps the file's modification time in the host's."""
     if app == "mousepad":
         recorded = mousepad_saves(home).get(sandbox_path)
         if recorded is None:
             return False, f"mousepad has no record of saving {sandbox_path}"
         # mousepad records the file after writing it; a later write by another program
         # leaves the file newer than the record.
-        if host_file.stat().st_mtime > recorded:
+        if host_file.stat().st_mtime > recorded - clock_offset:
             return False, f"{sandbox_path} changed after mousepad last saved it"
         return True, f"mousepad saved {sandbox_path}"
     if app == "vim":

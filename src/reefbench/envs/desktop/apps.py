@@ -43,6 +43,9 @@ class AppSpec:
         ready_element: Name of an element its window lists once it is laid out. Drawing
             maps a window titled "Drawing" and fills it a moment later; an observation in
             between lists none of its tools.
+        kind: What it is, in a few words the agent reads after its title in every list
+            of the desktop's apps (``search_app``'s description, the desktop's).
+        optional: Not part of every desktop: listed as "if installed".
     """
 
     name: str
@@ -56,6 +59,8 @@ class AppSpec:
     env: dict[str, str] = field(default_factory=dict)
     ready_title: str = ""
     ready_element: str = ""
+    kind: str = ""
+    optional: bool = False
 
     @property
     def binary(self) -> str:
@@ -91,6 +96,7 @@ APPS: dict[str, AppSpec] = {
             "xfce4-terminal",
             "Xfce4-terminal",
             ("shell", "console", "command line", "xfce4-terminal"),
+            kind="xfce4-terminal",
         ),
         AppSpec(
             "editor",
@@ -99,6 +105,7 @@ APPS: dict[str, AppSpec] = {
             "mousepad",
             "Mousepad",
             ("mousepad", "notepad", "text"),
+            kind="mousepad",
         ),
         AppSpec(
             "files",
@@ -107,6 +114,7 @@ APPS: dict[str, AppSpec] = {
             "thunar",
             "Thunar",
             ("file manager", "thunar", "folder", "explorer"),
+            kind="thunar, file manager",
         ),
         AppSpec(
             "vim",
@@ -117,6 +125,7 @@ APPS: dict[str, AppSpec] = {
             ("vi", "editor"),
             executable="vim",
             terminal=True,
+            kind="in the terminal",
         ),
         AppSpec(
             "browser",
@@ -126,6 +135,7 @@ APPS: dict[str, AppSpec] = {
             "Chromium",
             ("web browser", "internet", "chrome"),
             env={"ACCESSIBILITY_ENABLED": "1"},
+            kind="web browser",
         ),
         # LibreOffice: one process (soffice.bin) for the three apps, a window class each.
         # --norestore: no document-recovery dialog after an app was killed at reset;
@@ -140,6 +150,7 @@ APPS: dict[str, AppSpec] = {
             executable="lowriter",
             env=_OFFICE_ENV,
             ready_title=" - LibreOffice Writer",
+            kind="word processor",
         ),
         AppSpec(
             "calc",
@@ -151,6 +162,7 @@ APPS: dict[str, AppSpec] = {
             executable="localc",
             env=_OFFICE_ENV,
             ready_title=" - LibreOffice Calc",
+            kind="spreadsheet",
         ),
         AppSpec(
             "impress",
@@ -162,6 +174,7 @@ APPS: dict[str, AppSpec] = {
             executable="loimpress",
             env=_OFFICE_ENV,
             ready_title=" - LibreOffice Impress",
+            kind="presentation",
         ),
         # The session's settings (xfconf): the wallpaper, and the theme and fonts.
         AppSpec(
@@ -171,6 +184,7 @@ APPS: dict[str, AppSpec] = {
             "xfdesktop-settings",
             "Xfdesktop-settings",
             ("wallpaper", "background", "desktop", "settings"),
+            kind="wallpaper",
         ),
         AppSpec(
             "appearance",
@@ -179,6 +193,7 @@ APPS: dict[str, AppSpec] = {
             "xfce4-appearance-settings",
             "Xfce4-appearance-settings",
             ("theme", "fonts", "style", "look", "settings"),
+            kind="theme and fonts",
         ),
         # Drawing (GTK3, 11 small Debian packages): rotate, flip, crop, scale, colour
         # filters and export as another format, every control an AT-SPI element; GIMP
@@ -192,8 +207,18 @@ APPS: dict[str, AppSpec] = {
             ("image editor", "picture", "photo", "paint", "crop", "rotate"),
             env=_IMAGE_EDITOR_ENV,
             ready_element="Pencil",
+            kind="image editor: rotate, flip, crop, scale, filters",
         ),
-        AppSpec("gimp", "GIMP", ("gimp", "--no-splash"), "gimp", "Gimp", ("image editor",)),
+        AppSpec(
+            "gimp",
+            "GIMP",
+            ("gimp", "--no-splash"),
+            "gimp",
+            "Gimp",
+            ("image editor",),
+            kind="image editor",
+            optional=True,
+        ),
     )
 }
 
@@ -211,6 +236,18 @@ def app(name: str) -> AppSpec:
         raise ConfigError(
             f"unknown desktop app {name!r}: choose one of {', '.join(sorted(APPS))}"
         ) from None
+
+
+def apps_text() -> str:
+    """Every app of :data:`APPS` as the agent reads them, ``Title (kind)``, comma-separated:
+    the one source of ``search_app``'s list and the desktop's description, so neither
+    can leave an app out (a test compares them)."""
+    return ", ".join(
+        f"{a.title} ({a.kind}{'; if installed' if a.optional else ''})"
+        if a.kind
+        else a.title + (" (if installed)" if a.optional else "")
+        for a in APPS.values()
+    )
 
 
 def missing_apps(names: list[str] | tuple[str, ...]) -> list[str]:

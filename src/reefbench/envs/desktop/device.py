@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import shutil
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
@@ -26,9 +27,10 @@ from typing import Any, ClassVar, TypeVar
 
 from reefbench.environment import Environment
 from reefbench.envs import procs
-from reefbench.envs.desktop import hometree
+from reefbench.envs.accounts import Account
+from reefbench.envs.desktop import faketime, hometree
 from reefbench.envs.desktop.a11y import A11yReader, UIWindow, box_contains
-from reefbench.envs.desktop.apps import APPS, AppSpec, app
+from reefbench.envs.desktop.apps import APPS, AppSpec, app, apps_text
 from reefbench.envs.desktop.hometree import scan
 from reefbench.envs.desktop.input import Input
 from reefbench.envs.desktop.observation import Snapshot, take_snapshot
@@ -50,6 +52,7 @@ from reefbench.observe.marks import (
 from reefbench.pointer import PointerKind
 from reefbench.sideeffects import Change
 from reefbench.waiting import wait_until
+from reefbench.worldtime import DEFAULT_NOW
 
 T = TypeVar("T")
 
@@ -87,6 +90,10 @@ class DesktopDevice(Environment):
         workdir: Parent of the instance directory (default: system temp dir).
         lazy_reset: Skip resets while nothing acted on the desktop (see
             :class:`~reefbench.environment.Environment`).
+        now: The world time its clocks show after a reset (the panel, the apps, ``date``;
+            libfaketime in the sandbox, :mod:`.faketime`); ``None`` keeps the host's clock.
+        services: An account whose clock the desktop follows (the task's world time,
+            :mod:`reefbench.worldtime`): a setup that loads a world moves it there too.
     """
 
     # Its reset restarts the sandbox's session (half a second of waiting on its own
@@ -108,17 +115,19 @@ class DesktopDevice(Environment):
         settle_timeout: float = 3.0,
         workdir: Path | str | None = None,
         lazy_reset: bool = False,
+        now: str | None = DEFAULT_NOW,
+        services: Account | None = None,
     ) -> None:
         if ocr not in ("auto", "always", "never"):
             raise ConfigError(f"ocr must be 'auto', 'always' or 'never', not {ocr!r}")
         self.session_apps: tuple[AppSpec, ...] = tuple(app(a) for a in apps)
         super().__init__(
             name,
+            # The screenshot's size (what coordinates are in) and the one app table.
             DESCRIPTION.format(
-                width=width,
-                height=height,
-                apps="terminal (xfce4-terminal), text editor (mousepad), files (thunar), "
-                "vim, Chromium, LibreOffice Writer, Calc and Impress",
+                width=min(width, screenshot_width or width),
+                height=round(height * min(1.0, (screenshot_width or width) / width)),
+                apps=apps_text(),
             ),
             lazy_reset=lazy_reset,
         )
@@ -127,7 +136,12 @@ class DesktopDevice(Environment):
             height=height,
             ports=tuple(int(p) for p in ports),
             workdir=Path(workdir) if workdir else None,
+            now=now,
         )
+        self.services = services
+        # The account's clock may move from the main thread while this desktop resets on
+        # its own thread (resets_in_background): one of them at a time touches the clock.
+        self._clock_lock = threading.RLock()
         self.extra_home = Path(home) if home else None
         self.ocr = ocr
         self.screenshot_width = screenshot_width
@@ -159,11 +173,18 @@ class DesktopDevice(Environment):
 
     # ------------------------------------------------------------- lifecycle
     def on_start(self) -> None:
+        with self._clock_lock:
+            self._start()
+        if self.services is not None:
+            self.services.follow_clock(self.set_world_time)
+
+    def _start(self) -> None:
         self.session.start()
         try:
             assert self.session.dir is not None
             self.baseline = build_baseline(self.session.dir / "baseline", self.extra_home)
             restore_home(self.session.home, self.baseline)
+            self._stamp_home()
             self._screen = Screen(self.session.display_name)
             self._x11 = X11(self.session.display_name)
             self._input = Input(self.session.host_env())
@@ -184,12 +205,54 @@ class DesktopDevice(Environment):
         self._home_quiet = None
 
     def on_reset(self) -> None:
-        try:
-            self._soft_reset()
-        except EnvironmentFailure:
-            self._hard_reset()
-        if not self.on_health():
-            self._hard_reset()
+        with self._clock_lock:
+            # Back to the reset's world time, as the account returns to its own; a setup
+            # that moves the account's clock moves this one (set_world_time).
+            self.session.now = self.config.now
+            try:
+                self._soft_reset()
+            except EnvironmentFailure:
+                self._hard_reset()
+            if not self.on_health():
+                self._hard_reset()
+
+    def set_world_time(self, now: str) -> None:
+        """Show world time ``now`` (``YYYY-MM-DDTHH:MM``) on every clock of the desktop
+        from here on: ``date``, the apps and the panel.
+
+        A running session restarts on the same home (files kept, programs not, as a
+        setup that loads a world must come first): the panel draws its clock once a
+        minute, and libfaketime moves the monotonic clock with the offset, so a running
+        program's timers would wait for any time taken back (:mod:`.faketime`)."""
+        with self._clock_lock:
+            before = self.session.now
+            if self.config.now is None or before is None or now == before:
+                return
+            self.session.set_clock(now)
+            if self.session.health():  # else the next start reads the new time
+                self._restart_session()
+
+    def _stamp_home(self) -> None:
+        # The pristine home's files were made at the reset's world time, not the host's
+        # (the sandbox starts on that time right after).
+        if self.session.now is not None:
+            faketime.stamp_tree(self.session.home, faketime.world_epoch(self.session.now))
+
+    def stamp_world_time(self, path: Path) -> None:
+        """Give a file (or folder tree) the harness just wrote at host path ``path`` the
+        sandbox's current time as its modification time, as if written inside it."""
+        if self.session.now is not None:
+            faketime.stamp_tree(path, time.time() + self.session.clock_offset)
+
+    def _restart_session(self) -> None:
+        """A new sandbox session on the same home (files kept, programs not)."""
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
+        self.input.release_all(self.x11.pressed_buttons())
+        self.session.stop_sandbox()
+        self.session.start_sandbox()
+        self._after_sandbox_start()
 
     def _soft_reset(self) -> None:
         assert self.baseline is not None
@@ -199,14 +262,17 @@ class DesktopDevice(Environment):
         self.input.release_all(self.x11.pressed_buttons())
         self.session.stop_sandbox()
         restore_home(self.session.home, self.baseline)
+        self._stamp_home()
         clear_directory(self.session.tmp)
         self.session.start_sandbox()
         self._after_sandbox_start()
 
     def _hard_reset(self) -> None:
+        now = self.session.now
         self.on_stop()
         self.session = DesktopSession(self.config)
-        self.on_start()
+        self.session.now = now
+        self._start()
 
     def on_stop(self) -> None:
         if self._reader is not None:
@@ -347,14 +413,15 @@ class DesktopDevice(Environment):
         and /tmp, and no symlink out of it, can be picked.
 
         Raises:
-            InvalidAction: no such file there.
+            ActionFailed: no such file there, or a path outside those folders (the call
+                ran and failed: invalid is only what cannot run as written).
         """
         try:
             target = self.session.host_path(path)
         except ActionFailed as exc:
-            raise InvalidAction(f"cannot choose {path!r}: {exc}") from None
+            raise ActionFailed(f"cannot choose {path!r}: {exc}") from None
         if not target.is_file():
-            raise InvalidAction(
+            raise ActionFailed(
                 f"there is no file {path!r} on the desktop: give its path, like ~/Pictures/name.jpg"
             )
         return target.resolve()

@@ -216,7 +216,7 @@ def saved_with(
         if not held.success:
             return held
     where = posixpath.normpath(SANDBOX_HOME + path[1:] if path.startswith("~") else path)
-    ok, why = saved_by(app, env.session.home, where, target)
+    ok, why = saved_by(app, env.session.home, where, target, env.session.clock_offset)
     return EvalResult(success=ok, message=why)
 
 

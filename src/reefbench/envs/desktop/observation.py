@@ -8,6 +8,7 @@ interactive elements (the launcher, a canvas, an app without accessibility).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -18,6 +19,7 @@ from reefbench.envs.desktop.x11 import XWindow
 from reefbench.observe.image import encode_png
 from reefbench.observe.marks import (
     INTERACTIVE_ROLES,
+    VALUE_CAP,
     MarkSet,
     build_marks,
     draw_marks,
@@ -44,7 +46,8 @@ class Snapshot:
         return self.frame.image()
 
     def marked_png(self, max_width: int | None = None) -> bytes:
-        return encode_png(draw_marks(self.image(), self.marks), max_width=max_width)
+        marked = draw_marks(self.image(), self.marks, untagged=UNTAGGED_ROLES)
+        return encode_png(marked, max_width=max_width)
 
     def png(self, max_width: int | None = None) -> bytes:
         return encode_png(self.image(), max_width=max_width)
@@ -125,13 +128,64 @@ def ocr_lines(frame: Frame, region: tuple[int, int, int, int] | None = None) -> 
 
 # Roles of text that is read, not acted on (a dialog's message, a status bar).
 STATIC_ROLES = frozenset({"label", "heading", "paragraph", "static", "caption", "status bar"})
+# A spreadsheet's cells are drawn without a number tag: cells lie edge to edge, so a tag,
+# wherever it went, would cover a neighbour's text (a sheet's 160 tags made it unreadable).
+# Each is listed by its address ("B4") with its value; the sheet's headers show where.
+UNTAGGED_ROLES = frozenset({"table cell"})
+# The list cuts names (80 characters) and values (VALUE_CAP); what it cuts, and static
+# text, is given whole here up to these caps: a note or a message a task turns on must be
+# readable in full, not "...not enla...".
+TEXT_ITEM_CAP = 1500
+TEXT_TOTAL_CAP = 4000
+NAME_CAP = 80
 
 
 def screen_text(nodes: Sequence[UINode], marks: MarkSet) -> list[str]:
-    """The visible static text no mark carries, capped (:func:`static_text`)."""
-    texts = [n.name or n.text or "" for n in nodes if n.role in STATIC_ROLES and n.box]
-    shown = [m.name for m in marks.marks] + [m.value for m in marks.marks if m.value]
-    return static_text(texts, shown)
+    """The visible static text no mark carries, and whole the names and values the list
+    cuts, capped (:func:`static_text`)."""
+    texts = [m.value for m in marks.marks if m.value and len(" ".join(m.value.split())) > VALUE_CAP]
+    texts += [m.name for m in marks.marks if len(" ".join(m.name.split())) > NAME_CAP]
+    texts += [n.name or n.text or "" for n in nodes if n.role in STATIC_ROLES and n.box]
+    whole = [m.name for m in marks.marks if len(" ".join(m.name.split())) <= NAME_CAP]
+    whole += [
+        m.value for m in marks.marks if m.value and len(" ".join(m.value.split())) <= VALUE_CAP
+    ]
+    return static_text(texts, whole, item_cap=TEXT_ITEM_CAP, total_cap=TEXT_TOTAL_CAP)
+
+
+# The panel's clock button is named by the date it shows ("2024-06-03"): the minute it
+# also shows changes with no action of anyone's.
+_CLOCK_NAME = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}")
+
+
+def clock_boxes(windows: Sequence[UIWindow]) -> list[tuple[int, int, int, int]]:
+    """Where the desktop panel shows the time (its clock button's box)."""
+    return [
+        n.box
+        for w in windows
+        if w.app == "xfce4-panel"
+        for n in w.nodes
+        if n.box is not None and n.role == "toggle button" and _CLOCK_NAME.search(n.name)
+    ]
+
+
+def only_the_clock_changed(before: Snapshot, after: Snapshot) -> bool:
+    """Whether ``after`` shows what ``before`` showed but for the panel clock's time: the
+    same elements, and every pixel that differs inside the clock's box."""
+    if (before.frame.width, before.frame.height) != (after.frame.width, after.frame.height):
+        return False
+    if before.frame.raw == after.frame.raw or before.marks.text() != after.marks.text():
+        return False
+    from PIL import ImageChops
+
+    changed = ImageChops.difference(before.image(), after.image()).getbbox()
+    if changed is None:
+        return False
+    left, top, right, bottom = changed
+    return any(
+        x <= left and y <= top and right <= x + w and bottom <= y + h
+        for x, y, w, h in clock_boxes(after.windows)
+    )
 
 
 def take_snapshot(

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from reefbench.envs import procs
-from reefbench.envs.desktop import orphans
+from reefbench.envs.desktop import faketime, orphans
 from reefbench.envs.desktop.apps import WINDOW_MANAGER, write_desktop_files
 from reefbench.envs.desktop.forward import PortRelay, relay_socket_name
 from reefbench.envs.desktop.jsonlines import JsonLineProcess
@@ -70,6 +70,8 @@ class SessionConfig:
         workdir: Parent directory of instance directories (default: the system temp dir).
         start_timeout: Seconds allowed for the display and the sandbox to come up.
         extra_env: Non-secret variables added inside the sandbox.
+        now: The world time the sandbox's clocks show (:mod:`.faketime`); ``None``
+            leaves them on the host's clock.
     """
 
     width: int = 1280
@@ -78,6 +80,7 @@ class SessionConfig:
     workdir: Path | None = None
     start_timeout: float = 20.0
     extra_env: dict[str, str] = field(default_factory=dict)
+    now: str | None = None
 
 
 @dataclass(frozen=True)
@@ -102,6 +105,10 @@ class DesktopSession:
         self._relay: PortRelay | None = None
         # System files the sandbox shows other contents for (see SandboxSpec).
         self._system_files: dict[str, Path] = {}
+        self.now = self.config.now  # the world time its clocks show (set_clock moves it)
+        # Seconds the sandbox's clock runs ahead of the host's: what programs inside record
+        # (a save time, say) is in its time, what the kernel stamps (mtimes) in the host's.
+        self.clock_offset = 0
 
     # ------------------------------------------------------------------ paths
     def _path(self, name: str) -> Path:
@@ -258,7 +265,12 @@ class DesktopSession:
             passwd=self._path("passwd"),
             group=self._path("group"),
             system_files=self._system_files,
-            extra_env={"NO_AT_BRIDGE": "0", "GTK_OVERLAY_SCROLLING": "0", **self.config.extra_env},
+            extra_env={
+                "NO_AT_BRIDGE": "0",
+                "GTK_OVERLAY_SCROLLING": "0",
+                **self._clock_env(runtime),
+                **self.config.extra_env,
+            },
         )
         init_config = {
             "wm": list(WINDOW_MANAGER),
@@ -290,6 +302,26 @@ class DesktopSession:
             raise EnvironmentFailure(
                 f"the desktop session (panel, wallpaper) did not come up: see {runtime}/logs"
             )
+
+    def _clock_env(self, runtime: Path) -> dict[str, str]:
+        if self.now is None:
+            return {}
+        if not faketime.available():
+            raise EnvironmentFailure(
+                "the desktop's world clock needs libfaketime: apt-get install libfaketime"
+            )
+        self.clock_offset = faketime.write_offset(runtime, self.now, time.time())
+        return faketime.sandbox_env(runtime)
+
+    def set_clock(self, now: str) -> None:
+        """Move the sandbox's clocks to world time ``now`` (``YYYY-MM-DDTHH:MM``).
+
+        Before the sandbox starts this only decides what it will show; afterwards its
+        processes read the new time within :data:`.faketime.CACHE_SECONDS` (a clock that
+        is drawn once a minute, like the panel's, shows it only when redrawn)."""
+        self.now = now
+        if self._sandbox is not None:
+            self.clock_offset = faketime.write_offset(self.runtime, now, time.time())
 
     def wait_for_session(self, timeout: float) -> bool:
         """True once the wallpaper is drawn and the panel is mapped.

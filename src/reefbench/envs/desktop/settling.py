@@ -8,7 +8,10 @@ dialog's boxes drawn on it, or the dialog after it had gone. The view has settle
 with a deadline:
 
 * the screen has not changed for the quiet period (:meth:`Screen.wait_stable`);
-* no managed window shows as a single flat colour (mapped but not painted yet);
+* no managed window shows as a single flat colour (mapped but not painted yet), and no
+  window's content is missing: a window whose frame and background are drawn while the
+  elements its accessibility tree places on it (labels, buttons, cells with text) are not
+  is still drawing (Desktop Settings' first frame, a Calc sheet as it loads);
 * two reads of the window stack and of the accessibility tree, started at least the
   quiet period apart and with the screen quiet up to the second, are equal (windows
   mapped or unmapped, the tree rebuilt), and the screen did not change between them
@@ -93,6 +96,77 @@ def unpainted(frame: Frame, stacking: Sequence[XWindow]) -> list[XWindow]:
     return found
 
 
+# Elements that always put ink where they are: text, a button's face, a check box.
+_INKED_ROLES = frozenset(
+    {
+        "label",
+        "push button",
+        "check box",
+        "radio button",
+        "page tab",
+        "menu",
+        "toggle button",
+        "table cell",
+        "heading",
+        "paragraph",
+        "list item",
+        "icon",
+    }
+)
+_TEXT_ONLY = frozenset({"table cell", "paragraph"})
+# A window is judged on at least this many such elements; when this share of them or more
+# shows a flat colour, its content is not drawn yet (a label box wider than its text, an
+# icon with a blank picture, must not keep a window "undrawn").
+MIN_INKED = 3
+UNDRAWN_SHARE = 0.8
+
+
+def undrawn(
+    frame: Frame, windows: Sequence[UIWindow], stacking: Sequence[XWindow]
+) -> list[UIWindow]:
+    """Windows whose content is not drawn yet: most of the named elements the
+    accessibility tree places on them, where no window above covers them, are one flat
+    colour on screen.
+
+    :func:`unpainted` catches a window that is one colour all over; this catches one whose
+    frame, background or toolbar is drawn while its content is not (a settings dialog's
+    first frame), which a screenshot showed as an empty window with marks on it.
+    """
+    from reefbench.envs.desktop.observation import match_window
+
+    image = None
+    found = []
+    for ui in windows:
+        index = match_window(ui, stacking)
+        if index is None:
+            continue
+        above = stacking[index + 1 :]
+        inked = flat = 0
+        for node in ui.nodes[1:]:
+            if node.role not in _INKED_ROLES or node.box is None:
+                continue
+            # A cell is named by its address whether it holds anything or not.
+            if not (node.text if node.role in _TEXT_ONLY else node.name or node.text):
+                continue
+            x, y, w, h = node.box
+            x0, y0 = max(0, x), max(0, y)
+            x1, y1 = min(frame.width, x + w), min(frame.height, y + h)
+            if x1 - x0 < 6 or y1 - y0 < 6 or not stacking[index].contains(x + w // 2, y + h // 2):
+                continue
+            if any(xw.contains(x + w // 2, y + h // 2) for xw in above):
+                continue
+            if image is None:
+                image = frame.image().convert("L")
+            low, high = image.crop((x0, y0, x1, y1)).getextrema()
+            inked += 1
+            flat += low == high
+            if inked >= 200:
+                break
+        if inked >= MIN_INKED and flat >= UNDRAWN_SHARE * inked:
+            found.append(ui)
+    return found
+
+
 def _tree_key(windows: Sequence[UIWindow]) -> tuple[object, ...]:
     # Frozen dataclasses compare by value: equal keys mean the same windows, elements,
     # boxes, states and texts.
@@ -136,7 +210,7 @@ def settle_view(
         reads_at = time.monotonic()
         stacking = tuple(read_stacking())
         windows = tuple(read_windows())
-        painted = not unpainted(frame, stacking)
+        painted = not unpainted(frame, stacking) and not undrawn(frame, windows, stacking)
         same = (
             previous is not None
             and previous[0].raw == frame.raw

@@ -13,7 +13,7 @@ from reefbench.actions import action
 from reefbench.envs.desktop.apps import app as app_spec
 from reefbench.envs.desktop.device import DesktopDevice
 from reefbench.errors import ActionFailed
-from reefbench.worlds import WorldSeed
+from reefbench.worlds import WORLD_NOW, WorldSeed
 
 
 @action
@@ -27,6 +27,7 @@ def create_file(path: str, content: str = "", *, env: DesktopDevice) -> str:
     target = env.session.host_path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(content, encoding="utf-8")
+    env.stamp_world_time(target)
     return f"created {path}"
 
 
@@ -34,7 +35,9 @@ def create_file(path: str, content: str = "", *, env: DesktopDevice) -> str:
 def load_world(seed: WorldSeed, env: DesktopDevice) -> str:
     """Fill the home folder with a lived-in world built from a seed: about 210 documents,
     spreadsheets, images and PDFs in nested folders, with look-alike names. Copied from a
-    prepared tree (built once per seed), so it costs a copy, not a generation.
+    prepared tree (built once per seed), so it costs a copy, not a generation. A desktop
+    that follows no account moves to the world's clock (2026-03-16 09:00); one that
+    follows an account keeps the account's (load the account's world too).
 
     Args:
         seed: Which world (the same seed always gives the same files).
@@ -42,6 +45,8 @@ def load_world(seed: WorldSeed, env: DesktopDevice) -> str:
     from reefbench.envs.desktop.world import copy_world_into
 
     copy_world_into(env.session.home, seed)
+    if env.services is None:
+        env.set_world_time(WORLD_NOW)
     return f"loaded world {seed} into the home folder"
 
 
@@ -56,7 +61,9 @@ def create_spreadsheet(path: str, rows: list[list[str]], env: DesktopDevice) -> 
     """
     from reefbench.envs.desktop.documents import write_spreadsheet
 
-    write_spreadsheet(env.session.host_path(path), rows)
+    target = env.session.host_path(path)
+    write_spreadsheet(target, rows)
+    env.stamp_world_time(target)
     return f"created {path}"
 
 

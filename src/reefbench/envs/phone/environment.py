@@ -30,7 +30,12 @@ from reefbench.envs.browser.settle import (
 from reefbench.envs.phone.catalog import SHELL_PREFIX, installed_apps
 from reefbench.envs.phone.shell import STATIC_DIR as STATIC
 from reefbench.envs.phone.shell import PhoneShell
-from reefbench.envs.phone.system import DEFAULT_NOW, PhoneState, parse_now
+from reefbench.envs.phone.system import (
+    PhoneState,
+    clock_label,
+    date_label,
+    parse_now,
+)
 from reefbench.envs.phone.xmldump import dump_page
 from reefbench.envs.ui.actions import (
     ACTION_SET_ACTIONS,
@@ -43,6 +48,7 @@ from reefbench.envs.ui.device import MARKS_NOTE, PIXELS_NOTE, TouchEnvironment
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure
 from reefbench.observe.marks import FIELDS_SENTENCE
 from reefbench.sideeffects import Change
+from reefbench.worldtime import DEFAULT_NOW
 
 if TYPE_CHECKING:
     from playwright.sync_api import BrowserContext, CDPSession, Page, Route
@@ -78,7 +84,7 @@ class PhoneEnvironment(TouchEnvironment):
         name: Environment name in tasks.
         services: The local services; their apps become the phone's apps, signed in.
         now: The phone's clock (``YYYY-MM-DDTHH:MM``); default: the services' account
-            clock, or 2024-11-12T09:30 without services.
+            clock, or :data:`reefbench.worldtime.DEFAULT_NOW` without services.
         width: Screen width in CSS pixels.
         height: Screen height in CSS pixels.
         device_scale_factor: Device pixels per CSS pixel (the dump's bounds are device
@@ -143,6 +149,7 @@ class PhoneEnvironment(TouchEnvironment):
         self.tracker: RequestTracker | None = None
         self._page: Page | None = None
         self._cdp: CDPSession | None = None
+        self._shown_scheme: Literal["light", "dark"] = "light"
         self.origin = STANDALONE_ORIGIN
 
     # ------------------------------------------------------------- lifecycle
@@ -156,6 +163,10 @@ class PhoneEnvironment(TouchEnvironment):
         except BaseException:
             self.on_stop()
             raise
+        if self.services is not None:
+            # A setup that loads a world or fixes the clock after this reset: the status
+            # bar and the home screen show the task's world time, not the reset's.
+            self.services.follow_clock(self._clock_moved)
 
     def on_reset(self) -> None:
         self.state = self.baseline.copy()
@@ -196,6 +207,7 @@ class PhoneEnvironment(TouchEnvironment):
             is_mobile=True,
             has_touch=True,
             user_agent=PIXEL_USER_AGENT,
+            color_scheme=self._scheme(),
         )
         context.add_init_script(INIT_SCRIPT)
         context.add_init_script(LONG_PRESS_SCRIPT)
@@ -204,6 +216,7 @@ class PhoneEnvironment(TouchEnvironment):
             # The account attributes what this context changes to the phone (see BrowserDevice).
             sign_in_context(context, self.services, self.account_client)
         self.context = context
+        self._shown_scheme = self._scheme()
         self.tracker = RequestTracker(context)
         page = context.new_page()
         self._page = page
@@ -269,23 +282,43 @@ class PhoneEnvironment(TouchEnvironment):
         """Change a system setting (setup steps); the screen follows at once."""
         self.state.set(key, value)
         self._push_state()
+        self._follow_theme()
 
     def set_now(self, now: str) -> None:
         self.state.now = parse_now(now)
         self._push_state()
 
+    def _clock_moved(self, now: str) -> None:
+        if self.state.now is None:  # else the phone's own clock (set_now) stands
+            self._push_state()
+
     def _push_state(self) -> None:
-        if self._page is not None:
+        if self._page is not None and not self._page.is_closed():
+            now = self.clock()
             self.page.evaluate(
-                "(s) => window.phone && window.phone.applyState(s)",
-                self.state.as_json(self.clock()),
+                "(s) => window.phone && window.phone.applyState(s)", self.state.as_json(now)
             )
             self.page.evaluate(
-                "(t) => { const c = document.getElementById('clock'); if (c) c.textContent = t; }",
-                self.clock()[11:16],
+                """([clock, day]) => {
+                  const c = document.getElementById('clock'); if (c) c.textContent = clock;
+                  const d = document.getElementById('date_widget'); if (d) d.textContent = day;
+                }""",
+                [clock_label(now), date_label(now)],
             )
 
+    def _scheme(self) -> Literal["light", "dark"]:
+        return "dark" if self.state.settings.get("dark_mode") else "light"
+
+    def _follow_theme(self) -> None:
+        """Apps follow the phone's Dark theme through ``prefers-color-scheme``, as pages in
+        Android's Chrome do (the shell's own pages switch by class at once)."""
+        wanted = self._scheme()
+        if self._page is not None and wanted != self._shown_scheme:
+            self._page.emulate_media(color_scheme=wanted)
+            self._shown_scheme = wanted
+
     def settle(self) -> bool:
+        self._follow_theme()
         return settle(self.page, self.tracker, quiet=self.quiet, timeout=self.settle_timeout)
 
     def on_settle_view(self, timeout: float) -> bool:

@@ -31,7 +31,6 @@ SETTING_LABELS = {
     "do_not_disturb": "Do not disturb",
     "bluetooth_name": "Device name",
 }
-DEFAULT_NOW = "2024-11-12T09:30"
 CALL_KINDS = ("outgoing", "incoming", "missed")
 
 
@@ -51,7 +50,8 @@ class PhoneState:
         settings: Current values (keys of :data:`DEFAULT_SETTINGS`).
         calls: Call log, newest last: ``{"number", "kind", "time"}``.
         now: The phone's clock as ``YYYY-MM-DDTHH:MM``; ``None`` follows the services'
-            account clock when the phone has services, else :data:`DEFAULT_NOW`.
+            account clock when the phone has services, else
+            :data:`reefbench.worldtime.DEFAULT_NOW`.
     """
 
     settings: dict[str, bool | str] = field(default_factory=lambda: dict(DEFAULT_SETTINGS))

@@ -103,8 +103,9 @@ def tap_at(x: Coordinate, y: Coordinate, env: TouchEnvironment) -> str:
     """Tap a point of the phone screenshot (use when no numbered box covers the target).
 
     Args:
-        x: Horizontal pixel in the screenshot, from the left edge.
-        y: Vertical pixel in the screenshot, from the top edge.
+        x: Pixels from the left edge of the phone's screenshot as sent to you (not the
+            phone's own resolution).
+        y: Pixels from the top edge of the phone's screenshot as sent to you.
     """
     env.tap_at(*env.from_screenshot(x, y))
     return f"tapped at ({x}, {y})"
@@ -115,8 +116,9 @@ def long_tap_at(x: Coordinate, y: Coordinate, env: TouchEnvironment) -> str:
     """Press and hold a point of the phone screenshot for about a second.
 
     Args:
-        x: Horizontal pixel in the screenshot.
-        y: Vertical pixel in the screenshot.
+        x: Pixels from the left edge of the phone's screenshot as sent to you (not the
+            phone's own resolution).
+        y: Pixels from the top edge of the phone's screenshot as sent to you.
     """
     env.long_tap_at(*env.from_screenshot(x, y))
     return f"long-tapped at ({x}, {y})"
@@ -130,10 +132,11 @@ def swipe_from(
     to see what is further down a list, sideways for pages and sliders.
 
     Args:
-        x: Start point, horizontal pixel.
-        y: Start point, vertical pixel.
-        to_x: End point, horizontal pixel (moved onto the screen's edge if beyond it).
-        to_y: End point, vertical pixel (likewise).
+        x: Start point: pixels from the left edge of the phone's screenshot as sent to
+            you (not the phone's own resolution).
+        y: Start point: pixels from the top edge of the phone's screenshot as sent to you.
+        to_x: End point, likewise (moved onto the screen's edge if beyond it).
+        to_y: End point, likewise.
     """
     start, end = env.from_screenshot(x, y), env.from_screenshot(to_x, to_y, clamp=True)
     env.swipe_at(*start, *end)

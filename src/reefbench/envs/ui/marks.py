@@ -11,7 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from reefbench.envs.ui.hierarchy import UIHierarchy, UINode, normalise
-from reefbench.observe.marks import Mark, MarkSet, clip_box, static_text
+from reefbench.grounding import HINT_SEPARATOR
+from reefbench.observe.marks import VALUE_CAP, Mark, MarkSet, clip_box, static_text
+
+# The list shows a name up to this many characters (Mark.line); a longer name, or a value
+# longer than VALUE_CAP, is also given whole among the texts on screen.
+NAME_CAP = 80
+# Texts on screen: a message or a note is given whole (a cut one cannot be answered from).
+TEXT_ITEM_CAP = 1500
+TEXT_TOTAL_CAP = 4000
 
 # Views whose text is a value the user edits or picks: they are named by their label.
 FIELD_CLASSES = frozenset({"EditText", "AutoCompleteTextView", "MultiAutoCompleteTextView"})
@@ -39,15 +47,23 @@ def node_states(node: UINode) -> tuple[str, ...]:
     return tuple(out)
 
 
-def node_name(node: UINode, limit: int = 80) -> str:
-    """The node's own label, else the texts of its descendants joined (clipped).
+def node_name(node: UINode, limit: int = NAME_CAP) -> str:
+    """The node's own label, else the texts of its descendants joined (clipped at a word).
 
     A field is named by its label (content description, else hint, else resource id),
-    never by the text in it: that is its value (a timer's ``Hours`` field holding 0).
+    never by the text in it: that is its value (a timer's ``Hours`` field holding 0). An
+    empty field whose hint is not its label says the hint too (``Copy name, hint:
+    IMG_0851.png``), as the screen shows it in grey. A container that only scrolls (a
+    page, a list) is not named after everything in it: its parts have marks of their own.
     """
     if is_field(node):
-        return node.content_desc or node.hint or node.id_name or node.text
+        name = node.content_desc or node.hint or node.id_name or node.text
+        if node.hint and not node.text and normalise(node.hint) != normalise(name):
+            name = f"{name}{HINT_SEPARATOR}{node.hint}"
+        return name
     if node.label and node.label != node.id_name:
+        return node.label
+    if node.children and not node.flag("clickable") and not node.flag("long-clickable"):
         return node.label
     parts = []
     for child in node.iter():
@@ -55,7 +71,10 @@ def node_name(node: UINode, limit: int = 80) -> str:
             parts += [t for t in (child.text, child.content_desc) if t and t not in parts]
         if sum(len(p) for p in parts) > limit:
             break
-    return " ".join(parts)[:limit] or node.label
+    joined = " ".join(parts)
+    if len(joined) > limit:
+        joined = joined[:limit].rsplit(" ", 1)[0]
+    return joined or node.label
 
 
 def actionable_nodes(ui: UIHierarchy) -> list[UINode]:
@@ -127,6 +146,14 @@ def screen_text(
     """
     named = {id(node): normalise(mark.name) for mark, node in zip(marks, kept, strict=True)}
     texts = []
+    for mark, node in zip(marks, kept, strict=True):
+        # What the list cuts (a long name, a note's whole text in its field) is read here.
+        if mark.value is not None and len(mark.value) > VALUE_CAP:
+            texts.append(mark.value)
+        elif mark.value is None and len(mark.name) >= NAME_CAP - 3:
+            whole = node_name(node, TEXT_ITEM_CAP)
+            if len(whole) > len(mark.name) or len(whole) > NAME_CAP:
+                texts.append(whole)
     for node in ui.iter():
         # A container's description names a group ("Mail folders"), not what it says.
         text = node.text or ("" if node.children else node.content_desc)
@@ -140,8 +167,11 @@ def screen_text(
         if ancestor is not None and normalise(text) in named[id(ancestor)]:
             continue
         texts.append(text)
-    shown = [m.name for m in marks] + [m.value for m in marks if m.value]
-    return static_text(texts, shown)
+    # Names and values the list shows whole; a field's label is its name already.
+    shown = [m.name for m in marks if len(m.name) < NAME_CAP - 3]
+    shown += [m.value for m in marks if m.value and len(m.value) <= VALUE_CAP]
+    shown += [n.content_desc for n in kept if is_field(n) and n.content_desc]
+    return static_text(texts, shown, item_cap=TEXT_ITEM_CAP, total_cap=TEXT_TOTAL_CAP)
 
 
 def scaled(marks: MarkSet, factor: float) -> MarkSet:

@@ -91,7 +91,14 @@ def undo(undo: Undo, episode: Episode) -> bool:
     env = episode.envs[undo.env]
     before = episode.state_after_setup.get(undo.env)
     if undo.kind == "file":
-        path = env.session.host_path(undo.what)  # type: ignore[attr-defined]
+        session = getattr(env, "session", None)
+        if session is None:  # a device whose files are a dict (the memory suite's)
+            files = getattr(env, "files", None)
+            if isinstance(files, dict) and undo.what in files:
+                del files[undo.what]
+                return True
+            return False
+        path = session.host_path(undo.what)
         if path.is_dir() and not path.is_symlink():
             shutil.rmtree(path)
             return True

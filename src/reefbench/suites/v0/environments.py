@@ -28,7 +28,8 @@ def make_environments() -> dict[str, Environment]:
     services.start()
     try:
         port = int(services.url.rsplit(":", 1)[1])
-        desktop = DesktopEnvironment(DESKTOP, ports=[port], lazy_reset=True)
+        # Every device follows the account's clock: one world time per task.
+        desktop = DesktopEnvironment(DESKTOP, ports=[port], lazy_reset=True, services=services)
         return {
             SERVICES: services,
             DESKTOP: desktop,

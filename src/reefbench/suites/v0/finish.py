@@ -13,7 +13,8 @@ from reefbench.actions import ActionCall
 from reefbench.apps.login import DEFAULT_PASSWORD, DEFAULT_USERNAME
 from reefbench.compose.capabilities import capabilities_for
 from reefbench.compose.complexity import task_complexity
-from reefbench.task import STEP_LIMIT_BY_LEVEL, Task
+from reefbench.suites.step_budget import DEFAULT_RULE, step_budget
+from reefbench.task import Task
 
 DEVICES = ("browser", "desktop", "phone")
 CREDENTIALS = {"username": DEFAULT_USERNAME, "password": DEFAULT_PASSWORD}
@@ -61,9 +62,9 @@ def finish(task: Task, *, tags: tuple[str, ...] = ()) -> Task:
     complexity = task_complexity(task)
     meta.complexity = {**complexity.as_metadata(), **_extra(meta.complexity)}
     meta.capabilities = capabilities_for(complexity.levels)
-    longest = max(len(s) for s in solutions)
-    base = STEP_LIMIT_BY_LEVEL[meta.level] if meta.level else 15
-    meta.step_limit = max(base, longest + 5)
+    # A budget that leaves room to go wrong and recover (reef-v1 keeps the limits it was
+    # frozen with: its build applies its own rule).
+    meta.step_limit = step_budget(task, DEFAULT_RULE)
     extra_tags = [*tags, *(["cross-device"] if is_cross_device(task) else [])]
     meta.tags = sorted({*meta.tags, *extra_tags})
     return task

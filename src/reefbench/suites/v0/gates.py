@@ -87,6 +87,11 @@ from reefbench.waiting import wait_until
 
 EnvironmentFactory = Callable[[], Mapping[str, Environment]]
 
+# The gates' episodes forgive no invalid action (CRAB's rule, the default before issue 31):
+# a reference solution or near miss with a call that cannot run as written is a broken
+# task, whatever a run's agents are forgiven.
+STRICT = 0
+
 
 @dataclass
 class Verdict:
@@ -259,7 +264,9 @@ def _near_miss_problems(
         start = info.solution_span[0]
         played_envs = _with_devices_of(task, near.calls, envs)
         agent = ScriptedAgent(([c] for c in calls), observe=False)
-        result = Episode(task, agent, played_envs, action_set=action_set).run()
+        result = Episode(
+            task, agent, played_envs, action_set=action_set, invalid_tolerance=STRICT
+        ).run()
         episodes += 1
         label = f"near miss of {info.template} ({near.label})"
         broken = _failed_calls(result, range(start, start + len(near.calls)))
@@ -322,7 +329,12 @@ def check_task(
     # on (see Episode.probe_at).
     probe_at = {1} if short is None else {1, len(short) + 1}
     oracle = Episode(
-        task, OracleAgent(observe=False), envs, action_set=action_set, probe_at=probe_at
+        task,
+        OracleAgent(observe=False),
+        envs,
+        action_set=action_set,
+        probe_at=probe_at,
+        invalid_tolerance=STRICT,
     )
     result = oracle.run()
     verdict.episodes += 1
@@ -337,7 +349,11 @@ def check_task(
         verdict.problems += found
     for number in range(len(task.alternative_solutions) if alternatives else 0):
         alternative = Episode(
-            task, OracleAgent(alternative=number, observe=False), envs, action_set=action_set
+            task,
+            OracleAgent(alternative=number, observe=False),
+            envs,
+            action_set=action_set,
+            invalid_tolerance=STRICT,
         ).run()
         verdict.episodes += 1
         if not alternative.success:
@@ -426,7 +442,9 @@ def chain_start_problems(
     task: Task, envs: Mapping[str, Environment], k: int, action_set: str = DEFAULT_ACTION_SET
 ) -> list[str]:
     agent = OracleAgent(start_at=k, observe=False)
-    result = Episode(task, agent, envs, start_at=k, action_set=action_set).run()
+    result = Episode(
+        task, agent, envs, start_at=k, action_set=action_set, invalid_tolerance=STRICT
+    ).run()
     if not result.success:
         return [_failure(f"the oracle from subtask {k}", result)]
     by_agent = {n for turn in result.trajectory for c in turn.calls for n in c.completed}

@@ -7,13 +7,15 @@ the kind being the handmade mark or the composed request's tag (``small``, ``cha
 Composed tasks whose reference solution takes at most :data:`SHORT` actions
 (``Task.solution_actions``) stay in reef-v0 (tests and demos play them) but not in
 reef-v1: a task one shell command solves measures little, and issue 18 caps such tasks
-at 10 % of the benchmark.
+at 10 % of the benchmark. Step limits follow the rule reef-v1 was frozen with
+(:data:`~reefbench.suites.step_budget.V1_RULE`), whatever reef-v0 gives its tasks now.
 """
 
 from __future__ import annotations
 
 from reefbench.errors import ConfigError
 from reefbench.suites.frozen import content_id
+from reefbench.suites.step_budget import V1_RULE, with_step_budget
 from reefbench.task import Task
 
 PREFIX = "v1"
@@ -37,7 +39,9 @@ def build() -> list[Task]:
     tasks: list[Task] = []
     seen: dict[str, str] = {}
     kept = [t for t in composed.load() if t.solution_actions > SHORT]
-    for task in [*handmade.load(), *hardworld.tasks(), *kept]:
+    for built in [*handmade.load(), *hardworld.tasks(), *kept]:
+        # reef-v1 was frozen with reference+5 budgets: its data stays as published.
+        task = with_step_budget(built, V1_RULE)
         new_id = content_id(task, f"{PREFIX}-{_kind(task.id)}-")
         if new_id in seen:
             raise ConfigError(f"{task.id} and {seen[new_id]} are the same task ({new_id})")

@@ -82,6 +82,13 @@
     return el.getAttribute('placeholder') || el.getAttribute('title') ||
       el.getAttribute('alt') || el.getAttribute('name') || '';
   };
+  // An empty field shows its placeholder in grey: a labelled one says it as a hint
+  // (reefbench.grounding.HINT_SEPARATOR).
+  const withHint = (el, name) => {
+    const hint = (el.getAttribute('placeholder') || '').trim();
+    if (!hint || valueOf(el) || !name || name.trim().toLowerCase() === hint.toLowerCase()) return name;
+    return name + ', hint: ' + hint;
+  };
   const out = [];
   const vw = window.innerWidth, vh = window.innerHeight;
   for (const el of document.querySelectorAll(SELECTOR)) {
@@ -98,7 +105,7 @@
       if (Math.abs(pr.width - r.width) < 2 && Math.abs(pr.height - r.height) < 2) continue;
     }
     const role = el.getAttribute('role') || implicit(el);
-    out.push({ role, name: nameOf(el).replace(/\\s+/g, ' ').trim(), value: valueOf(el),
+    out.push({ role, name: withHint(el, nameOf(el).replace(/\\s+/g, ' ').trim()), value: valueOf(el),
                states: statesOf(el, role), x: r.left, y: r.top, w: r.width, h: r.height });
   }
   return out;

@@ -98,7 +98,8 @@
       walk(doc.body, sub, children);
       const scroller = doc.scrollingElement;
       const flags = F.enabled | (scroller && scroller.scrollHeight > scroller.clientHeight + 1 ? F.scrollable : 0);
-      out.push(['android.widget.FrameLayout', '', '', pkg, '', '', flags, px(seen[0]), px(seen[1]), px(seen[2]), px(seen[3]), children]);
+      const frameId = el.id ? pkg + ':id/' + el.id : '';
+      out.push(['android.widget.FrameLayout', '', frameId, pkg, '', '', flags, px(seen[0]), px(seen[1]), px(seen[2]), px(seen[3]), children]);
       return;
     }
 
@@ -147,7 +148,9 @@
     if (isField) {
       text = el.isContentEditable ? squash(el.innerText) : el.value;
       if (el.type === 'password') text = '•'.repeat(text.length);
-      if (!hint) hint = labelText(el);
+      // Named by its visible label, as TalkBack reads a field with android:labelFor; the
+      // placeholder stays the hint (what the empty field shows in grey).
+      if (!desc) desc = labelText(el);
     } else if (tag === 'SELECT') {
       text = el.selectedOptions.length ? squash(el.selectedOptions[0].text) : '';
       if (!desc) desc = labelText(el);

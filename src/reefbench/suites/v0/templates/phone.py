@@ -65,9 +65,10 @@ from reefbench.suites.v0.templates.common import (
     read_on_phone,
 )
 from reefbench.task import ActionStep
+from reefbench.worldtime import DEFAULT_NOW
 
 P = "phone"
-TODAY = "2024-06-03"  # the account's default clock (reefbench.apps.store.DEFAULT_NOW)
+TODAY = DEFAULT_NOW[:10]  # the world time of a task whose setup sets no clock
 CONTACT_INTENT = "stay in touch from the phone"
 PLAN_INTENT = "plan the day on the phone"
 SETTINGS_INTENT = "configure the phone"

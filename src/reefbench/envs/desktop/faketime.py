@@ -1,0 +1,84 @@
+"""The desktop's clock: the task's world time, through Debian's libfaketime in the sandbox.
+
+Every process in the sandbox but the window manager (:data:`REAL_TIME_PROGRAMS`) preloads
+libfaketime, which reads an offset from a file in the session's runtime directory
+(``FAKETIME_TIMESTAMP_FILE``): the wall clock plus that offset is the world time, so the
+panel, the apps and ``date`` in the terminal all read the task's day and the clock still
+ticks. The host's clock is never touched. The file is written when the sandbox starts.
+Monotonic clocks move with the offset (libfaketime 0.9.10 with
+``FAKETIME_DONT_FAKE_MONOTONIC`` fails every absolute ``clock_nanosleep``: Python's
+``time.sleep`` raises EINVAL), and the panel draws its clock once a minute: so when the
+world time moves under a running sandbox (a setup loading a seeded world), the desktop
+restarts its session rather than the offset (:meth:`.DesktopDevice.set_world_time`).
+
+What libfaketime cannot fake: modification times the kernel sets when a program writes a
+file are the host's (``touch`` and other explicit ``utime`` calls do get the world time).
+The files the harness writes are stamped with the world time instead (the home restored at
+a reset, a setup's files: :func:`stamp_tree`); a seeded world's files carry their own
+dates before :data:`~reefbench.worldtime.WORLD_NOW`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from reefbench.worldtime import WORLD_TIMEZONE, parse_now
+
+LIBRARY = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
+"""Debian's ``libfaketime`` (single-threaded variant, the one ``faketime`` uses)."""
+OFFSET_FILE = "faketime"
+"""Name of the offset file in the session's runtime directory (the same path inside)."""
+CACHE_SECONDS = 1  # how soon a running process would see a rewritten offset
+# The window manager keeps the host's clock: under libfaketime 0.9.10, openbox restarted
+# on a restored home manages no window (the panel never appears). It shows no time.
+REAL_TIME_PROGRAMS = ("openbox",)
+
+
+def world_epoch(now: str) -> float:
+    """The world time ``now`` (``YYYY-MM-DDTHH:MM``, local to :data:`WORLD_TIMEZONE`) as
+    seconds since the epoch."""
+    return parse_now(now).replace(tzinfo=ZoneInfo(WORLD_TIMEZONE)).timestamp()
+
+
+def offset_seconds(now: str, host_time: float) -> int:
+    """Whole seconds the sandbox's clock runs ahead of the host's when world time ``now``
+    is shown at host time ``host_time`` (negative: behind)."""
+    return round(world_epoch(now) - host_time)
+
+
+def write_offset(runtime: Path, now: str, host_time: float) -> int:
+    """Write the offset file for world time ``now`` (at host time ``host_time``) atomically
+    (a process reading it meanwhile sees the old offset or the new one, never half);
+    returns the offset in seconds."""
+    offset = offset_seconds(now, host_time)
+    partial = runtime / f".{OFFSET_FILE}.partial"
+    partial.write_text(f"{offset:+d}s\n")  # libfaketime's relative form: "+123s"
+    os.replace(partial, runtime / OFFSET_FILE)
+    return offset
+
+
+def sandbox_env(runtime: Path) -> dict[str, str]:
+    """Variables that put every process of the sandbox on the world's clock."""
+    return {
+        "LD_PRELOAD": LIBRARY,
+        "FAKETIME_TIMESTAMP_FILE": str(runtime / OFFSET_FILE),
+        "FAKETIME_CACHE_DURATION": str(CACHE_SECONDS),
+        "FAKETIME_SKIP_CMDS": ",".join(REAL_TIME_PROGRAMS),
+        "TZ": WORLD_TIMEZONE,
+    }
+
+
+def available() -> bool:
+    """Whether Debian's libfaketime is installed (``apt-get install libfaketime``)."""
+    return Path(LIBRARY).is_file()
+
+
+def stamp_tree(root: Path, when: float) -> None:
+    """Set the modification (and access) time of ``root`` and everything under it to
+    ``when`` (POSIX seconds), symlinks themselves rather than their targets."""
+    for folder, dirs, files in os.walk(root):
+        for name in (*dirs, *files):
+            os.utime(os.path.join(folder, name), (when, when), follow_symlinks=False)
+    os.utime(root, (when, when))
