@@ -57,7 +57,6 @@ TEXT_ROLES = frozenset(
 )
 
 
-
 def _norm(text: str) -> str:
     return " ".join(re.sub(r"[^\w ]", " ", text).casefold().split())
 
