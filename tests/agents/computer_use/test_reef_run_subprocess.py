@@ -80,8 +80,8 @@ _SHOWN = re.compile(r"(?:Screenshot of|now looking at) '(\w+)'")
 def find_text(png: bytes, text: str) -> tuple[int, int]:
     """The centre of the words ``text`` in the image, by OCR of the image in grey, with
     its dark parts turned light (so white text on a coloured button reads as dark text on
-    a light one) and with its coloured pixels painted white, at two enlargements, taking
-    the closest reading (tesseract drops a letter now and then: "Task" for "Tasks")."""
+    a light one) and with its coloured pixels painted white, at two enlargements and two
+    page segmentations, taking the closest reading (tesseract drops a letter now and then: "Task" for "Tasks")."""
     import difflib
 
     import numpy as np
@@ -99,10 +99,12 @@ def find_text(png: bytes, text: str) -> tuple[int, int]:
     # under the marks set is sent) break tesseract's reading: paint them background.
     plain = PIL.fromarray(np.where(saturation > 80, 255, values).astype("uint8"))
     seen: list[str] = []
-    for scale in (2.0, 3.0):
+    # Sparse text first (psm 11), then whole-page layout (psm 3), which reads a button
+    # right under a focused field that sparse segmentation can miss.
+    for scale, psm in ((2.0, 11), (3.0, 11), (2.0, 3)):
         best: tuple[float, tuple[int, int]] | None = None
         for candidate in (grey, folded, plain):
-            for line in group_lines(ocr_image(candidate, scale=scale)):
+            for line in group_lines(ocr_image(candidate, scale=scale, psm=psm)):
                 found = re.sub(r"[^\w ]", "", line.text).strip().casefold()
                 seen.append(found)
                 ratio = difflib.SequenceMatcher(None, found, wanted).ratio()

@@ -81,10 +81,10 @@ def find_words(png: bytes, text: str) -> tuple[int, int]:
     folded = PIL.fromarray(np.where(values < 150, 255 - values, values).astype("uint8"))
     plain = PIL.fromarray(np.where(saturation > 80, 255, values).astype("uint8"))
     best: tuple[float, tuple[int, int]] | None = None
-    for scale in (2.0, 3.0):
+    for scale, psm in ((2.0, 11), (3.0, 11), (2.0, 3)):  # sparse text, then page layout
         for candidate in (grey, folded, plain):
             lines: dict[tuple[int, int, int], list[object]] = {}
-            for word in ocr_image(candidate, scale=scale):
+            for word in ocr_image(candidate, scale=scale, psm=psm):
                 lines.setdefault(word.line, []).append(word)
             for words in lines.values():
                 ordered = sorted(words, key=lambda w: w.box[0])  # type: ignore[attr-defined]

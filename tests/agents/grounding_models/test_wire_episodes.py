@@ -259,6 +259,10 @@ def test_the_model_switches_to_the_device_the_task_is_on(
 ) -> None:
     task = pointer_task(tasks[TASKS["browser"]], envs)
     both = {"phone": envs["phone"], **used_environments(task, envs)}
+    # A task that does not say where it starts: the agent looks at the first device (the
+    # phone) and must switch. (One that says starts there: see the test below.)
+    metadata = task.metadata.model_copy(update={"subtasks": [], "environments": []})
+    task = task.model_copy(update={"metadata": metadata})
     agent = ScriptsItsServer(server, envs, task, get_profile(profile))
     result = Episode(task, agent, both).run()
     assert result.success, (result.termination, result.error, [t.calls for t in result.trajectory])
@@ -267,6 +271,19 @@ def test_the_model_switches_to_the_device_the_task_is_on(
     assert sizes == agent.expected_sizes
     assert sizes[0] != sizes[1]  # the phone's screenshot, then the browser's in the same turn
     assert "switch(device=" in server.bodies[0]["messages"][0]["content"] or profile != "uitars"
+    assert pointed(result, "browser") == 4 and pointed(result, "phone") == 0
+
+
+def test_the_agent_starts_on_the_device_of_the_task_s_first_subtask(
+    envs: Mapping[str, Environment], tasks: dict[str, Task], server: FakeServer
+) -> None:
+    task = pointer_task(tasks[TASKS["browser"]], envs)
+    both = {"phone": envs["phone"], **used_environments(task, envs)}
+    agent = ScriptsItsServer(server, envs, task, get_profile("uitars"))
+    result = Episode(task, agent, both).run()
+    assert result.success, (result.termination, result.error)
+    sizes = sent_sizes(server)
+    assert sizes[0] == sizes[1]  # the browser from the first request on: no switch
     assert pointed(result, "browser") == 4 and pointed(result, "phone") == 0
 
 
