@@ -81,7 +81,8 @@ def find_text(png: bytes, text: str) -> tuple[int, int]:
     """The centre of the words ``text`` in the image, by OCR of the image in grey, with
     its dark parts turned light (so white text on a coloured button reads as dark text on
     a light one) and with its coloured pixels painted white, at two enlargements and two
-    page segmentations, taking the closest reading (tesseract drops a letter now and then: "Task" for "Tasks")."""
+    page segmentations, taking the closest reading (tesseract drops a letter now and then:
+    "Task" for "Tasks")."""
     import difflib
 
     import numpy as np
