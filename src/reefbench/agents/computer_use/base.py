@@ -278,9 +278,9 @@ class ComputerUseAgent:
             usage = usage + reply.usage
             if reply.text:
                 lines.append(reply.text)
-            calls, errors, local, recorded = self._plan(reply.requests)
+            calls, errors, answered_here, recorded = self._plan(reply.requests)
             lines += recorded
-            if calls or errors or not local:
+            if calls or errors or not answered_here:
                 return AgentOutput(
                     message="\n".join(lines),
                     calls=calls,
@@ -330,12 +330,13 @@ class ComputerUseAgent:
 
     def _plan(
         self, requests: Sequence[Request]
-    ) -> tuple[list[ActionCall], list[str], list[Outcome], list[str]]:
-        """Action calls for a reply, its errors, the outcomes of requests answered here,
-        and the lines recording what was asked (safety checks included)."""
+    ) -> tuple[list[ActionCall], list[str], bool, list[str]]:
+        """Action calls for a reply, its errors, whether the agent answered a request
+        itself (a switch, a screenshot: pending until :meth:`_outcomes` sends it), and the
+        lines recording what was asked (safety checks included)."""
         calls: list[ActionCall] = []
         errors: list[str] = []
-        local: list[Outcome] = []
+        answered_here = False
         lines: list[str] = []
         switched = False
         for request in requests:
@@ -354,10 +355,10 @@ class ComputerUseAgent:
                 continue
             self._pending.append(_Pending(request, local=outcome))
             if outcome.ok:
-                local.append(outcome)
+                answered_here = True
             else:
                 errors.append(outcome.text)
-        return calls, errors, local, lines
+        return calls, errors, answered_here, lines
 
     def _translate(
         self, request: Request, switched: bool
