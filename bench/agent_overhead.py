@@ -48,7 +48,7 @@ from reefbench.agents.providers import (
     ToolCall,
     ToolSpec,
 )
-from reefbench.agents.providers.openai import OpenAIProvider, to_openai_messages
+from reefbench.agents.providers.openai.chat import OpenAIProvider, to_openai_messages
 from reefbench.suites import memory
 
 

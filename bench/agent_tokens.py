@@ -74,7 +74,7 @@ from reefbench.actions import Action
 from reefbench.agents import ModelSettings, OracleAgent, SingleAgent
 from reefbench.agents.observation import OBSERVATION_POLICIES
 from reefbench.agents.providers import Message, ProviderReply, ToolCall, ToolSpec
-from reefbench.agents.providers.openai import to_openai_messages
+from reefbench.agents.providers.openai.chat import to_openai_messages
 from reefbench.agents.tools import SEPARATOR
 from reefbench.environment import Environment
 from reefbench.protocol import AgentOutput, Turn

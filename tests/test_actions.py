@@ -1,4 +1,5 @@
-"""Actions: schema from signature and docstring, provider tool shapes, binding, validation."""
+"""Actions: schema from signature and docstring, the tool shapes providers send
+(:mod:`reefbench.agents.providers.dialects`), binding, validation."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pydantic import BaseModel, Field
 
 from reefbench import Action, ConfigError, InvalidActionArguments, action
 from reefbench.actions import compact_schema
+from reefbench.agents.providers.dialects import tool_schema
 
 
 class Color(enum.Enum):
@@ -94,14 +96,14 @@ def test_env_is_hidden_and_schema_is_self_contained() -> None:
 
 
 def test_openai_and_anthropic_shapes() -> None:
-    openai = click.tool_schema("openai")
+    openai = tool_schema(click, "openai")
     assert openai["type"] == "function"
     assert openai["function"]["name"] == "click"
     assert openai["function"]["parameters"] == compact_schema(click.parameters_schema)
     assert openai["function"]["description"] == (
         "Click an element of the screen. Use the Set-of-Marks id from the latest observation."
     )
-    anthropic = click.tool_schema("anthropic")
+    anthropic = tool_schema(click, "anthropic")
     assert set(anthropic) == {"name", "description", "input_schema"}
     assert anthropic["input_schema"] == compact_schema(click.parameters_schema)
 
@@ -131,7 +133,7 @@ def test_a_description_listing_only_the_enum_is_left_out() -> None:
             speed: How fast, "slow" or "fast".
         """
 
-    sent = turn.tool_schema("openai")["function"]["parameters"]["properties"]
+    sent = tool_schema(turn, "openai")["function"]["parameters"]["properties"]
     assert sent["direction"] == {"enum": ["up", "down"], "type": "string"}
     assert sent["speed"]["description"] == 'How fast, "slow" or "fast".'
 
@@ -149,13 +151,13 @@ def test_a_summary_wrapped_over_two_lines_stays_one_paragraph() -> None:
     assert (
         hold.description == "Press and hold an element, usually to open a menu\nof options for it."
     )
-    assert hold.tool_schema("anthropic")["description"] == (
+    assert tool_schema(hold, "anthropic")["description"] == (
         "Press and hold an element, usually to open a menu of options for it."
     )
 
 
 def test_gemini_shape_has_no_null_unions_nor_defaults() -> None:
-    gemini = click.tool_schema("gemini")
+    gemini = tool_schema(click, "gemini")
     points = gemini["parameters"]["properties"]["points"]
     assert points["type"] == "array" and "points" not in gemini["parameters"]["required"]
     nodes = _walk(gemini)
@@ -168,12 +170,12 @@ def test_gemini_omits_parameters_when_there_are_none() -> None:
     def noop() -> None:
         """Do nothing."""
 
-    assert noop.tool_schema("gemini") == {"name": "noop", "description": "Do nothing."}
+    assert tool_schema(noop, "gemini") == {"name": "noop", "description": "Do nothing."}
 
 
 def test_unknown_provider_is_a_clear_error() -> None:
     with pytest.raises(ConfigError, match="openai, anthropic, gemini"):
-        click.tool_schema("cohere")
+        tool_schema(click, "cohere")
 
 
 def test_calling_binds_without_running() -> None:

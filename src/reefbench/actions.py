@@ -20,16 +20,13 @@ import re
 import typing
 from collections.abc import Callable, Mapping
 from functools import cached_property
-from typing import Any, Literal, TypeVar, overload
+from typing import Any, TypeVar, overload
 
 import docstring_parser
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 
 from reefbench.errors import ConfigError, InvalidActionArguments, WrongEnvironment
-
-Provider = Literal["openai", "anthropic", "gemini"]
-PROVIDERS: tuple[Provider, ...] = ("openai", "anthropic", "gemini")
 
 # OpenAI, Anthropic and Gemini all accept this pattern for tool names.
 _NAME_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$")
@@ -119,35 +116,6 @@ class Action:
     def parameters_schema(self) -> dict[str, Any]:
         """JSON schema of the parameters still to be supplied (bound ones are hidden)."""
         return _self_contained(self._model.model_json_schema(), hide=set(self.bound))
-
-    def tool_schema(self, provider: str) -> dict[str, Any]:
-        """The tool definition in the shape ``provider`` expects.
-
-        The parameters are :func:`compact_schema` of :attr:`parameters_schema` and the
-        description is on one line (:func:`compact_text`): a model is sent every tool
-        definition with every request, so what carries no information is left out.
-        ``"openai"`` gives a Chat Completions ``{"type": "function", ...}`` entry,
-        ``"anthropic"`` a Messages API tool with ``input_schema``, ``"gemini"`` a
-        function declaration (OpenAPI subset: ``nullable`` instead of ``null`` unions,
-        no defaults, no ``additionalProperties``).
-        """
-        schema = compact_schema(self.parameters_schema)
-        description = compact_text(self.description)
-        if provider == "openai":
-            return {
-                "type": "function",
-                "function": {"name": self.name, "description": description, "parameters": schema},
-            }
-        if provider == "anthropic":
-            return {"name": self.name, "description": description, "input_schema": schema}
-        if provider == "gemini":
-            declaration: dict[str, Any] = {"name": self.name, "description": description}
-            if schema.get("properties"):
-                declaration["parameters"] = _gemini_schema(schema)
-            return declaration
-        raise ConfigError(
-            f"unknown tool-schema provider {provider!r}: choose one of {', '.join(PROVIDERS)}"
-        )
 
     # -------------------------------------------------------------- running
     def validate(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
@@ -452,32 +420,3 @@ def _only_lists(description: str, values: list[Any]) -> bool:
     "or"/"and" and a final full stop)."""
     words = re.sub(r"\b(or|and)\b|[\s,.\"']", " ", description).split()
     return sorted(words) == sorted(str(v) for v in values)
-
-
-def _gemini_schema(node: Any) -> Any:
-    """Rewrite a JSON schema into the OpenAPI subset Gemini's function declarations take."""
-    if isinstance(node, list):
-        return [_gemini_schema(v) for v in node]
-    if not isinstance(node, dict):
-        return node
-    node = dict(node)
-    for variants in ("anyOf", "oneOf"):
-        options = node.get(variants)
-        if options and any(o.get("type") == "null" for o in options):
-            rest = [o for o in options if o.get("type") != "null"]
-            node.pop(variants)
-            if len(rest) == 1:
-                node = {**rest[0], **node, "nullable": True}
-            else:
-                node = {**node, "anyOf": rest, "nullable": True}
-    if "const" in node:
-        node["enum"] = [node.pop("const")]
-    node.pop("default", None)
-    node.pop("additionalProperties", None)
-    out: dict[str, Any] = {}
-    for key, value in node.items():
-        if key == "properties":
-            out[key] = {k: _gemini_schema(v) for k, v in value.items()}
-        else:
-            out[key] = _gemini_schema(value)
-    return out

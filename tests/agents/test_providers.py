@@ -189,7 +189,7 @@ def test_empty_replies_that_persist_end_in_agent_error_not_invalid_action(wire: 
 def test_a_gemini_candidate_without_parts_is_an_empty_reply() -> None:
     from types import SimpleNamespace
 
-    from reefbench.agents.providers.gemini import GeminiProvider
+    from reefbench.agents.providers.gemini.chat import GeminiProvider
     from reefbench.agents.providers.retry import EmptyReply
 
     bare = SimpleNamespace(content=None, finish_reason="SAFETY")

@@ -15,10 +15,12 @@ from typing import Any
 import pytest
 
 from reefbench.action_sets import ACTION_SETS
-from reefbench.actions import PROVIDERS, Action, compact_text
+from reefbench.actions import Action, compact_text
 from reefbench.agents import ModelSettings, SingleAgent
 from reefbench.agents.providers import Message, ProviderReply, ToolSpec
 from reefbench.agents.providers.base import parameters_schema
+from reefbench.agents.providers.dialects import DIALECTS as PROVIDERS
+from reefbench.agents.providers.dialects import tool_schema
 from reefbench.agents.tools import Toolbox
 from reefbench.environment import Environment
 from reefbench.envs.registry import KINDS, make_environment
@@ -129,11 +131,11 @@ def test_a_description_that_only_lists_the_enum_goes_and_others_stay(
     spaces: dict[tuple[str, str], list[Action]],
 ) -> None:
     scroll = next(a for a in spaces[("desktop", "marks")] if a.name == "scroll")
-    sent = scroll.tool_schema("openai")["function"]["parameters"]["properties"]
+    sent = tool_schema(scroll, "openai")["function"]["parameters"]["properties"]
     assert "description" not in sent["direction"]  # '"up", "down", "left" or "right".'
     assert sent["direction"]["enum"] == ["up", "down", "left", "right"]
     swipe = next(a for a in spaces[("phone", "marks")] if a.name == "swipe")
-    sent = swipe.tool_schema("openai")["function"]["parameters"]["properties"]
+    sent = tool_schema(swipe, "openai")["function"]["parameters"]["properties"]
     # "Which way the finger moves: ..." says more than the values: it stays.
     assert sent["direction"]["description"].startswith("Which way the finger moves")
 

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reefbench.agents.computer_use.anthropic import xga
 from reefbench.agents.computer_use.base import to_device
 from reefbench.agents.computer_use.displays import find_devices, pointer_kind, screen_for
-from reefbench.agents.computer_use.gemini import normalized
-from reefbench.agents.computer_use.openai import fit
+from reefbench.agents.providers.anthropic.computer_use import xga
+from reefbench.agents.providers.gemini.computer_use import normalized
+from reefbench.agents.providers.openai.computer_use import fit
 from reefbench.pointer import PointerOp, png_size
 
 RULES = {"anthropic": xga, "openai": fit, "google": normalized}

@@ -118,7 +118,7 @@ def test_gemini_s_server_refuses_function_responses_that_do_not_match_the_calls(
     pytest.importorskip("google.genai")
     from google.genai import errors, types
 
-    from reefbench.agents.providers.gemini import sdk_client
+    from reefbench.agents.providers.gemini.client import sdk_client
 
     _switch_then(server)
     client, _ = sdk_client(FAKE_KEY, server.base_url, 30)  # the SDK's client, as agents make it

@@ -13,6 +13,7 @@ import pytest
 from reefbench import ActionFailed, EnvironmentFailure, Episode, InvalidAction
 from reefbench.actions import Action, action
 from reefbench.agents import NullAgent, OracleAgent
+from reefbench.agents.providers.dialects import tool_schema
 from reefbench.envs import memory as m
 from reefbench.envs.remote import RemoteEnvironment
 from reefbench.envs.remote.server import create_app
@@ -52,8 +53,8 @@ def test_contract_action_space_and_schemas(laptop: m.MemoryEnvironment | RemoteE
     assert laptop.name == "laptop"
     assert set(laptop.action_space) == {a.name for a in m.MEMORY_ACTIONS}
     write = laptop.action_space["write_file"]
-    assert write.tool_schema("openai") == m.write_file.tool_schema("openai")
-    assert write.tool_schema("gemini") == m.write_file.tool_schema("gemini")
+    assert tool_schema(write, "openai") == tool_schema(m.write_file, "openai")
+    assert tool_schema(write, "gemini") == tool_schema(m.write_file, "gemini")
 
 
 def test_contract_step_observe_and_log(laptop: m.MemoryEnvironment | RemoteEnvironment) -> None:

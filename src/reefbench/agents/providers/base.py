@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from reefbench.actions import Action, compact_text
+from reefbench.agents.providers.dialects import tool_schema
 from reefbench.agents.shared_parameters import strip_shared
 from reefbench.errors import ReefError
 from reefbench.protocol import Usage
@@ -130,7 +131,7 @@ _SCHEMAS: weakref.WeakKeyDictionary[Action, dict[str, dict[str, Any]]] = weakref
 def _tool_schema(action: Action, provider: str) -> dict[str, Any]:
     cached = _SCHEMAS.setdefault(action, {})
     if provider not in cached:
-        cached[provider] = action.tool_schema(provider)
+        cached[provider] = tool_schema(action, provider)
     return cached[provider]
 
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Literal
 
-from reefbench.actions import Provider as SchemaDialect
 from reefbench.agents.providers.base import Provider, ProviderOptions
+from reefbench.agents.providers.dialects import SchemaDialect
 from reefbench.errors import ConfigError
 
 # Local servers rarely check keys, but the SDK insists on one.
@@ -104,7 +104,7 @@ class ProviderInfo:
 def _openai(
     spec: ModelSpec, key: str | None, url: str | None, options: ProviderOptions | None
 ) -> Provider:
-    from reefbench.agents.providers.openai import OpenAIProvider
+    from reefbench.agents.providers.openai.chat import OpenAIProvider
 
     return OpenAIProvider(
         spec.model,
@@ -118,7 +118,7 @@ def _openai(
 def _anthropic(
     spec: ModelSpec, key: str | None, url: str | None, options: ProviderOptions | None
 ) -> Provider:
-    from reefbench.agents.providers.anthropic import AnthropicProvider
+    from reefbench.agents.providers.anthropic.chat import AnthropicProvider
 
     return AnthropicProvider(spec.model, api_key=key or _NO_KEY, base_url=url, options=options)
 
@@ -126,7 +126,7 @@ def _anthropic(
 def _gemini(
     spec: ModelSpec, key: str | None, url: str | None, options: ProviderOptions | None
 ) -> Provider:
-    from reefbench.agents.providers.gemini import GeminiProvider
+    from reefbench.agents.providers.gemini.chat import GeminiProvider
 
     return GeminiProvider(spec.model, api_key=key or _NO_KEY, base_url=url, options=options)
 
@@ -138,7 +138,7 @@ def _anthropic_native(
     options: ProviderOptions | None,
     settings: Mapping[str, str],
 ) -> Any:
-    from reefbench.agents.computer_use.anthropic import DEFAULT_TOOL, AnthropicComputerUse
+    from reefbench.agents.providers.anthropic.computer_use import DEFAULT_TOOL, AnthropicComputerUse
 
     tool = settings.get("computer_tool", DEFAULT_TOOL)
     return AnthropicComputerUse(
@@ -153,7 +153,7 @@ def _openai_native(
     options: ProviderOptions | None,
     settings: Mapping[str, str],
 ) -> Any:
-    from reefbench.agents.computer_use.openai import OpenAIComputerUse
+    from reefbench.agents.providers.openai.computer_use import OpenAIComputerUse
 
     return OpenAIComputerUse(spec.model, api_key=key or _NO_KEY, base_url=url, options=options)
 
@@ -165,7 +165,7 @@ def _gemini_native(
     options: ProviderOptions | None,
     settings: Mapping[str, str],
 ) -> Any:
-    from reefbench.agents.computer_use.gemini import GeminiComputerUse
+    from reefbench.agents.providers.gemini.computer_use import GeminiComputerUse
 
     return GeminiComputerUse(spec.model, api_key=key or _NO_KEY, base_url=url, options=options)
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from reefbench.actions import Provider as SchemaDialect
 from reefbench.agents.providers.base import (
     SYNTHETIC_ID,
     ImagePart,
@@ -22,16 +21,15 @@ from reefbench.agents.providers.base import (
     ToolResultPart,
     ToolSpec,
 )
+from reefbench.agents.providers.dialects import SchemaDialect
+from reefbench.agents.providers.gemini.client import sdk_client
 from reefbench.agents.providers.retry import (
     EmptyReply,
     call_with_retries,
     transient_status,
     transient_transport,
 )
-from reefbench.errors import ConfigError
 from reefbench.protocol import Usage
-
-API_VERSION = "v1beta"  # function calling and system instructions live here
 
 
 class GeminiProvider:
@@ -168,27 +166,3 @@ class GeminiProvider:
 def _is_transient(exc: Exception) -> bool:
     code = getattr(exc, "code", None)
     return transient_status(code if isinstance(code, int) else None) or transient_transport(exc)
-
-
-def sdk_client(api_key: str, base_url: str | None, timeout: float) -> tuple[Any, Any]:
-    """The official SDK's client and its ``types`` module, as every Gemini agent uses them
-    (chat and computer use).
-
-    ``retry_options`` stays unset: the SDK then tries once and retry.py does the rest.
-
-    Raises:
-        ConfigError: the ``google-genai`` package is not installed (names the extra).
-    """
-    try:
-        from google import genai
-        from google.genai import types
-    except ImportError:
-        raise ConfigError(
-            "the google provider needs the google-genai package: pip install 'reefbench[google]'"
-        ) from None
-    http = types.HttpOptions(
-        base_url=base_url,
-        api_version=API_VERSION,
-        timeout=int(timeout * 1000),  # milliseconds
-    )
-    return genai.Client(api_key=api_key, vertexai=False, http_options=http), types

@@ -12,7 +12,6 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from reefbench.actions import Provider as SchemaDialect
 from reefbench.agents.providers.base import (
     SYNTHETIC_ID,
     ImagePart,
@@ -24,13 +23,14 @@ from reefbench.agents.providers.base import (
     ToolResultPart,
     ToolSpec,
 )
+from reefbench.agents.providers.dialects import SchemaDialect
+from reefbench.agents.providers.openai.client import sdk_client
 from reefbench.agents.providers.retry import (
     EmptyReply,
     call_with_retries,
     transient_status,
     transient_transport,
 )
-from reefbench.errors import ConfigError
 from reefbench.protocol import Usage
 
 
@@ -175,19 +175,3 @@ def _content(part: TextPart | ImagePart) -> dict[str, Any]:
         "type": "image_url",
         "image_url": {"url": f"data:{part.mime_type};base64,{encoded}", "detail": "high"},
     }
-
-
-def sdk_client(api_key: str, base_url: str | None, timeout: float) -> Any:
-    """The official SDK's client, as every OpenAI agent uses it (chat and computer use):
-    the SDK's own retries off, since one retry policy serves all providers (retry.py).
-
-    Raises:
-        ConfigError: the ``openai`` package is not installed (names the extra).
-    """
-    try:
-        import openai
-    except ImportError:
-        raise ConfigError(
-            "the openai provider needs the openai package: pip install 'reefbench[openai]'"
-        ) from None
-    return openai.OpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)

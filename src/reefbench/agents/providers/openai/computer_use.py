@@ -30,7 +30,7 @@ from reefbench.agents.computer_use.base import (
 )
 from reefbench.agents.computer_use.displays import Screen
 from reefbench.agents.providers.base import ProviderOptions
-from reefbench.agents.providers.openai import sdk_client
+from reefbench.agents.providers.openai.client import sdk_client
 from reefbench.agents.providers.retry import (
     EmptyReply,
     call_with_retries,

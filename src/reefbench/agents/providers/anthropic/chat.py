@@ -11,7 +11,7 @@ import base64
 from collections.abc import Sequence
 from typing import Any
 
-from reefbench.actions import Provider as SchemaDialect
+from reefbench.agents.providers.anthropic.client import sdk_client
 from reefbench.agents.providers.base import (
     ImagePart,
     Message,
@@ -22,13 +22,13 @@ from reefbench.agents.providers.base import (
     ToolResultPart,
     ToolSpec,
 )
+from reefbench.agents.providers.dialects import SchemaDialect
 from reefbench.agents.providers.retry import (
     EmptyReply,
     call_with_retries,
     transient_status,
     transient_transport,
 )
-from reefbench.errors import ConfigError
 from reefbench.protocol import Usage
 
 
@@ -156,19 +156,3 @@ def to_anthropic_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
                 blocks.append({"type": "image", "source": source})
         out.append({"role": "user", "content": blocks})
     return out
-
-
-def sdk_client(api_key: str, base_url: str | None, timeout: float) -> Any:
-    """The official SDK's client, as every Anthropic agent uses it (chat and computer
-    use): the SDK's own retries off, since one retry policy serves all providers.
-
-    Raises:
-        ConfigError: the ``anthropic`` package is not installed (names the extra).
-    """
-    try:
-        import anthropic
-    except ImportError:
-        raise ConfigError(
-            "the anthropic provider needs the anthropic package: pip install 'reefbench[anthropic]'"
-        ) from None
-    return anthropic.Anthropic(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)

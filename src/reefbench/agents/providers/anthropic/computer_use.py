@@ -26,7 +26,7 @@ from reefbench.agents.computer_use.base import (
     Setup,
 )
 from reefbench.agents.computer_use.displays import Screen
-from reefbench.agents.providers.anthropic import sdk_client
+from reefbench.agents.providers.anthropic.client import sdk_client
 from reefbench.agents.providers.base import ProviderOptions
 from reefbench.agents.providers.retry import (
     EmptyReply,

@@ -29,7 +29,7 @@ from reefbench.agents.computer_use.base import (
 )
 from reefbench.agents.computer_use.displays import Screen
 from reefbench.agents.providers.base import SYNTHETIC_ID, ProviderOptions
-from reefbench.agents.providers.gemini import sdk_client
+from reefbench.agents.providers.gemini.client import sdk_client
 from reefbench.agents.providers.retry import (
     EmptyReply,
     call_with_retries,
