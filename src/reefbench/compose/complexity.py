@@ -25,7 +25,7 @@ functions never import networkx, because synthesis calls them for every candidat
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -235,8 +235,3 @@ def task_complexity(task: Task) -> Complexity:
             branch=width(len(ids), edges, order),
         )
     return measure(len(ids), edges, categories)
-
-
-def satisfies(complexity: Complexity, wanted: Mapping[str, str]) -> bool:
-    """True when every requested dimension is at the requested level."""
-    return all(complexity.level(d) == level for d, level in wanted.items())
