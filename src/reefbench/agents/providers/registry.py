@@ -60,7 +60,8 @@ class ProviderInfo:
         sdk: The import name of its official SDK (``google.genai``).
         package: The SDK's distribution on PyPI (``google-genai``), for versions.
         extra: The reefbench extra that installs the SDK (``pip install 'reefbench[extra]'``).
-        dialect: The tool-schema shape its API takes (:meth:`Action.tool_schema`).
+        dialect: The tool-schema shape its API takes
+            (:func:`reefbench.agents.providers.dialects.tool_schema`).
         build: Makes the provider from a parsed model string, the key, the API root and the
             options (imports the provider module, and so the SDK, only then).
         example: The model string ``--help`` shows.
