@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 
 import pytest
 
@@ -82,3 +83,37 @@ def test_the_action_set_is_chosen_by_name_and_checked_up_front() -> None:
     env.close()
     with pytest.raises(ConfigError, match=r"^unknown action set 'pixel': choose one of"):
         TaskEnv(task, memory.make_environments, action_set="pixel")
+
+
+def test_each_episode_s_environments_stop_on_its_thread_when_it_ends() -> None:
+    """``make_envs`` makes new environments at every reset; each set stops once its
+    episode ends (finished, or closed mid-episode), on the episode's own thread."""
+    made: list[dict[str, object]] = []
+    stopped: list[tuple[str, str]] = []
+
+    def make_envs() -> dict[str, object]:
+        envs = memory.make_environments()
+        for name, environment in envs.items():
+            stop = environment.stop
+
+            def recording_stop(name: str = name, stop: object = stop) -> None:
+                stopped.append((name, threading.current_thread().name))
+                stop()  # type: ignore[operator]
+
+            environment.stop = recording_stop  # type: ignore[method-assign]
+        made.append(envs)
+        return envs
+
+    task = next(t for t in memory.load() if t.id == "mem-write-note")
+    env = TaskEnv(task, make_envs)  # type: ignore[arg-type]
+    env.reset()
+    for solution_call in task.reference_solution:
+        args = {k: str(v) for k, v in solution_call.arguments.items()}
+        _, _, terminated, _, _ = env.step(call(solution_call.env, solution_call.name, **args))
+    assert terminated
+    env._thread.join(timeout=30)  # type: ignore[union-attr]
+    assert sorted(stopped) == [("laptop", "reef-episode"), ("phone", "reef-episode")]
+    env.reset()  # a second episode, closed before it ends
+    env.close()
+    assert len(made) == 2 and len(stopped) == 4
+    assert {thread for _, thread in stopped} == {"reef-episode"}

@@ -61,8 +61,13 @@ class TaskEnv(gymnasium.Env[str, str]):
     ) -> tuple[str, dict[str, Any]]:
         super().reset(seed=seed)
         self.close()
+        envs = dict(self.make_envs())
         self._driver = EpisodeDriver(
-            self.task, self.make_envs(), agent_name="gym", action_set=self.action_set
+            self.task,
+            envs,
+            agent_name="gym",
+            action_set=self.action_set,
+            on_end=lambda: _stop(envs),
         )
         self._ratio = 0.0
         return self._render(self._driver.start())
@@ -86,6 +91,8 @@ class TaskEnv(gymnasium.Env[str, str]):
         return observation, reward, terminated, truncated, info
 
     def close(self) -> None:
+        """End the episode if it runs; its environments stop on its thread as it ends
+        (where a thread-bound driver such as Playwright's can stop them)."""
         if self._driver is not None:
             self._driver.close()
 
@@ -101,3 +108,14 @@ class TaskEnv(gymnasium.Env[str, str]):
             info = {"termination": result.termination, "success": result.success}
             return "", info
         return json.dumps(turn.observations, default=str), {"step": turn.step}
+
+
+def _stop(envs: Mapping[str, Environment]) -> None:
+    """Stop each episode's environments once it ends (``make_envs`` makes new ones at
+    every reset: a desktop left running would keep its X server and apps), going on past
+    one that fails to stop."""
+    for env in envs.values():
+        try:
+            env.stop()
+        except Exception:  # a crashed environment may fail to stop; stop the others
+            continue
