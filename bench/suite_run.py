@@ -38,7 +38,7 @@ from reefbench.environment import Environment
 from reefbench.log.store import ResultsStore
 from reefbench.runner.agents import agent_from_spec
 from reefbench.runner.config import AgentSpec, RunConfig
-from reefbench.runner.engine import Runner
+from reefbench.runner.engine import Runner, select_tasks
 from reefbench.suites import get_suite
 
 
@@ -90,7 +90,11 @@ def play(
         store = ResultsStore(Path(folder))
         try:
             runner = Runner(
-                config, suite.load(), lambda key: agent_from_spec(spec, key), make, store
+                config,
+                select_tasks(suite.load(), config.tasks),  # the runner plays what it is given
+                lambda key: agent_from_spec(spec, key),
+                make,
+                store,
             )
             started = time.perf_counter()
             progress = runner.run()

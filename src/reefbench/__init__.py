@@ -6,6 +6,9 @@ Optional integrations (Playwright, Ray, provider SDKs, Gymnasium) are imported l
 the modules that need them, so ``import reefbench`` never fails for a missing extra.
 """
 
+from importlib import import_module
+from typing import Any
+
 from reefbench.action_sets import ACTION_SETS, DEFAULT_ACTION_SET, ActionSet, get_action_set
 from reefbench.actions import Action, ActionCall, action
 from reefbench.environment import ActionRecord, Environment
@@ -29,6 +32,24 @@ from reefbench.task import ActionStep, NearMissCase, SubtaskInfo, Task, TaskMeta
 from reefbench.taskfile import load_tasks, save_tasks
 
 __version__ = "0.1.0"
+
+# Exported names whose modules load on first use (PEP 562), so `import reefbench` stays
+# light: the run log (reading a run directory) is not needed to define tasks or agents.
+_LAZY = {"load_run": "reefbench.log.run"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'reefbench' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "ACTION_SETS",
@@ -72,6 +93,7 @@ __all__ = [
     "compose_task",
     "evaluator",
     "get_action_set",
+    "load_run",
     "load_tasks",
     "register_attribute_type",
     "save_tasks",

@@ -28,7 +28,7 @@ from reefbench.envs import memory as m
 from reefbench.log.store import ResultsStore
 from reefbench.protocol import AgentOutput, Turn
 from reefbench.runner.config import RunConfig
-from reefbench.runner.engine import Progress, Runner
+from reefbench.runner.engine import Progress, Runner, select_tasks
 from reefbench.suites import memory as suite
 from reefbench.task import ActionStep
 
@@ -56,7 +56,8 @@ def run(
 ) -> tuple[Progress, list[dict[str, Any]]]:
     store = ResultsStore(run_dir)
     try:
-        progress = Runner(config, tasks, make_agent, make_environments, store).run()
+        chosen = select_tasks(tasks, config.tasks)  # the runner plays what it is given
+        progress = Runner(config, chosen, make_agent, make_environments, store).run()
         return progress, store.rows()
     finally:
         store.close()

@@ -87,7 +87,7 @@ def test_a_stored_file_that_no_longer_loads_falls_back_and_says_why(
     broken = tmp_path / "broken"
     shutil.copytree(run_dir, broken)
     text = (broken / "tasks.jsonl").read_text()
-    (broken / "tasks.jsonl").write_text(text.replace("reefbench.envs.memory:", "gone.module:", 1))
+    (broken / "tasks.jsonl").write_text(text.replace('"memory.', '"gone.module:', 1))
     loaded = load_run(broken)
     assert loaded.tasks_source == "suite"
     (warning,) = loaded.warnings

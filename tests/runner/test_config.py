@@ -51,10 +51,10 @@ def test_hash_ignores_parallelism_only() -> None:
 
 
 def test_manifest_refuses_another_run(tmp_path: Path) -> None:
-    write_run_manifest(tmp_path, {"config_hash": "a"})
-    write_run_manifest(tmp_path, {"config_hash": "a"})
+    write_run_manifest(tmp_path, {"config": {}, "config_hash": "a"})
+    write_run_manifest(tmp_path, {"config": {}, "config_hash": "a"})
     with pytest.raises(ConfigError, match="another configuration"):
-        write_run_manifest(tmp_path, {"config_hash": "b"})
+        write_run_manifest(tmp_path, {"config": {}, "config_hash": "b"})
 
 
 def test_defaults_run_reef_v1_on_every_core_up_to_four() -> None:
@@ -79,7 +79,7 @@ def test_runs_from_before_observation_policies_keep_their_hash_and_resume_as_all
     text = json.dumps(relevant, sort_keys=True, separators=(",", ":"))
     old_hash = hashlib.sha256(text.encode()).hexdigest()[:16]
     write_run_manifest(tmp_path, {"config": old, "config_hash": old_hash})
-    resumed = _resumed_config(tmp_path / "run.json")
+    resumed = _resumed_config(tmp_path)
     assert resumed.observe == "all" and resumed.config_hash() == old_hash
     write_run_manifest(tmp_path, manifest(resumed))  # the same run: accepted
     assert RunConfig(suite="memory").observe == "changed"

@@ -30,7 +30,8 @@ def run(
 ):  # type: ignore[no-untyped-def]
     store = ResultsStore(tmp)
     try:
-        progress = Runner(config, TASKS, lambda key: agent(), make_environments, store).run()
+        tasks = select_tasks(TASKS, config.tasks)
+        progress = Runner(config, tasks, lambda key: agent(), make_environments, store).run()
         return progress, store.rows(), store.results(trajectory=True)
     finally:
         store.close()
@@ -68,7 +69,7 @@ def test_the_oracle_finishes_a_chain_started_after_k_subtasks(tmp_path: Path) ->
     try:
         spec = AgentSpec(name="oracle")
         Runner(
-            config, TASKS, lambda key: agent_from_spec(spec, key), memory.make_environments, store
+            config, [chain], lambda key: agent_from_spec(spec, key), memory.make_environments, store
         ).run()
         results = {r.start_at: r for r in store.results(trajectory=True)}
     finally:
@@ -209,7 +210,11 @@ def test_the_built_in_oracle_observes_only_when_asked(
     store = ResultsStore(tmp_path)
     try:
         Runner(
-            config, TASKS, lambda key: agent_from_spec(spec, key), memory.make_environments, store
+            config,
+            select_tasks(TASKS, config.tasks),
+            lambda key: agent_from_spec(spec, key),
+            memory.make_environments,
+            store,
         ).run()
         (result,) = store.results(trajectory=True)
     finally:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 from pathlib import Path
 
@@ -75,3 +76,38 @@ def test_a_run_from_before_resumes_without_claiming_todays_definitions(tmp_path:
     _run(out, tasks=["mem-write*"])
     assert not (out / "tasks.jsonl").exists()
     assert "suite" not in json.loads((out / "run.json").read_text())
+
+
+def test_reef_run_loads_the_suite_and_selects_its_tasks_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The suite is loaded and the tasks chosen once per ``reef run``; the same choice is
+    stored, run and reported (before: loaded twice, selected three times)."""
+    from typer.testing import CliRunner
+
+    from reefbench.cli.app import app
+    from reefbench.runner import engine
+
+    launching = importlib.import_module("reefbench.runner.launch")  # the module, not launch()
+
+    calls = {"load": 0, "select": 0}
+    original_load, original_select = memory.load, engine.select_tasks
+
+    def load() -> list[Task]:
+        calls["load"] += 1
+        return original_load()
+
+    def select(tasks: list[Task], patterns: list[str]) -> list[Task]:
+        calls["select"] += 1
+        return original_select(tasks, patterns)
+
+    monkeypatch.setattr(memory, "load", load)
+    for module in (engine, launching):  # wherever it is bound
+        monkeypatch.setattr(module, "select_tasks", select)
+    out = tmp_path / "run"
+    args = ["run", "--suite", "memory", "--task", "mem-write*", "--workers", "1"]
+    result = CliRunner().invoke(app, [*args, "--out", str(out), "--no-report"])
+    assert result.exit_code == 0, result.output
+    assert calls == {"load": 1, "select": 1}
+    ran = [t.id for t in load_tasks(out / "tasks.jsonl")]
+    assert ran and all(task_id.startswith("mem-write") for task_id in ran)

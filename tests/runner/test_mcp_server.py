@@ -100,8 +100,8 @@ def test_a_client_solves_the_task_and_the_run_is_stored(tmp_path: Path) -> None:
     assert '"termination": "success"' in seen["stored"].contents[0].text
 
     run = load_run(out)
-    assert run.manifest["config"]["agent"]["name"] == "mcp"
-    assert run.manifest["config"]["tasks"] == ["mem-write-note"]
+    assert run.manifest.config["agent"]["name"] == "mcp"
+    assert run.manifest.config["tasks"] == ["mem-write-note"]
     [result] = run.results
     assert result.task_id == "mem-write-note" and result.success and result.agent == "mcp"
     assert result.termination == "success" and result.steps == 1

@@ -10,7 +10,7 @@ import pytest
 from reefbench.agents import OracleAgent
 from reefbench.log.store import ResultsStore
 from reefbench.runner.config import AgentSpec, RunConfig
-from reefbench.runner.engine import Runner
+from reefbench.runner.engine import Runner, select_tasks
 from reefbench.suites import memory
 
 ray = pytest.importorskip("ray")
@@ -49,21 +49,22 @@ def test_a_dead_actor_is_an_infrastructure_failure_and_is_retried(
     class FlakyPool(ray_executor.RayPool):
         killed = False
 
-        def play(self, index, key, folder):  # type: ignore[no-untyped-def]
+        def play(self, index, key, store):  # type: ignore[no-untyped-def]
             if not FlakyPool.killed:
                 FlakyPool.killed = True
                 ray.kill(self.actors[index])
-                self.actors[index] = ray.remote(ray_executor.EpisodePlayer).remote(self.config_json)
+                self.actors[index] = self.new_actor()
                 raise ray.exceptions.RayActorError("worker died")
-            return super().play(index, key, folder)
+            return super().play(index, key, store)
 
     original = ray_executor.RayPool
     ray_executor.RayPool = FlakyPool  # type: ignore[misc]
     try:
         config = RunConfig(suite="memory", tasks=["mem-write-note"], workers=1, ray_address="local")
         store = ResultsStore(tmp_path)
+        tasks = select_tasks(memory.load(), config.tasks)
         progress = Runner(
-            config, memory.load(), lambda key: OracleAgent(), memory.make_environments, store
+            config, tasks, lambda key: OracleAgent(), memory.make_environments, store
         ).run()
         rows = store.rows()
         store.close()

@@ -9,6 +9,7 @@ import pytest
 
 from reefbench import ActionCall, Task
 from reefbench.agents import NullAgent, OracleAgent
+from reefbench.log.manifest import RunManifest
 from reefbench.log.store import ResultsStore
 from reefbench.report.html import write_report
 from reefbench.report.loading import LoadedRun
@@ -61,7 +62,7 @@ def test_runner_on_the_real_desktop_stores_screenshots_and_reports(tmp_path: Pat
     runs = [
         LoadedRun(
             tmp_path / n,
-            {"config": {}, "config_hash": n, "versions": {}},
+            RunManifest(config={}, config_hash=n),
             results[n],
             {TASK.id: TASK},
         )

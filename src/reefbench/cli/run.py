@@ -174,14 +174,15 @@ def run(
     report: Annotated[bool, typer.Option(help="Write the HTML report at the end.")] = True,
 ) -> None:
     """Run a suite with an agent, store every episode, print the metrics and write a report."""
+    from reefbench.log.manifest import is_run
     from reefbench.refs import allow_action_modules
     from reefbench.runner.agents import check_spec, judge_from_spec
     from reefbench.runner.config import RunConfig, load_config
 
     if resume:
-        if out is None or not (out / "run.json").is_file():
+        if out is None or not is_run(out):
             raise ReefError("--resume needs --out pointing at an existing run directory")
-        chosen = _resumed_config(out / "run.json")
+        chosen = _resumed_config(out)
         if workers is not None or ray is not None:
             chosen = chosen.model_copy(update=_drop_none({"workers": workers, "ray_address": ray}))
     else:
@@ -225,7 +226,7 @@ def run(
                 "--agent and --model exclude each other: pick a built-in agent or a model"
             )
         out = out or Path("runs") / datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-        if (out / "run.json").exists():
+        if is_run(out):
             raise ReefError(
                 f"{out} already holds a run: pass --resume to continue it, or a new --out"
             )
@@ -235,26 +236,17 @@ def run(
     _execute(chosen, out, report)
 
 
-def _resumed_config(manifest_path: Path) -> Any:
-    """The configuration a stopped run was started with, from its ``run.json``."""
-    import pydantic
+def _resumed_config(out: Path) -> Any:
+    """The configuration the stopped run in ``out`` was started with (its manifest)."""
+    from reefbench.errors import ConfigError
+    from reefbench.log.manifest import manifest_path, read_run_manifest
+    from reefbench.runner.launch import config_of
 
-    from reefbench.agents.observation import LEGACY_OBSERVE
-    from reefbench.runner.config import RunConfig
-    from reefbench.userfiles import parse_json, read_text
-
-    manifest = parse_json(read_text(manifest_path), str(manifest_path))
-    config = manifest.get("config") if isinstance(manifest, dict) else None
-    if isinstance(config, dict) and "observe" not in config:
-        # A run from before observation policies sent every observation: resume it so.
-        config = {**config, "observe": LEGACY_OBSERVE}
     try:
-        return RunConfig.model_validate(config)
-    except pydantic.ValidationError:
-        raise ReefError(
-            f"{manifest_path}: 'config' is missing or not a run configuration; "
-            "this directory cannot be resumed (start a new --out)"
-        ) from None
+        manifest = read_run_manifest(out)
+    except ConfigError as exc:
+        raise ReefError(f"{exc}; this directory cannot be resumed (start a new --out)") from None
+    return config_of(manifest, manifest_path(out))
 
 
 def _drop_none(values: dict[str, Any]) -> dict[str, Any]:
@@ -293,16 +285,13 @@ def _execute(config: Any, out: Path, write_report: bool) -> None:
     from reefbench.metrics import summarize
     from reefbench.report import summary_table
     from reefbench.runner.agents import agent_from_spec, describe
-    from reefbench.runner.engine import select_tasks
-    from reefbench.runner.launch import launch
+    from reefbench.runner.launch import launch, select_run
     from reefbench.runner.progress import LiveProgress
-    from reefbench.suites import get_suite
 
     # The observation policy shapes only what a model is sent.
     observed = f", {config.observe} observations" if config.agent.model else ""
     label = f"{describe(config.agent)} on {config.suite} ({config.action_set} actions{observed})"
-    tasks = {t.id: t for t in get_suite(config.suite).load()}
-    select_tasks(list(tasks.values()), config.tasks)  # a typo fails before the run starts
+    selection = select_run(config)  # once per run; a typo fails before anything is written
     console.print(f"run directory: {out}", highlight=False)
     shown = 0
 
@@ -326,6 +315,7 @@ def _execute(config: Any, out: Path, write_report: bool) -> None:
                 config,
                 out,
                 lambda key: agent_from_spec(config.agent, key, config),
+                selection=selection,
                 on_progress=on_progress,
                 on_plan=live.set_total,
             )

@@ -1,12 +1,13 @@
 """The results store: an SQLite index (WAL) plus one JSON file per finished episode.
 
-A run directory holds ``run.json`` (the configuration, versions and their hash, and the
-suite's name, version and content hash), ``tasks.jsonl`` (the definitions of the tasks the
-run ran, so reports never relabel it with later code), ``results.sqlite`` (one row per
+A run directory (:mod:`reefbench.log.run` creates and reads it) holds ``run.json``
+(:mod:`reefbench.log.manifest`), ``tasks.jsonl`` (the definitions of the tasks the run
+ran, so reports never relabel it with later code), ``results.sqlite`` (one row per
 planned episode: pending, done or failed) and a folder per episode, ``episodes/<key>/``,
 with ``result.json`` (the :class:`~reefbench.episode.EpisodeResult` without its
 trajectory), ``trajectory.jsonl`` (one line per step) and the observation files
-(screenshots) the trajectory points to.
+(screenshots) the trajectory points to, written by the store as the episode makes them
+(:meth:`ResultsStore.observations`).
 Only the runner's main thread writes the index. An episode's files are written and
 fsynced *before* its row is marked done in one transaction, so a run killed at any instant
 resumes without repeating a finished episode and without losing one: a row that is not
@@ -19,16 +20,21 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from reefbench.episode import EpisodeResult
-from reefbench.errors import ConfigError, ReefError
+from reefbench.errors import ReefError
+from reefbench.log.manifest import write_run_manifest as write_run_manifest
+from reefbench.log.observations import ObservationFiles
 
 Status = Literal["pending", "done", "failed"]
+
+RESULTS_FILE = "results.sqlite"
+"""The store's index of a run's episodes, in the run directory."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS episodes (
@@ -80,7 +86,7 @@ class ResultsStore:
         self.run_dir = run_dir
         self.episodes_dir = run_dir / "episodes"
         self.episodes_dir.mkdir(parents=True, exist_ok=True)
-        self.db_path = run_dir / "results.sqlite"
+        self.db_path = run_dir / RESULTS_FILE
         self._db = sqlite3.connect(self.db_path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
@@ -146,6 +152,25 @@ class ResultsStore:
         """Where an episode's files live (keys are made safe as file names)."""
         return run_dir / "episodes" / _safe(key)
 
+    def observations(self, key: EpisodeKey) -> ObservationFiles:
+        """The observation sink of an episode: its binary observations become files in
+        the episode's folder as they are made."""
+        return ObservationFiles(lambda name, data: self._write_observation(key, name, data))
+
+    def write_observations(self, key: EpisodeKey, files: Mapping[str, bytes]) -> None:
+        """Store observation files an episode made elsewhere (a Ray actor sends them back
+        with its result); only the base name of each is used."""
+        for name, data in files.items():
+            self._write_observation(key, name, data)
+
+    def _write_observation(self, key: EpisodeKey, name: str, data: bytes) -> None:
+        folder = self.episode_dir(key.key)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / Path(name).name).write_bytes(data)
+        except OSError as exc:
+            raise self._unwritable(exc) from None
+
     def record(self, key: EpisodeKey, result: EpisodeResult, *, final: bool = True) -> None:
         """Store a finished episode: files first (fsynced), then the row, atomically."""
         folder = self.episode_dir(key.key)
@@ -155,8 +180,8 @@ class ResultsStore:
         )
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            _write_durably(folder / "trajectory.jsonl", turns)
-            _write_durably(folder / "result.json", result.model_dump_json(exclude={"trajectory"}))
+            write_durably(folder / "trajectory.jsonl", turns)
+            write_durably(folder / "result.json", result.model_dump_json(exclude={"trajectory"}))
         except OSError as exc:
             raise self._unwritable(exc) from None
         status: Status = "done" if final else "failed"
@@ -208,7 +233,9 @@ class ResultsStore:
         return bool(self._db.execute("PRAGMA integrity_check").fetchone()[0] == "ok")
 
 
-def _write_durably(path: Path, text: str) -> None:
+def write_durably(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a fsynced temporary file and a rename: the file
+    is either whole or not there."""
     tmp = path.with_name(path.name + ".tmp")
     try:
         with tmp.open("w", encoding="utf-8") as handle:
@@ -226,43 +253,3 @@ def _safe(key: str) -> str:
     episodes folder itself or the run directory)."""
     name = "".join(c if c.isalnum() or c in "-_.#@" else "_" for c in key)
     return name.replace(".", "_") if set(name) <= {"."} else name
-
-
-TASKS_FILE = "tasks.jsonl"
-"""The definitions of the tasks a run ran (:func:`reefbench.taskfile.tasks_to_jsonl`)."""
-
-
-def write_run_tasks(run_dir: Path, text: str) -> None:
-    """Store the definitions of the tasks a run runs, before its ``run.json`` exists (so a
-    run directory with a manifest always has them)."""
-    run_dir.mkdir(parents=True, exist_ok=True)
-    _write_durably(run_dir / TASKS_FILE, text)
-
-
-def write_run_manifest(run_dir: Path, manifest: dict[str, Any]) -> None:
-    """Write run.json; refuse to resume a directory that holds a different run (another
-    configuration, or the same one on other task definitions)."""
-    path = run_dir / "run.json"
-    if path.exists():
-        existing = json.loads(path.read_text(encoding="utf-8"))
-        if existing.get("config_hash") != manifest.get("config_hash"):
-            raise ConfigError(
-                f"{run_dir} holds a run with another configuration "
-                f"(hash {existing.get('config_hash')}, this one {manifest.get('config_hash')}); "
-                "use a new --out directory"
-            )
-        ran, now = existing.get("suite"), manifest.get("suite")
-        if (
-            isinstance(ran, dict)
-            and isinstance(now, dict)
-            and ran.get("sha256") != now.get("sha256")
-        ):
-            raise ConfigError(
-                f"{run_dir} ran suite {ran.get('name')} {ran.get('version') or ''} with content "
-                f"sha256 {str(ran.get('sha256'))[:16]}, this reefbench has "
-                f"{str(now.get('sha256'))[:16]}: resume with the reefbench that started it, "
-                "or use a new --out directory"
-            )
-        return
-    run_dir.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")

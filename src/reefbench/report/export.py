@@ -43,7 +43,7 @@ def episode_rows(run_dir: Path) -> list[dict[str, Any]]:
                 "trajectory": json.dumps(
                     r.model_dump(mode="json", include={"trajectory"})["trajectory"]
                 ),
-                "config_hash": run.manifest.get("config_hash", ""),
+                "config_hash": run.manifest.config_hash,
             }
         )
     return rows

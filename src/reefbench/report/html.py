@@ -78,7 +78,7 @@ def build(runs: Sequence[LoadedRun]) -> dict[str, Any]:
             task_outcomes[r.task_id].append((1.0 if r.success else 0.0, r.completion_ratio))
         dimensions = sorted({k for t in run.tasks.values() for k in _levels(t)})
         per_run[run.label] = {
-            "manifest": run.manifest,
+            "manifest": run.manifest.as_json(),
             "tasks_source": run.tasks_source,
             "warnings": run.warnings,
             "action_set": run.action_set,

@@ -3,9 +3,11 @@
 Each worker thread owns its own environment instances (started once, reset by every
 episode) and runs one episode at a time; episodes spend their time waiting on models and
 on environment processes, so threads give real concurrency. Only the main thread writes the
-store. Infrastructure failures (agent_error, env_error, evaluator_error) are retried up
-to ``max_infra_retries`` times, the worker replacing its environments after an env_error;
-the last attempt is stored as ``failed`` and reported apart from agent failures.
+store's index; a worker's episode writes its observation files through the store's sink
+as it plays. Infrastructure failures (agent_error, env_error, evaluator_error) are
+retried up to ``max_infra_retries`` times, the worker replacing its environments after an
+env_error; the last attempt is stored as ``failed`` and reported apart from agent
+failures.
 """
 
 from __future__ import annotations
@@ -15,16 +17,15 @@ import queue
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from reefbench.environment import Environment
-from reefbench.episode import Episode, EpisodeResult, summarise_observation
+from reefbench.episode import Episode, EpisodeResult
 from reefbench.errors import ConfigError
 from reefbench.log.store import EpisodeKey, ResultsStore
 from reefbench.protocol import Agent
-from reefbench.runner.agents import judge_from_spec
 from reefbench.runner.config import RunConfig
+from reefbench.runner.episodes import build_episode, infrastructure_result, stop_environments
 from reefbench.runner.outcomes import RETRYABLE, needs_new_environments
 from reefbench.task import Task
 
@@ -61,22 +62,6 @@ class Progress:
     done: int = 0
     retried: int = 0
     results: list[EpisodeResult] = field(default_factory=list)
-
-
-class FileObservations:
-    """Writes binary observations (screenshots) next to the trajectory; keeps text inline."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-
-    def __call__(self, step: int, env: str, name: str, value: Any) -> Any:
-        if isinstance(value, bytes | bytearray):
-            self.folder.mkdir(parents=True, exist_ok=True)
-            suffix = ".png" if bytes(value[:4]) == b"\x89PNG" else ".bin"
-            path = self.folder / f"step{step:03d}-{env}-{name}{suffix}"
-            path.write_bytes(value)
-            return path.name
-        return summarise_observation(step, env, name, value)
 
 
 class _Worker(threading.Thread):
@@ -120,18 +105,14 @@ class _Worker(threading.Thread):
             agent = runner.make_agent(key)
         except Exception as exc:  # environment start-up or agent construction failed
             self._close_envs()
-            return _infrastructure_result(task, "env_error", f"{type(exc).__name__}: {exc}")
-        self.current = Episode(
+            return infrastructure_result(task, "env_error", f"{type(exc).__name__}: {exc}")
+        self.current = build_episode(
+            runner.config,
             task,
             agent,
             self.envs,
-            invalid_tolerance=runner.config.invalid_tolerance,
-            side_effects=runner.config.side_effects,
-            step_limit=runner.config.step_limit,
             start_at=key.start_at,
-            observation_sink=FileObservations(runner.store.episode_dir(key.key)),
-            action_set=runner.config.action_set,
-            judge=judge_from_spec(runner.config.judge),
+            observations=runner.store.observations(key),
         )
         if runner.stopping.is_set():
             self.current.abort()
@@ -142,13 +123,8 @@ class _Worker(threading.Thread):
         return result
 
     def _close_envs(self) -> None:
-        if self.envs is not None:
-            for env in self.envs.values():
-                try:
-                    env.stop()
-                except Exception:  # stopping a crashed environment may fail; keep going
-                    continue
-            self.envs = None
+        stop_environments(self.envs)
+        self.envs = None
 
 
 class _RayWorker(_Worker):
@@ -162,12 +138,10 @@ class _RayWorker(_Worker):
     def _play(self, key: EpisodeKey) -> EpisodeResult:
         task = self.runner.tasks[key.task_id]
         try:
-            result: EpisodeResult = self.pool.play(
-                self.index, key, self.runner.store.episode_dir(key.key)
-            )
+            result: EpisodeResult = self.pool.play(self.index, key, self.runner.store)
             return result
         except Exception as exc:  # a dead actor or node: infrastructure, retried
-            return _infrastructure_result(task, "env_error", f"ray: {type(exc).__name__}: {exc}")
+            return infrastructure_result(task, "env_error", f"ray: {type(exc).__name__}: {exc}")
 
     def _prewarm(self) -> None:
         return None  # the actor starts its environments on the cluster
@@ -176,21 +150,13 @@ class _RayWorker(_Worker):
         return None  # the actor owns them; the pool closes it
 
 
-def _infrastructure_result(task: Task, termination: Any, error: str) -> EpisodeResult:
-    return EpisodeResult(
-        task_id=task.id,
-        agent="-",
-        termination=termination,
-        success=False,
-        completion_ratio=0.0,
-        completed_nodes=[],
-        total_nodes=len(task.nodes),
-        error=error,
-    )
-
-
 class Runner:
-    """Plans, runs, retries and stores the episodes of one run."""
+    """Plans, runs, retries and stores the episodes of one run.
+
+    ``tasks`` are the tasks the run plays, already chosen (:func:`select_tasks` by
+    :func:`reefbench.runner.launch.select_run`, once per run); the runner plays every one
+    of them and does not read ``config.tasks`` again.
+    """
 
     def __init__(
         self,
@@ -201,7 +167,7 @@ class Runner:
         store: ResultsStore,
     ) -> None:
         self.config = config
-        self.tasks = {t.id: t for t in select_tasks(tasks, config.tasks)}
+        self.tasks = {t.id: t for t in tasks}
         self.make_agent = make_agent
         self.make_environments = make_environments
         self.store = store
@@ -235,7 +201,7 @@ class Runner:
         if self.config.ray_address is not None and count:
             from reefbench.runner.ray_executor import RayPool
 
-            pool = RayPool(self.config, count)
+            pool = RayPool(self.config, count, list(self.tasks.values()))
             self._workers = [_RayWorker(self, i, pool) for i in range(count)]
         else:
             self._workers = [_Worker(self, i) for i in range(count)]

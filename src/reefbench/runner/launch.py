@@ -1,19 +1,56 @@
-"""Start (or resume) a run in a directory: manifest, store, engine."""
+"""Start (or resume) a run in a directory: the suite and its tasks, the log, the engine.
+
+One ``reef run`` loads its suite and selects its tasks once (:func:`select_run`); the
+same selection is stored with the run (``tasks.jsonl``, the suite's identity in
+``run.json``), handed to the engine and, under Ray, sent to the actors.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
-from typing import Any
 
-from reefbench.log.store import ResultsStore, write_run_manifest, write_run_tasks
+from reefbench.errors import ConfigError
+from reefbench.log.manifest import RunManifest
+from reefbench.log.run import open_run
 from reefbench.runner.config import RunConfig, versions
 from reefbench.runner.engine import AgentFactory, Progress, Runner, select_tasks
 from reefbench.suites import Suite, get_suite
 from reefbench.suites.frozen import content_hash
 from reefbench.task import Task
 from reefbench.taskfile import tasks_to_jsonl
+
+
+@dataclass(frozen=True)
+class RunSelection:
+    """The suite a run plays, all its tasks, and the ones the run chose."""
+
+    suite: Suite
+    tasks: list[Task]
+    chosen: list[Task]
+
+    @cached_property
+    def chosen_jsonl(self) -> str:
+        """The chosen definitions as canonical JSON lines (what ``tasks.jsonl`` holds)."""
+        return tasks_to_jsonl(self.chosen)
+
+    def identity(self) -> dict[str, object]:
+        """The suite's identity for ``run.json`` (:func:`suite_identity`)."""
+        return suite_identity(self.suite, self.tasks, self.chosen_jsonl)
+
+
+def select_run(config: RunConfig) -> RunSelection:
+    """Load the configuration's suite and choose its tasks (``config.tasks`` globs).
+
+    Raises:
+        ConfigError: an unknown suite, or globs that match no task (one line).
+    """
+    suite = get_suite(config.suite)
+    tasks = suite.load()
+    return RunSelection(suite, tasks, select_tasks(tasks, config.tasks))
 
 
 def suite_identity(suite: Suite, tasks: list[Task], ran: str) -> dict[str, object]:
@@ -35,16 +72,41 @@ def suite_identity(suite: Suite, tasks: list[Task], ran: str) -> dict[str, objec
     }
 
 
-def manifest(config: RunConfig, suite: dict[str, Any] | None = None) -> dict[str, Any]:
-    """What ``run.json`` holds: the configuration, its hash, the suite's identity (when
-    known), the versions, the start time."""
-    return {
-        "config": config.model_dump(mode="json"),
-        "config_hash": config.config_hash(),
-        **({"suite": suite} if suite is not None else {}),
-        "versions": versions(),
-        "created": datetime.now(UTC).isoformat(timespec="seconds"),
-    }
+def manifest(config: RunConfig, suite: dict[str, object] | None = None) -> RunManifest:
+    """The manifest of a run of ``config``: the configuration, its hash, the suite's
+    identity (when known), the versions, the start time."""
+    return RunManifest.model_validate(
+        {
+            "config": config.model_dump(mode="json"),
+            "config_hash": config.config_hash(),
+            "suite": suite,
+            "versions": versions(),
+            "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+    )
+
+
+def config_of(run: RunManifest, where: Path) -> RunConfig:
+    """The configuration a stopped run was started with, to resume it.
+
+    Raises:
+        ConfigError: the manifest's ``config`` is not a run configuration (one line).
+    """
+    import pydantic
+
+    from reefbench.agents.observation import LEGACY_OBSERVE
+
+    config = run.config
+    if "observe" not in config:
+        # A run from before observation policies sent every observation: resume it so.
+        config = {**config, "observe": LEGACY_OBSERVE}
+    try:
+        return RunConfig.model_validate(config)
+    except pydantic.ValidationError:
+        raise ConfigError(
+            f"{where}: 'config' is not a run configuration; "
+            "this directory cannot be resumed (start a new --out)"
+        ) from None
 
 
 def launch(
@@ -52,22 +114,21 @@ def launch(
     out_dir: Path,
     make_agent: AgentFactory,
     *,
+    selection: RunSelection | None = None,
     on_progress: Callable[[Progress], None] | None = None,
     on_plan: Callable[[int], None] | None = None,
 ) -> Progress:
     """Run (or resume) ``config`` in ``out_dir``; a directory of another run is refused.
 
-    A new run stores the definitions of the tasks it runs (``tasks.jsonl``) and the
-    suite's identity in ``run.json``; a resumed one must find the same suite content."""
-    suite = get_suite(config.suite)
-    tasks = suite.load()
-    ran = tasks_to_jsonl(select_tasks(tasks, config.tasks))
-    if not (out_dir / "run.json").exists():
-        write_run_tasks(out_dir, ran)
-    write_run_manifest(out_dir, manifest(config, suite_identity(suite, tasks, ran)))
-    store = ResultsStore(out_dir)
+    ``selection`` is the suite and tasks of ``config`` when the caller has them already
+    (``reef run`` selects first, so a typo fails before anything is written); otherwise
+    they are selected here. A new run stores the definitions of the tasks it runs
+    (``tasks.jsonl``) and the suite's identity in ``run.json``; a resumed one must find
+    the same suite content."""
+    chosen = selection or select_run(config)
+    store = open_run(out_dir, manifest(config, chosen.identity()), chosen.chosen_jsonl)
     try:
-        runner = Runner(config, tasks, make_agent, suite.make_environments, store)
+        runner = Runner(config, chosen.chosen, make_agent, chosen.suite.make_environments, store)
         return runner.run(on_progress, on_plan)
     finally:
         store.close()

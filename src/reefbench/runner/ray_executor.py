@@ -1,74 +1,84 @@
 """Distribute episodes over a Ray cluster (``reef run --ray ADDRESS``).
 
 Each Ray actor owns its environment instances (they live on the node that runs the
-episode) and plays episodes by task id, loading the suite by name; only JSON crosses the
-wire: the episode key in, the result and its binary observations (base64) out. The driver
-thread that called the actor stores them like a local worker's, so retries, resume and the
+episode) and plays episodes by task id. Only JSON crosses the wire: the configuration and
+the definitions of the tasks the run plays (the ``tasks.jsonl`` the driver stored, so an
+actor neither loads the suite nor selects tasks again) when the actor starts; the episode
+key in, the result and its binary observations (base64) out. The episode is built by
+:func:`~reefbench.runner.episodes.build_episode`, as in a worker thread, and the
+observations are named by the log's sink; the driver thread that called the actor hands
+the result and the files to the store like a local worker's, so retries, resume and the
 store work the same.
 """
 
 from __future__ import annotations
 
 import base64
-from pathlib import Path
+import json
 from typing import Any
 
-from reefbench.episode import Episode, EpisodeResult
-from reefbench.log.store import EpisodeKey
+from reefbench.episode import EpisodeResult
+from reefbench.log.observations import ObservationFiles
+from reefbench.log.store import EpisodeKey, ResultsStore
 from reefbench.protocol import Agent
-from reefbench.runner.agents import judge_from_spec
 from reefbench.runner.config import AgentSpec, RunConfig
+from reefbench.runner.episodes import build_episode, stop_environments
 from reefbench.runner.outcomes import needs_new_environments
+from reefbench.task import Task
+from reefbench.taskfile import task_from_dict, tasks_to_jsonl
 
 
 class EpisodePlayer:
-    """Runs episodes of one suite in one process; the body of the Ray actor."""
+    """Runs episodes of one run in one process; the body of the Ray actor.
 
-    def __init__(self, config_json: str) -> None:
+    Args:
+        config_json: The run's configuration (``RunConfig`` as JSON).
+        tasks_jsonl: The definitions of the tasks the run plays (canonical JSON lines).
+    """
+
+    def __init__(self, config_json: str, tasks_jsonl: str) -> None:
+        from reefbench.refs import allow_action_modules
         from reefbench.suites import get_suite
 
         self.config = RunConfig.model_validate_json(config_json)
-        self.suite = get_suite(self.config.suite)
-        self.tasks = {t.id: t for t in self.suite.load()}
+        allow_action_modules(self.config.action_modules)  # as the driver's CLI did
+        self.make_environments = get_suite(self.config.suite).make_environments
+        self.tasks = _tasks_from_jsonl(tasks_jsonl)
         self.envs: Any = None
 
     def play(self, task_id: str, seed: int, start_at: int) -> dict[str, Any]:
         files: dict[str, str] = {}
 
-        def keep(step: int, env: str, name: str, value: Any) -> Any:
-            if isinstance(value, bytes | bytearray):
-                file_name = f"step{step:03d}-{env}-{name}.png"
-                files[file_name] = base64.b64encode(value).decode()
-                return file_name
-            return value
+        def keep(name: str, data: bytes) -> None:
+            files[name] = base64.b64encode(data).decode()
 
         if self.envs is None:
-            self.envs = self.suite.make_environments()
+            self.envs = self.make_environments()
         agent = build_agent(self.config.agent, EpisodeKey(task_id, seed, start_at), self.config)
-        result = Episode(
+        result = build_episode(
+            self.config,
             self.tasks[task_id],
             agent,
             self.envs,
-            invalid_tolerance=self.config.invalid_tolerance,
-            side_effects=self.config.side_effects,
-            step_limit=self.config.step_limit,
             start_at=start_at,
-            observation_sink=keep,
-            action_set=self.config.action_set,
-            judge=judge_from_spec(self.config.judge),
+            observations=ObservationFiles(keep),
         ).run()
         if needs_new_environments(result, self.envs):
             self.close()
         return {"result": result.model_dump_json(), "files": files}
 
     def close(self) -> None:
-        if self.envs is not None:
-            for env in self.envs.values():
-                try:
-                    env.stop()
-                except Exception:  # a crashed environment may not stop cleanly
-                    continue
-            self.envs = None
+        stop_environments(self.envs)
+        self.envs = None
+
+
+def _tasks_from_jsonl(text: str) -> dict[str, Task]:
+    tasks = (
+        task_from_dict(json.loads(line), where=f"tasks:{number}")
+        for number, line in enumerate(text.splitlines(), 1)
+        if line
+    )
+    return {t.id: t for t in tasks}
 
 
 def build_agent(spec: AgentSpec, key: EpisodeKey, config: RunConfig) -> Agent:
@@ -80,9 +90,10 @@ def build_agent(spec: AgentSpec, key: EpisodeKey, config: RunConfig) -> Agent:
 
 
 class RayPool:
-    """``workers`` Ray actors on the cluster at ``address`` (``local`` starts one here)."""
+    """``workers`` Ray actors on the cluster at ``address`` (``local`` starts one here),
+    each given the run's configuration and the definitions of ``tasks``."""
 
-    def __init__(self, config: RunConfig, workers: int) -> None:
+    def __init__(self, config: RunConfig, workers: int, tasks: list[Task]) -> None:
         import ray
 
         if not ray.is_initialized():
@@ -91,10 +102,16 @@ class RayPool:
             else:
                 ray.init(address=config.ray_address, log_to_driver=False)
         self.config_json = config.model_dump_json()
+        self.tasks_jsonl = tasks_to_jsonl(tasks)
         self._actor: Any = ray.remote(EpisodePlayer)
-        self.actors: list[Any] = [self._actor.remote(self.config_json) for _ in range(workers)]
+        self.actors: list[Any] = [self.new_actor() for _ in range(workers)]
 
-    def play(self, index: int, key: EpisodeKey, folder: Path) -> EpisodeResult:
+    def new_actor(self) -> Any:
+        """A fresh actor for this run (one replacing a dead actor gets the same start)."""
+        return self._actor.remote(self.config_json, self.tasks_jsonl)
+
+    def play(self, index: int, key: EpisodeKey, store: ResultsStore) -> EpisodeResult:
+        """Play ``key`` on actor ``index``; its observation files go to ``store``."""
         import ray
 
         try:
@@ -102,12 +119,10 @@ class RayPool:
         except ray.exceptions.RayActorError:
             # The actor's process died (killed, OOM, node lost): a new actor takes its place,
             # so the retry of this episode and the worker's next episodes have one to run on.
-            self.actors[index] = self._actor.remote(self.config_json)
+            self.actors[index] = self.new_actor()
             raise
-        if reply["files"]:
-            folder.mkdir(parents=True, exist_ok=True)
-            for name, data in reply["files"].items():
-                (folder / Path(name).name).write_bytes(base64.b64decode(data))
+        files = {name: base64.b64decode(data) for name, data in reply["files"].items()}
+        store.write_observations(key, files)
         return EpisodeResult.model_validate_json(reply["result"])
 
     def close(self) -> None:

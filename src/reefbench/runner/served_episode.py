@@ -2,8 +2,8 @@
 
 The protocol server (:mod:`.mcp_server`) only translates: every call goes through an
 :class:`~reefbench.bridge.EpisodeDriver`, so the episode validates, routes and scores it
-exactly as ``reef run`` would, and the result lands in a run directory (``run.json``,
-``results.sqlite``, ``episodes/<key>/``) that ``reef report`` reads like any other.
+exactly as ``reef run`` would, and the result lands in a run directory opened by the log
+(:func:`reefbench.log.run.open_run`) that ``reef report`` reads like any other.
 """
 
 from __future__ import annotations
@@ -19,10 +19,12 @@ from reefbench.bridge import EpisodeDriver
 from reefbench.environment import Environment
 from reefbench.episode import DEFAULT_INVALID_TOLERANCE, EpisodeResult
 from reefbench.errors import ConfigError
-from reefbench.log.store import EpisodeKey, ResultsStore, write_run_manifest, write_run_tasks
+from reefbench.log.run import open_run
+from reefbench.log.store import EpisodeKey
 from reefbench.protocol import AgentOutput, Turn
 from reefbench.runner.config import AgentSpec, RunConfig
-from reefbench.runner.engine import FileObservations, select_tasks
+from reefbench.runner.engine import select_tasks
+from reefbench.runner.episodes import stop_environments
 from reefbench.runner.launch import manifest, suite_identity
 from reefbench.suites import Suite, get_suite
 from reefbench.task import Task
@@ -68,10 +70,8 @@ class ServedEpisode:
         self.key = EpisodeKey(self.task.id)
         # Like `reef run`: the definition played and the suite's identity go with the run.
         ran = tasks_to_jsonl([self.task])
-        if not (out_dir / "run.json").exists():
-            write_run_tasks(out_dir, ran)
-        write_run_manifest(out_dir, manifest(self.config, suite_identity(chosen, tasks, ran)))
-        self.store = ResultsStore(out_dir)
+        identity = suite_identity(chosen, tasks, ran)
+        self.store = open_run(out_dir, manifest(self.config, identity), ran)
         if any(
             row["key"] == self.key.key and row["status"] != "pending" for row in self.store.rows()
         ):
@@ -89,7 +89,7 @@ class ServedEpisode:
             invalid_tolerance=invalid_tolerance,
             step_limit=step_limit,
             action_set=self.config.action_set,
-            observation_sink=FileObservations(self.store.episode_dir(self.key.key)),
+            observation_sink=self.store.observations(self.key),
         )
         self.toolbox: Toolbox | None = None
         self.ended = threading.Event()
@@ -115,11 +115,7 @@ class ServedEpisode:
     def _stop_environments(self) -> None:
         """Stop every environment (the driver does it on the episode's thread when the
         episode ends: the browser's and phone's Playwright driver belongs to that thread)."""
-        for env in self.envs.values():
-            try:
-                env.stop()
-            except Exception:  # stopping a crashed environment may fail; stop the others
-                continue
+        stop_environments(self.envs)
 
     # ------------------------------------------------------------------ the agent's side
     @property
