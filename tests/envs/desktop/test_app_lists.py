@@ -15,6 +15,8 @@ from reefbench.envs.desktop.apps import APPS
 from reefbench.envs.ui import actions as touch_actions
 
 COORDINATES = ("x", "y", "from_x", "from_y", "to_x", "to_y")
+# The default screenshot of each device kind: (width, height).
+SIZES = {"desktop": (1280, 800), "browser": (1280, 800), "phone": (412, 915)}
 
 
 def test_search_app_and_the_desktop_description_list_every_app_of_the_table() -> None:
@@ -61,9 +63,11 @@ def test_each_coordinate_describes_itself_as_pixels_of_its_device_s_screenshot(
         if name not in properties:
             continue
         text = " ".join(str(properties[name].get("description", "")).split())
-        assert f"the {device}'s screenshot" in text or "likewise" in text, (act.name, name)
-        if name in ("x", "y") and device != "phone":
-            assert ("1280" if name == "x" else "800") in text, (act.name, name)
+        assert f"the {device}'s screenshot" in text, (act.name, name)
+        # Its default size (tests/envs/test_coordinate_descriptions.py compares it with a
+        # real screenshot of each device).
+        width, height = SIZES[device]
+        assert (f"{width} wide" if "x" in name else f"{height} high") in text, (act.name, name)
 
 
 def test_the_description_survives_in_the_tool_and_the_prompt_calls_them_pixels() -> None:

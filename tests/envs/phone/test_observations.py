@@ -113,21 +113,15 @@ def test_a_field_is_named_by_its_label_and_its_placeholder_is_a_hint(fresh: Devi
     assert 'textbox "Save a copy to folder, hint: Photos/Parking" value=""' in marks, marks
 
 
-def _label_boxes(marks: MarkSet) -> list[tuple[float, float, float, float]]:
+def _label_boxes(marks: MarkSet, png: bytes) -> list[tuple[float, float, float, float]]:
     """Where draw_marks puts each mark's number (its filled tag), in screenshot pixels."""
-    from PIL import Image, ImageDraw
+    from PIL import Image
 
-    from reefbench.observe.marks import _font
+    from reefbench.observe.marks import tag_boxes
 
-    draw = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-    out: list[tuple[float, float, float, float]] = []
-    for mark in marks.marks:
-        x, y, _, _ = mark.box
-        left, top, right, bottom = draw.textbbox((0, 0), str(mark.id), font=_font(12))
-        tw, th = right - left + 4, bottom - top + 2
-        ty = y - th if y - th >= 0 else y
-        out.append((x, ty, x + tw, ty + th))
-    return out
+    with Image.open(io.BytesIO(png)) as image:
+        placed = tag_boxes(marks, image.size, image=image)
+    return [(x, y, x + w, y + h) for x, y, w, h in placed.values()]
 
 
 def test_no_mark_number_covers_a_gallery_photo(fresh: Devices) -> None:
@@ -155,7 +149,7 @@ def test_no_mark_number_covers_a_gallery_photo(fresh: Devices) -> None:
     from reefbench.envs.ui.marks import scaled
 
     shown = scaled(snapshot.marks.marks, snapshot.image_scale)
-    for x1, y1, x2, y2 in _label_boxes(shown):
+    for x1, y1, x2, y2 in _label_boxes(shown, snapshot.png):
         for px1, py1, px2, py2 in pictures:
             assert x2 <= px1 or x1 >= px2 or y2 <= py1 or y1 >= py2, (
                 f"a mark's number at {(x1, y1, x2, y2)} covers a photo at {(px1, py1, px2, py2)}"

@@ -272,8 +272,10 @@ def drag(
             unless the desktop's description says otherwise).
         from_y: Start point: pixels from the top edge of the desktop's screenshot (800 high
             unless the desktop's description says otherwise).
-        to_x: End point: pixels from the left edge of the desktop's screenshot.
-        to_y: End point: pixels from the top edge of the desktop's screenshot.
+        to_x: End point: pixels from the left edge of the desktop's screenshot (1280 wide
+            unless the desktop's description says otherwise).
+        to_y: End point: pixels from the top edge of the desktop's screenshot (800 high
+            unless the desktop's description says otherwise).
     """
     start, end = env.to_screen(from_x, from_y), env.to_screen(to_x, to_y)
     env.act(lambda: env.input.drag(start, end))

@@ -103,9 +103,11 @@ def tap_at(x: Coordinate, y: Coordinate, env: TouchEnvironment) -> str:
     """Tap a point of the phone screenshot (use when no numbered box covers the target).
 
     Args:
-        x: Pixels from the left edge of the phone's screenshot as sent to you (not the
-            phone's own resolution).
-        y: Pixels from the top edge of the phone's screenshot as sent to you.
+        x: Pixels from the left edge of the phone's screenshot as sent to you, not the
+            phone's own resolution: 412 wide on the default phone (a phone set up with
+            another screen or screenshot size differs; a real Android device's is 540).
+        y: Pixels from the top edge of the phone's screenshot as sent to you: 915 high on
+            the default phone (likewise; a real Android device's keeps its screen's shape).
     """
     env.tap_at(*env.from_screenshot(x, y))
     return f"tapped at ({x}, {y})"
@@ -116,9 +118,11 @@ def long_tap_at(x: Coordinate, y: Coordinate, env: TouchEnvironment) -> str:
     """Press and hold a point of the phone screenshot for about a second.
 
     Args:
-        x: Pixels from the left edge of the phone's screenshot as sent to you (not the
-            phone's own resolution).
-        y: Pixels from the top edge of the phone's screenshot as sent to you.
+        x: Pixels from the left edge of the phone's screenshot as sent to you, not the
+            phone's own resolution: 412 wide on the default phone (a phone set up with
+            another screen or screenshot size differs; a real Android device's is 540).
+        y: Pixels from the top edge of the phone's screenshot as sent to you: 915 high on
+            the default phone (likewise; a real Android device's keeps its screen's shape).
     """
     env.long_tap_at(*env.from_screenshot(x, y))
     return f"long-tapped at ({x}, {y})"
@@ -133,10 +137,16 @@ def swipe_from(
 
     Args:
         x: Start point: pixels from the left edge of the phone's screenshot as sent to
-            you (not the phone's own resolution).
-        y: Start point: pixels from the top edge of the phone's screenshot as sent to you.
-        to_x: End point, likewise (moved onto the screen's edge if beyond it).
-        to_y: End point, likewise.
+            you, not the phone's own resolution: 412 wide on the default phone (a phone
+            set up with another screen or screenshot size differs; a real Android
+            device's is 540).
+        y: Start point: pixels from the top edge of the phone's screenshot as sent to
+            you: 915 high on the default phone (likewise; a real Android device's keeps
+            its screen's shape).
+        to_x: End point: pixels from the left edge of the phone's screenshot (412 wide on
+            the default phone, as for x); moved onto the screen's edge if beyond it.
+        to_y: End point: pixels from the top edge of the phone's screenshot (915 high on
+            the default phone, as for y); moved onto the screen's edge if beyond it.
     """
     start, end = env.from_screenshot(x, y), env.from_screenshot(to_x, to_y, clamp=True)
     env.swipe_at(*start, *end)

@@ -64,6 +64,8 @@
     if (role === 'checkbox') return 'android.widget.CheckBox';
     if (role === 'radio') return 'android.widget.RadioButton';
     if (role === 'tab') return 'android.widget.TextView';
+    // A toggle button (aria-pressed) is Android's ToggleButton: checkable, checked when on.
+    if ((tag === 'BUTTON' || role === 'button') && el.hasAttribute('aria-pressed')) return 'android.widget.ToggleButton';
     if (tag === 'BUTTON' || role === 'button') return 'android.widget.Button';
     if (tag === 'IMG' || tag === 'svg' || tag === 'CANVAS' || role === 'img') return 'android.widget.ImageView';
     if (tag === 'UL' || tag === 'OL' || role === 'list' || role === 'listbox') return 'android.widget.ListView';
@@ -163,9 +165,11 @@
     if (desc && desc === text) desc = (el.dataset && el.dataset.class === 'android.widget.TextView') ? desc : '';
     let flags = 0;
     const checkable = tag === 'INPUT' && ['checkbox', 'radio'].includes((el.getAttribute('type') || '').toLowerCase());
-    if (checkable || ['switch', 'checkbox', 'radio'].includes(role)) {
+    const pressable = cls === 'android.widget.ToggleButton' && el.hasAttribute('aria-pressed');
+    if (checkable || pressable || ['switch', 'checkbox', 'radio'].includes(role)) {
       flags |= F.checkable;
-      if (checkable ? el.checked : el.getAttribute('aria-checked') === 'true') flags |= F.checked;
+      const on = checkable ? el.checked : el.getAttribute(pressable ? 'aria-pressed' : 'aria-checked') === 'true';
+      if (on) flags |= F.checked;
     }
     if (clickable) flags |= F.clickable;
     if (!el.disabled && el.getAttribute('aria-disabled') !== 'true') flags |= F.enabled;
