@@ -40,6 +40,7 @@ from reefbench.root import ROOT, Judge, RootEnvironment
 from reefbench.sideeffects import Change, SideEffectPolicy, allowed_keys, side_effects
 from reefbench.system_packages import describe_missing, missing_for_apps
 from reefbench.task import Task
+from reefbench.worldtime import ExpectsWorldTime, task_now
 
 Termination = Literal[
     "success",
@@ -385,6 +386,12 @@ class Episode:
                 action_set=self.action_set,
             )
 
+        # A device that starts on the task's world time needs no restart when the setup
+        # moves the clock there (reefbench.worldtime.ExpectsWorldTime).
+        now = task_now(self.task.setup)
+        for env in self.envs.values():
+            if isinstance(env, ExpectsWorldTime):
+                env.expect_world_time(now)
         background = [n for n, e in self.envs.items() if e.resets_in_background]
         failures: dict[str, Exception] = {}
         threads: list[threading.Thread] = []

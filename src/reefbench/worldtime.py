@@ -6,21 +6,26 @@ unless the setup loads a seeded world (:data:`WORLD_NOW`) or fixes the clock
 the task, so it is known without running anything, and every "today" in an instruction
 or a checkpoint means that day.
 
-At run time the account is the one source: :class:`~reefbench.apps.ServicesEnvironment`
+Every clock ticks on from it: what a device shows is the task's start time plus the time
+elapsed since the device's reset (:class:`WorldClock`, whose time source a test fakes).
+The account is the one source of the start time: :class:`~reefbench.apps.ServicesEnvironment`
 tells the devices that follow it (:meth:`~reefbench.apps.ServicesEnvironment.follow_clock`)
-its clock after every reset and every write that may move it, and each shows it its own
-way: the desktop's sandbox runs under libfaketime (:mod:`reefbench.envs.desktop.faketime`;
-its session restarts when the time moves), the phone redraws its status bar and home
-screen, the browser reloads the account's pages it shows. A device started without the
-account shows :data:`DEFAULT_NOW`. The account's and the phone's clocks stand still at the
-task's time; the desktop's ticks on from it (programs need time to pass).
+after every reset and every write that may move it, and each shows it its own way: the
+account's pages and the records made during the episode (a sent mail) carry the ticked
+time while its "today" stays the task's day; the phone redraws its status bar and home
+screen before every dump and screenshot; the browser reloads the account's pages it
+shows; the desktop's sandbox runs under libfaketime (:mod:`reefbench.envs.desktop.faketime`),
+whose session an episode starts on the task's time (:class:`ExpectsWorldTime`) and which
+otherwise restarts when the time moves. A device started without the account shows
+:data:`DEFAULT_NOW`.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
-from datetime import date, datetime
-from typing import TYPE_CHECKING
+from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from reefbench.task import ActionStep
@@ -35,6 +40,9 @@ WORLD_TIMEZONE = "Europe/London"
 
 ClockListener = Callable[[str], None]
 """Called with the new world time (``YYYY-MM-DDTHH:MM``) when the account's clock changes."""
+
+TimeSource = Callable[[], float]
+"""Seconds on a clock that only moves forward (:func:`time.monotonic`; a test's fake)."""
 
 _SETS_CLOCK = ("load_world", "set_now", "set_today")
 
@@ -67,4 +75,49 @@ def task_now(setup: Iterable[ActionStep]) -> str:
     return now.strftime("%Y-%m-%dT%H:%M")
 
 
-__all__ = ["DEFAULT_NOW", "WORLD_NOW", "WORLD_TIMEZONE", "ClockListener", "parse_now", "task_now"]
+class WorldClock:
+    """The time a device shows: the task's start time plus the seconds elapsed since the
+    device's last reset, so every clock ticks on from the same moment as the desktop's.
+
+    Args:
+        source: Where seconds come from; a test passes a fake it moves by hand.
+    """
+
+    def __init__(self, source: TimeSource = time.monotonic) -> None:
+        self.source = source
+        self._reset_at = source()
+
+    def reset(self) -> None:
+        """Count from now: the device was just reset."""
+        self._reset_at = self.source()
+
+    def elapsed(self) -> float:
+        """Seconds since the last reset."""
+        return max(0.0, self.source() - self._reset_at)
+
+    def now(self, start: str) -> datetime:
+        """The world time for a task that started at ``start`` (``YYYY-MM-DDTHH:MM``),
+        to the second."""
+        return parse_now(start) + timedelta(seconds=int(self.elapsed()))
+
+
+@runtime_checkable
+class ExpectsWorldTime(Protocol):
+    """A device whose reset is cheaper when it knows the next task's world time first
+    (the desktop: its session then starts on that time instead of restarting once the
+    setup moves the clock). An episode tells it :func:`task_now` before the reset."""
+
+    def expect_world_time(self, now: str | None) -> None: ...
+
+
+__all__ = [
+    "DEFAULT_NOW",
+    "WORLD_NOW",
+    "WORLD_TIMEZONE",
+    "ClockListener",
+    "ExpectsWorldTime",
+    "TimeSource",
+    "WorldClock",
+    "parse_now",
+    "task_now",
+]

@@ -26,7 +26,7 @@ from reefbench.apps.server import ServicesServer
 from reefbench.environment import Environment
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure, WrongEnvironment
 from reefbench.sideeffects import Change
-from reefbench.worldtime import ClockListener
+from reefbench.worldtime import ClockListener, WorldClock
 
 DESCRIPTION = (
     "The user's cloud account (mail, calendar, contacts, tasks, notes, files, messages, "
@@ -141,6 +141,8 @@ class ServicesEnvironment(Environment):
         port: Port of the owned server (0: any free port).
         username: Account login name (of the owned server).
         password: Account password (of the owned server).
+        clock: What makes the owned server's account clock tick from each reset (a
+            test's fake :class:`~reefbench.worldtime.WorldClock`; default: real seconds).
     """
 
     def __init__(
@@ -154,12 +156,15 @@ class ServicesEnvironment(Environment):
         port: int = 0,
         username: str = DEFAULT_USERNAME,
         password: str = DEFAULT_PASSWORD,
+        clock: WorldClock | None = None,
     ) -> None:
         super().__init__(name, description)
         if (url is None) != (token is None):
             raise ConfigError("ServicesEnvironment: give both url= and token= to attach, or none")
         self.seed = list(seed)
-        self.server = None if url else ServicesServer(host, port, None, username, password)
+        self.server = (
+            None if url else ServicesServer(host, port, None, username, password, clock=clock)
+        )
         self._url, self._token = url, token
         self.username, self.password = username, password
         self._client: ServicesClient | None = None
@@ -208,8 +213,8 @@ class ServicesEnvironment(Environment):
 
     # ----------------------------------------------------------------- clock
     def clock(self) -> str:
-        """The account's clock, ``YYYY-MM-DDTHH:MM``: the task's world time
-        (:mod:`reefbench.worldtime`)."""
+        """The task's start time on the account's clock, ``YYYY-MM-DDTHH:MM``
+        (:mod:`reefbench.worldtime`); the time its pages show ticks on from it."""
         return self.settings()["now"]
 
     def follow_clock(self, listener: ClockListener) -> None:

@@ -15,6 +15,7 @@ from reefbench.apps.login import DEFAULT_PASSWORD, DEFAULT_USERNAME
 from reefbench.apps.store import Store
 from reefbench.errors import EnvironmentFailure
 from reefbench.waiting import wait_until
+from reefbench.worldtime import WorldClock
 
 
 class ServicesServer:
@@ -26,6 +27,8 @@ class ServicesServer:
         token: Bearer token of the internal API; a random one by default.
         username: Login name of the account.
         password: Login password of the account.
+        clock: The time source of the account's clock (a test's fake; default: the
+            seconds of :func:`time.monotonic` since each reset).
     """
 
     def __init__(
@@ -35,7 +38,9 @@ class ServicesServer:
         token: str | None = None,
         username: str = DEFAULT_USERNAME,
         password: str = DEFAULT_PASSWORD,
+        clock: WorldClock | None = None,
     ) -> None:
+        self.clock = clock or WorldClock()  # the account's clock ticks from each reset
         self.host = host
         self.requested_port = port
         self.token = token or secrets.token_urlsafe(32)
@@ -66,7 +71,7 @@ class ServicesServer:
 
         from reefbench.apps.app import create_app
 
-        self.store = Store()
+        self.store = Store(self.clock)
         app = create_app(self.store, self.token, self.username, self.password)
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

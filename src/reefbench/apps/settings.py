@@ -13,10 +13,10 @@ from reefbench.apps.store import (
     DEFAULT_SETTINGS,
     StoreError,
     get_setting,
-    now,
     parse_date,
     parse_datetime,
     set_setting,
+    start_time,
 )
 from reefbench.apps.web import client_of, render, require_login, see_other, store, text
 
@@ -41,7 +41,7 @@ def set_now(db: sqlite3.Connection, now: str) -> str:
 
 def set_today(db: sqlite3.Connection, date: str) -> str:
     """Fix the account's date, keeping its time of day."""
-    value = f"{parse_date(date)}T{now(db).strftime('%H:%M')}"
+    value = f"{parse_date(date)}T{start_time(db).strftime('%H:%M')}"
     set_setting(db, "now", value)
     return value
 

@@ -6,9 +6,11 @@ lives in memory; :meth:`Store.snapshot` copies it into a second in-memory databa
 pristine image) and :meth:`Store.reset` copies it back with SQLite's backup API, which
 takes a few milliseconds however many rows a task seeded.
 
-Time is part of the state: the ``now`` setting is the account's clock. Nothing in the apps
-reads the wall clock, so a task that fixes "today" sees the same calendar, the same mail
-dates and the same world clock on every run.
+Time is part of the state: the ``now`` setting is the task's start time, and the account's
+clock ticks on from it by the seconds elapsed since the last reset (the store's
+:class:`~reefbench.worldtime.WorldClock`), as the desktop's does; "today" is the start
+time's day, so a task that fixes it sees the same calendar on every run, and a record
+made during the episode (a sent mail) carries the time every device shows.
 """
 
 from __future__ import annotations
@@ -17,13 +19,13 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from reefbench.apps.attribution import CHANGES_TABLE, SETUP, check_client, install_change_log
 from reefbench.worldtime import DEFAULT_NOW as DEFAULT_NOW  # the account's clock after a reset
-from reefbench.worldtime import WORLD_TIMEZONE
+from reefbench.worldtime import WORLD_TIMEZONE, WorldClock
 
 DEFAULT_SETTINGS: dict[str, str] = {
     "now": DEFAULT_NOW,
@@ -137,13 +139,21 @@ class Store:
     server thread and a caller in another thread never interleave inside a transaction.
     Every write names the client it is made for; the change log
     (:mod:`~reefbench.apps.attribution`) records it with each changed row.
+
+    Args:
+        clock: What makes the account's clock tick (the services server's runs on
+            :func:`time.monotonic`); ``None``: it stands at the ``now`` setting.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, clock: WorldClock | None = None) -> None:
         self.lock = threading.RLock()
         self.client = SETUP
+        # The account's clock ticks from the ``now`` setting by the time since reset();
+        # without one it stands (a world being built must come out the same every time).
+        self.clock = clock or WorldClock(source=_standing)
         self.db = _connect()
         self.db.create_function("reef_client", 0, self._current_client)
+        self.db.create_function(_ELAPSED_FUNCTION, 0, self.clock.elapsed)
         self.db.executescript(SCHEMA)
         self.db.executemany(
             "INSERT INTO settings(key, value) VALUES (?, ?)", DEFAULT_SETTINGS.items()
@@ -216,6 +226,7 @@ class Store:
         with self.lock:
             self._pristine.backup(self.db)
             self._pristine_changes = self._change_count()  # a world loaded since is gone
+            self.clock.reset()
 
     def close(self) -> None:
         with self.lock:
@@ -228,6 +239,10 @@ class Store:
             raise StoreError(f"unknown table {table!r}; known: {', '.join(DUMPABLE)}")
         with self.read() as db:
             return [dict(row) for row in db.execute(f"SELECT * FROM {table} ORDER BY rowid")]
+
+
+def _standing() -> float:
+    return 0.0
 
 
 def _connect() -> sqlite3.Connection:
@@ -253,9 +268,24 @@ def set_setting(db: sqlite3.Connection, key: str, value: str) -> None:
     )
 
 
-def now(db: sqlite3.Connection) -> datetime:
-    """The account's current date and time (set by the task, never the wall clock)."""
+# Name of the SQL function a store's connection answers with its clock's elapsed seconds:
+# the module's functions get only a connection, and the connection carries its clock.
+_ELAPSED_FUNCTION = "reef_elapsed"
+
+
+def start_time(db: sqlite3.Connection) -> datetime:
+    """The task's start time on the account's clock (the ``now`` setting, as set)."""
     return datetime.fromisoformat(get_setting(db, "now"))
+
+
+def now(db: sqlite3.Connection) -> datetime:
+    """The account's current date and time: the task's start time plus the seconds since
+    the store's reset, to the second (a connection without a clock: the start time)."""
+    try:
+        elapsed = float(db.execute(f"SELECT {_ELAPSED_FUNCTION}()").fetchone()[0])
+    except sqlite3.OperationalError:  # a world being built, a copy: no clock runs there
+        elapsed = 0.0
+    return start_time(db) + timedelta(seconds=int(elapsed))
 
 
 def now_text(db: sqlite3.Connection) -> str:
@@ -263,7 +293,9 @@ def now_text(db: sqlite3.Connection) -> str:
 
 
 def today(db: sqlite3.Connection) -> date:
-    return now(db).date()
+    """The task's day: every "today" in an instruction or a checkpoint means it, however
+    long the episode runs."""
+    return start_time(db).date()
 
 
 def parse_date(text: str, what: str = "date") -> str:

@@ -8,6 +8,7 @@ and alpha differences between a PNG on disk and a live screenshot do not matter.
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +36,30 @@ def encode_png(
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=compress_level)
     return buffer.getvalue()
+
+
+def differs_only_inside(
+    before: PILImage.Image, after: PILImage.Image, boxes: Sequence[Box]
+) -> bool:
+    """Whether two screenshots of one screen differ, and every differing pixel lies inside
+    one of ``boxes`` (``x, y, width, height`` in the screenshots' pixels).
+
+    A device whose clock ticks redraws it with no action of anyone's: a new screenshot
+    that differs from the last only inside the clock's box shows nothing the agent did
+    (the desktop's panel clock, the phone's status bar)."""
+    from PIL import ImageChops
+
+    if before.size != after.size:
+        return False
+    if before.mode != after.mode:
+        before, after = before.convert("RGB"), after.convert("RGB")
+    changed = ImageChops.difference(before, after).getbbox()
+    if changed is None:
+        return False
+    left, top, right, bottom = changed
+    return any(
+        x <= left and y <= top and right <= x + w and bottom <= y + h for x, y, w, h in boxes
+    )
 
 
 def _gray(image: Any) -> Any:

@@ -7,15 +7,24 @@ panel, the apps and ``date`` in the terminal all read the task's day and the clo
 ticks. The host's clock is never touched. The file is written when the sandbox starts.
 Monotonic clocks move with the offset (libfaketime 0.9.10 with
 ``FAKETIME_DONT_FAKE_MONOTONIC`` fails every absolute ``clock_nanosleep``: Python's
-``time.sleep`` raises EINVAL), and the panel draws its clock once a minute: so when the
-world time moves under a running sandbox (a setup loading a seeded world), the desktop
-restarts its session rather than the offset (:meth:`.DesktopDevice.set_world_time`).
+``time.sleep`` raises EINVAL), and the panel draws its clock once a minute: so the
+session starts on the task's world time when the episode says it before the reset
+(:meth:`.DesktopDevice.expect_world_time`), and restarts (0.7 s) only when the world time
+moves under a running sandbox otherwise (:meth:`.DesktopDevice.set_world_time`).
 
-What libfaketime cannot fake: modification times the kernel sets when a program writes a
-file are the host's (``touch`` and other explicit ``utime`` calls do get the world time).
-The files the harness writes are stamped with the world time instead (the home restored at
-a reset, a setup's files: :func:`stamp_tree`); a seeded world's files carry their own
-dates before :data:`~reefbench.worldtime.WORLD_NOW`.
+What it cannot fake here: file times. Debian bookworm's libfaketime 0.9.10 fakes them in
+``stat``, ``lstat``, ``fstat`` and ``__xstat`` (``FAKE_STAT``) only, while programs built
+against glibc 2.33 and later call ``stat64``, ``fstatat64`` and ``statx`` (coreutils' ``ls``
+and ``stat``, Python's ``os.stat``, GLib and so Thunar): upstream intercepts ``statx``
+from 0.9.11 and ``stat64`` after 0.9.12. PyPI's ``libfaketime`` 3.0.1 vendors the same
+0.9.10 source: built with ``FAKE_STAT`` it exports the same wrappers, and ``stat``, ``ls``
+and ``os.stat`` under it still show the host's times. So every program in the sandbox
+shows the times on disk: a file a program writes carries the host's time (the kernel
+stamps it), while ``touch`` (libfaketime fakes ``utimensat``) and the files the harness
+writes carry the world's (the home restored at a reset, a setup's files:
+:func:`stamp_tree`); a seeded world's files carry their own dates before
+:data:`~reefbench.worldtime.WORLD_NOW`. The host's time is later than every world time so
+far, so what was written during the episode still sorts newest.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from reefbench.envs.desktop.a11y import UINode, UIWindow
 from reefbench.envs.desktop.screen import Frame
 from reefbench.envs.desktop.x11 import XWindow
-from reefbench.observe.image import encode_png
+from reefbench.observe.image import differs_only_inside, encode_png
 from reefbench.observe.marks import (
     INTERACTIVE_ROLES,
     VALUE_CAP,
@@ -176,16 +176,7 @@ def only_the_clock_changed(before: Snapshot, after: Snapshot) -> bool:
         return False
     if before.frame.raw == after.frame.raw or before.marks.text() != after.marks.text():
         return False
-    from PIL import ImageChops
-
-    changed = ImageChops.difference(before.image(), after.image()).getbbox()
-    if changed is None:
-        return False
-    left, top, right, bottom = changed
-    return any(
-        x <= left and y <= top and right <= x + w and bottom <= y + h
-        for x, y, w, h in clock_boxes(after.windows)
-    )
+    return differs_only_inside(before.image(), after.image(), clock_boxes(after.windows))
 
 
 def take_snapshot(

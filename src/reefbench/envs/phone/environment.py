@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from urllib.parse import urlsplit
 
@@ -34,6 +35,7 @@ from reefbench.envs.phone.system import (
     PhoneState,
     clock_label,
     date_label,
+    only_the_clock_changed,
     parse_now,
 )
 from reefbench.envs.phone.xmldump import dump_page
@@ -44,11 +46,11 @@ from reefbench.envs.ui.actions import (
     TOUCH_ACTIONS,
     touch_observations,
 )
-from reefbench.envs.ui.device import MARKS_NOTE, PIXELS_NOTE, TouchEnvironment
+from reefbench.envs.ui.device import MARKS_NOTE, PIXELS_NOTE, TouchEnvironment, TouchSnapshot
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure
 from reefbench.observe.marks import FIELDS_SENTENCE
 from reefbench.sideeffects import Change
-from reefbench.worldtime import DEFAULT_NOW
+from reefbench.worldtime import DEFAULT_NOW, WorldClock
 
 if TYPE_CHECKING:
     from playwright.sync_api import BrowserContext, CDPSession, Page, Route
@@ -120,6 +122,7 @@ class PhoneEnvironment(TouchEnvironment):
         settle_timeout: float = 5.0,
         chromium_args: tuple[str, ...] = (),
         lazy_reset: bool = False,
+        clock: WorldClock | None = None,
     ) -> None:
         if screenshot_scale not in ("css", "device"):
             raise ConfigError(
@@ -135,6 +138,10 @@ class PhoneEnvironment(TouchEnvironment):
         self.services = services
         self.baseline = PhoneState(now=parse_now(now) if now else None)
         self.state = self.baseline.copy()
+        # The time shown ticks on from the task's start time by the seconds since reset.
+        self.world_clock = clock or WorldClock()
+        self._account_now: str | None = None  # the account's start time, as last told
+        self._shown_clock: str | None = None  # the minute the status bar shows
         self.viewport = {"width": width, "height": height}
         self.dpr = device_scale_factor
         self.screenshot_scale = screenshot_scale
@@ -158,6 +165,7 @@ class PhoneEnvironment(TouchEnvironment):
             self.services.start()
             self.origin = self.services.url
         self.chromium.start()
+        self.world_clock.reset()
         try:
             self._fresh_context()
         except BaseException:
@@ -170,6 +178,7 @@ class PhoneEnvironment(TouchEnvironment):
 
     def on_reset(self) -> None:
         self.state = self.baseline.copy()
+        self.world_clock.reset()
         self._fresh_context()
 
     def on_stop(self) -> None:
@@ -198,6 +207,7 @@ class PhoneEnvironment(TouchEnvironment):
 
     def _fresh_context(self) -> None:
         self._close_context()
+        self._shown_clock = None
         browser = self.chromium.browser
         if browser is None:
             raise EnvironmentFailure(f"phone '{self.name}' is not started")
@@ -242,13 +252,19 @@ class PhoneEnvironment(TouchEnvironment):
         return self._page
 
     def clock(self) -> str:
-        """The phone's time: its own setting, else the services' account clock."""
+        """The phone's time (``YYYY-MM-DDTHH:MM``): its own start time (``set_now``), else
+        the account's (the task's), else :data:`DEFAULT_NOW`, ticked on by the time since
+        the phone's reset as every device's clock is (:class:`WorldClock`)."""
+        now = self.world_clock.now(self._start_time())
+        return now.strftime("%Y-%m-%dT%H:%M")
+
+    def _start_time(self) -> str:
         if self.state.now:
             return self.state.now
         if self.services is not None and self.services.started:
-            value = self.services.settings().get("now")
-            if value:
-                return parse_now(value)
+            if self._account_now is None:
+                self._account_now = self.services.settings().get("now") or DEFAULT_NOW
+            return parse_now(self._account_now)
         return DEFAULT_NOW
 
     # ---------------------------------------------------------- side effects
@@ -289,6 +305,7 @@ class PhoneEnvironment(TouchEnvironment):
         self._push_state()
 
     def _clock_moved(self, now: str) -> None:
+        self._account_now = now
         if self.state.now is None:  # else the phone's own clock (set_now) stands
             self._push_state()
 
@@ -298,13 +315,27 @@ class PhoneEnvironment(TouchEnvironment):
             self.page.evaluate(
                 "(s) => window.phone && window.phone.applyState(s)", self.state.as_json(now)
             )
-            self.page.evaluate(
-                """([clock, day]) => {
-                  const c = document.getElementById('clock'); if (c) c.textContent = clock;
-                  const d = document.getElementById('date_widget'); if (d) d.textContent = day;
-                }""",
-                [clock_label(now), date_label(now)],
-            )
+            self._draw_clock(now)
+
+    def _show_clock(self) -> None:
+        """Redraw the status bar's clock and the home screen's date if the minute moved
+        since they were drawn: the page draws them only on events, and every dump and
+        screenshot must show the time the phone has now."""
+        if self._page is None or self._page.is_closed():
+            return
+        now = self.clock()
+        if now != self._shown_clock:
+            self._draw_clock(now)
+
+    def _draw_clock(self, now: str) -> None:
+        self.page.evaluate(
+            """([clock, day]) => {
+              const c = document.getElementById('clock'); if (c) c.textContent = clock;
+              const d = document.getElementById('date_widget'); if (d) d.textContent = day;
+            }""",
+            [clock_label(now), date_label(now)],
+        )
+        self._shown_clock = now
 
     def _scheme(self) -> Literal["light", "dark"]:
         return "dark" if self.state.settings.get("dark_mode") else "light"
@@ -330,10 +361,22 @@ class PhoneEnvironment(TouchEnvironment):
     def screen_size(self) -> tuple[int, int]:
         return round(self.viewport["width"] * self.dpr), round(self.viewport["height"] * self.dpr)
 
+    def observe_now(self) -> TouchSnapshot:
+        """Dump, number and photograph the screen; when all that changed since the last
+        observation is the status bar's minute, the last screenshot is kept (a clock
+        ticking is not the phone changing: an observation policy would resend it)."""
+        before = self.snapshot
+        snapshot = super().observe_now()
+        if before is not None and only_the_clock_changed(before, snapshot):
+            snapshot = self.snapshot = replace(snapshot, png=before.png)
+        return snapshot
+
     def dump_xml(self) -> str:
+        self._show_clock()
         return dump_page(self.page, self.dpr)
 
     def capture_png(self) -> tuple[bytes, float]:
+        self._show_clock()
         scale: Literal["css", "device"] = "css" if self.screenshot_scale == "css" else "device"
         png = self.page.screenshot(type="png", scale=scale, animations="disabled", caret="initial")
         return png, (1.0 / self.dpr if self.screenshot_scale == "css" else 1.0)

@@ -8,11 +8,16 @@ pages change it through ``/__phone/api/...`` requests that the environment answe
 from __future__ import annotations
 
 import copy
+import io
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reefbench.errors import ActionFailed
+
+if TYPE_CHECKING:
+    from reefbench.envs.ui.device import TouchSnapshot
+    from reefbench.envs.ui.hierarchy import UIHierarchy
 
 # Setting -> default. Booleans are switches; strings are free text.
 DEFAULT_SETTINGS: dict[str, bool | str] = {
@@ -102,3 +107,44 @@ def date_label(now: str) -> str:
     """``Tue, Nov 12`` for the home screen (as Android's date widget writes it)."""
     moment = datetime.fromisoformat(now)
     return f"{moment.strftime('%a, %b')} {moment.day}"
+
+
+CLOCK_ID = "clock"
+"""Resource id (``…:id/clock``) of the status bar's clock in the phone's dump."""
+
+
+def _clock_text(ui: UIHierarchy) -> str:
+    node = ui.find(resource_id=CLOCK_ID)
+    return node.text if node is not None else ""
+
+
+def clock_boxes(ui: UIHierarchy, image_scale: float) -> list[tuple[int, int, int, int]]:
+    """Where the status bar shows the time, as ``x, y, width, height`` in the pixels of a
+    screenshot with ``image_scale`` screenshot pixels per device pixel."""
+    boxes = []
+    for node in ui.iter():
+        if node.resource_id.endswith(f":id/{CLOCK_ID}"):
+            x1, y1, x2, y2 = (round(v * image_scale) for v in node.bounds)
+            boxes.append((x1, y1, max(1, x2 - x1), max(1, y2 - y1)))
+    return boxes
+
+
+def only_the_clock_changed(before: TouchSnapshot, after: TouchSnapshot) -> bool:
+    """Whether ``after`` shows what ``before`` showed but for the status bar's time: the
+    same elements, and every pixel that differs inside the clock's box."""
+    from PIL import Image
+
+    from reefbench.observe.image import differs_only_inside
+
+    if before.png == after.png or before.image_scale != after.image_scale:
+        return False
+    # The element list quotes the clock's text ("Text on screen"): the two lists must be
+    # the same once the old time reads as the new one (the pixels check everything else).
+    old_time, new_time = _clock_text(before.ui), _clock_text(after.ui)
+    listed = before.marks.marks.text()
+    if old_time and new_time:
+        listed = listed.replace(f'"{old_time}"', f'"{new_time}"')
+    if listed != after.marks.marks.text():
+        return False
+    with Image.open(io.BytesIO(before.png)) as old, Image.open(io.BytesIO(after.png)) as new:
+        return differs_only_inside(old, new, clock_boxes(after.ui, after.image_scale))
