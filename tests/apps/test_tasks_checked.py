@@ -64,8 +64,13 @@ def test_the_phone_lists_a_done_to_do_as_checked_and_an_open_one_unchecked(
     lines = phone.observe_now().marks.marks.text().splitlines()
     toggles = [line for line in lines if '"Complete"' in line or '"Undo"' in line]
     assert len(toggles) == 2, lines
-    assert toggles[0].endswith('"Complete" (unchecked)'), toggles
-    assert toggles[1].endswith('"Undo" (checked)'), toggles
+    # Named by the visible word, described by which to-do it is (as TalkBack reads it).
+    assert toggles[0].endswith(
+        '"Complete" description="Mark “Water the plants” complete" (unchecked)'
+    ), toggles
+    assert toggles[1].endswith('"Undo" description="Mark “Pay the rent” not complete" (checked)'), (
+        toggles
+    )
     # A stored solution's tap ("Complete", no class) still completes the open to-do.
     call = element_call(
         ActionCall(env="phone", name="tap_on", arguments={"name": "Complete"}), phone, fresh=True
@@ -74,7 +79,7 @@ def test_the_phone_lists_a_done_to_do_as_checked_and_an_open_one_unchecked(
     assert _completed(services, "Water the plants")
     toggles = [m.line() for m in phone.observe_now().marks.marks.marks if "Toggle" in m.role]
     # The list shows the first done to-do; the other is below the fold.
-    assert toggles and all(t.endswith('"Undo" (checked)') for t in toggles), toggles
+    assert toggles and all(t.endswith('not complete" (checked)') for t in toggles), toggles
 
 
 def test_the_browser_lists_a_done_to_do_as_checked_and_an_open_one_unchecked(

@@ -118,6 +118,9 @@ class Mark:
             ``selected``, ``expanded``, ``disabled``.
         formula: A spreadsheet cell's formula (``=B1+8``), when it holds one: its value
             is what the formula computes.
+        description: What the element's accessible description says beyond its name
+            (a phone button named by its visible word "Complete" and described as
+            "Mark “Book a table” complete"): which of several alike it is.
     """
 
     id: int
@@ -128,6 +131,7 @@ class Mark:
     value: str | None = None
     states: tuple[str, ...] = ()
     formula: str | None = None
+    description: str | None = None
 
     @property
     def center(self) -> tuple[int, int]:
@@ -136,8 +140,10 @@ class Mark:
 
     def line(self) -> str:
         """``[id] role "name"``, then ``value="..."`` for a field (``formula="..."`` for
-        a cell that computes it) and ``(states)``."""
+        a cell that computes it), ``description="..."`` and ``(states)``."""
         out = f'[{self.id}] {self.role} "{clip_text(self.name, 80)}"'
+        if self.description:
+            out += f' description="{clip_text(self.description, 80)}"'
         if self.value is not None:
             out += f' value="{clip_text(self.value, VALUE_CAP)}"'
         if self.formula:

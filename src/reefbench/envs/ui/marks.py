@@ -77,6 +77,17 @@ def node_name(node: UINode, limit: int = NAME_CAP) -> str:
     return joined or node.label
 
 
+def node_description(node: UINode) -> str | None:
+    """The content description of a node named by its visible text, when it says more:
+    a to-do's "Complete" button described as "Mark “Book a table” complete" (TalkBack
+    reads both). The name stays the visible text, which actions address it by."""
+    if is_field(node) or not node.text or not node.content_desc:
+        return None
+    if normalise(node.content_desc) == normalise(node.text):
+        return None
+    return node.content_desc
+
+
 def actionable_nodes(ui: UIHierarchy) -> list[UINode]:
     """Nodes to number, in document order, without same-box duplicates of an ancestor."""
     out: list[UINode] = []
@@ -130,6 +141,7 @@ def ui_marks(ui: UIHierarchy, screen: tuple[int, int] | None = None) -> UIMarks:
                 source="ui",
                 value=node_value(node),
                 states=node_states(node),
+                description=node_description(node),
             )
         )
         kept.append(node)
