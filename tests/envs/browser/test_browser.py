@@ -40,6 +40,12 @@ PAGES = {
 <label for="to">To</label><input id="to">
 <label for="note">Note</label><textarea id="note">first line</textarea>
 <button disabled>Send</button>""",
+    "/notes": """<!doctype html><title>Notes</title>
+<ul><li><a href="/second" aria-label="Note Party 3" style="display: block">
+<strong>Party 3</strong><ul><li>apples<span style="position: absolute; width: 1px;
+height: 1px; overflow: hidden; clip: rect(0 0 0 0)"> (checked)</span></li><li>bread</li>
+</ul></a></li></ul>
+<button aria-label="Mark “Bread” complete">Tick</button>""",
 }
 
 
@@ -267,3 +273,18 @@ def test_under_pixels_scroll_takes_a_point_not_an_element(pixels: BrowserEnviron
         pixels.step("scroll", {"direction": "up", "x": 5})
     with pytest.raises(InvalidAction, match="outside the page"):
         pixels.step("scroll", {"direction": "up", "x": 5000, "y": 5})
+
+
+def test_a_card_named_by_its_label_still_shows_what_it_lists(
+    browser: BrowserEnvironment, site: str
+) -> None:
+    """A link named "Note Party 3" by its aria-label holds a checklist: its items are
+    nowhere in the element's name, so they are listed as text on screen (with the
+    checked state the page says to screen readers); a button's word is not."""
+    browser.goto(site + "/notes")
+    listed = browser.observe()["elements"]
+    assert 'link "Note Party 3"' in listed, listed
+    static = listed.split("Text on screen (not elements):\n", 1)[1].splitlines()
+    assert '- "apples (checked)"' in static, static
+    assert '- "bread"' in static, static
+    assert not any("Party 3" in x or "Tick" in x for x in static), static
