@@ -15,8 +15,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from reefbench.envs.desktop.device import DesktopDevice
-from reefbench.envs.desktop.documents import (
+from reefbench.documents.odf import (
     DocumentUnreadable,
     cells,
     generator,
@@ -24,6 +23,7 @@ from reefbench.envs.desktop.documents import (
     paragraphs,
     slides,
 )
+from reefbench.envs.desktop.device import DesktopDevice
 from reefbench.envs.desktop.evaluators import _file, file_key
 from reefbench.evaluators import EvalResult, evaluator
 

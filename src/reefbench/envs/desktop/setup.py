@@ -59,7 +59,7 @@ def create_spreadsheet(path: str, rows: list[list[str]], env: DesktopDevice) -> 
         path: Path as the agent sees it, e.g. "~/Documents/expenses.ods".
         rows: The rows, top first, each a list of cell texts from column A on.
     """
-    from reefbench.envs.desktop.documents import write_spreadsheet
+    from reefbench.documents.odf import write_spreadsheet
 
     target = env.session.host_path(path)
     write_spreadsheet(target, rows)
