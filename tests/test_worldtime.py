@@ -1,6 +1,6 @@
 """One world clock per task: every device shows the time recorded with the task.
 
-The devices are reef-v0's (:func:`reefbench.suites.v0.environments.make_environments`):
+The devices are reef-v0's (:func:`reefbench.benchmark.environments.make_environments`):
 the account, a desktop, a phone and a browser. Each test resets them as an episode does,
 runs a frozen reef-v1 task's setup, and reads the time the agent would see on one device:
 ``date`` and the panel's clock in the desktop's sandbox, the phone's status bar and home
@@ -14,13 +14,17 @@ import shutil
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from reefbench import ActionCall, Episode, action
+from reefbench.agents import OracleAgent
 from reefbench.apps.store import DEFAULT_NOW
 from reefbench.environment import Environment
+from reefbench.envs import memory as m
 from reefbench.suites import v1
-from reefbench.task import Task
+from reefbench.task import ActionStep, Task
 from reefbench.waiting import wait_until
 from reefbench.worlds import WORLD_NOW
 
@@ -42,6 +46,43 @@ def test_task_now_follows_the_setup_recorded_with_the_task() -> None:
     assert worlds and all(task_now(t.setup) == WORLD_NOW for t in worlds)
 
 
+@action
+def set_now(now: str, env: Any = None) -> str:
+    """Fix the device's clock.
+
+    Args:
+        now: The world time, YYYY-MM-DDTHH:MM.
+    """
+    env.files["clock"] = now
+    return now
+
+
+def test_an_episode_tells_a_device_the_tasks_world_time_before_resetting_it() -> None:
+    # So the desktop's session starts on it, instead of restarting when the setup moves
+    # the clock there (reefbench.worldtime.ExpectsWorldTime).
+    events: list[tuple[str, str]] = []
+
+    class Clocked(m.MemoryEnvironment):
+        def expect_world_time(self, now: str | None) -> None:
+            events.append(("expect", str(now)))
+
+        def on_reset(self) -> None:
+            events.append(("reset", ""))
+            super().on_reset()
+
+    write = ActionCall(env="laptop", name="write_file", arguments={"path": "a", "content": "1"})
+    task = Task(
+        id="clocked",
+        instruction="write a",
+        nodes={"a": m.file_exists("a").on("laptop")},
+        setup=[ActionStep(env="laptop", action=set_now(now="2025-01-02T08:30"))],
+        reference_solution=[write],
+    )
+    result = Episode(task, OracleAgent(), {"laptop": Clocked("laptop")}).run()
+    assert result.success, result.termination
+    assert events[:2] == [("expect", "2025-01-02T08:30"), ("reset", "")]
+
+
 needs_desktop = pytest.mark.skipif(
     not all(shutil.which(t) for t in ("Xvfb", "bwrap", "xfce4-panel", "xprop"))
     or not Path("/usr/bin/python3").exists(),
@@ -51,7 +92,7 @@ needs_desktop = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def envs() -> Iterator[dict[str, Environment]]:
-    from reefbench.suites.v0.environments import make_environments
+    from reefbench.benchmark.environments import make_environments
 
     made = make_environments()
     try:
@@ -62,8 +103,13 @@ def envs() -> Iterator[dict[str, Environment]]:
 
 
 def _prepare(envs: dict[str, Environment], task: Task) -> None:
-    """What an episode does before the agent's first step: reset every device, then run
-    the task's setup."""
+    """What an episode does before the agent's first step: tell the devices that want it
+    the task's world time, reset every device, then run the task's setup."""
+    from reefbench.worldtime import ExpectsWorldTime, task_now
+
+    for env in envs.values():
+        if isinstance(env, ExpectsWorldTime):
+            env.expect_world_time(task_now(task.setup))
     for env in envs.values():
         env.reset()
     for step in task.setup:
@@ -99,11 +145,14 @@ def test_the_desktop_shows_the_world_time_in_date_and_on_the_panel(
     assert isinstance(desk, DesktopEnvironment)
     out = desk.session.run(["date", "+%Y-%m-%dT%H:%M:%S"], timeout=5).stdout.strip()
     assert _shows_minutes_after(out, world, "%Y-%m-%dT%H:%M:%S"), out
-    # The panel's clock: its accessible name is the day it shows.
+    # The panel's clock: its element is named by the day and time it shows.
     day = world.strftime("%Y-%m-%d")
 
     def panel_day() -> bool:
-        return day in [m.name for m in desk.observe_now().marks.marks]
+        names = [m.name for m in desk.observe_now().marks.marks]
+        # The panel shows no year ("Mon 03 Jun 09:00").
+        shown = (f"{world.year} {name}" for name in names)
+        return any(_shows_minutes_after(text, world, "%Y %a %d %b %H:%M") for text in shown)
 
     assert wait_until(panel_day, DEADLINE, interval=0.2), [
         m.name for m in desk.observe_now().marks.marks

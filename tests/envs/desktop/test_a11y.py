@@ -44,14 +44,14 @@ def test_a_row_with_two_labels_or_not_focusable_keeps_no_name() -> None:
     assert _names(raw)[3] == ("list item", "")
 
 
-def test_a_spin_button_is_named_by_the_label_just_before_it_at_its_depth() -> None:
+def test_a_spin_button_is_named_by_the_label_beside_it_at_its_depth() -> None:
     raw = _window(
         _node("filler", "", 1),
-        _node("label", "Width:", 2),
-        _node("spin button", "", 2),
-        _node("label", "px", 3),
-        _node("spin button", "", 2),
+        {**_node("label", "Width:", 2), "box": [10, 100, 50, 30]},
+        {**_node("spin button", "", 2), "box": [70, 100, 100, 30]},
+        {**_node("label", "px", 3), "box": [180, 140, 20, 30]},
+        {**_node("spin button", "", 2), "box": [210, 140, 100, 30]},
     )
     names = _names(raw)
     assert names[2] == ("spin button", "Width")
-    assert names[4] == ("spin button", "")  # the label before it is deeper: not its own
+    assert names[4] == ("spin button", "")  # the label beside it is deeper: not its own

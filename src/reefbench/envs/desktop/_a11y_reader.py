@@ -10,7 +10,8 @@ replies are JSON lines:
 A window is ``{"app", "pid", "title", "box", "active", "nodes"}``; a node is ``{"role",
 "name", "box": [x, y, w, h], "states": [...], "depth", "text"?, "label"?, "formula"?}``
 (``label``: the name of what labels an unnamed field; ``formula``: a spreadsheet cell's,
-without its ``=``). Only nodes that are
+without its ``=``, ending in ``…`` when LibreOffice gave only its start:
+:func:`unescape_attribute`). Only nodes that are
 showing are walked (a collapsed menu's items and hidden pages cost nothing), and the walk
 stops at ``max_nodes`` per window so a huge list cannot stall an observation.
 """
@@ -91,15 +92,92 @@ def _text(acc: Any, role: str) -> str | None:
         return None
 
 
-def _formula(acc: Any) -> str:
+def unescape_attribute(value: str) -> tuple[str, bool]:
+    """An object attribute's value with LibreOffice's escapes undone, and whether it was
+    cut short.
+
+    LibreOffice writes a cell's attributes as one ``key:value;key:value`` string with
+    ``\\``, ``;``, ``=``, ``,`` and ``:`` escaped by a backslash (``IF(A1\\="x"\\,1\\,2)``),
+    and its GTK 3 bridge (7.4) splits that string at every ``;`` and ``:``, escaped or not,
+    keeping a key's first two parts: a formula with a range or a ``;`` arrives cut right
+    after the backslash of its first ``:`` or ``;`` (``SUMIF(B2\\``). A value that ends in
+    a lone backslash was cut there.
+    """
+    out: list[str] = []
+    i = 0
+    while i < len(value):
+        if value[i] == "\\":
+            if i + 1 == len(value):
+                return "".join(out), True
+            i += 1
+        out.append(value[i])
+        i += 1
+    return "".join(out), False
+
+
+# The mark of a formula the bridge cut and no other source gave whole.
+CUT = "\u2026"
+
+
+def _formula(acc: Any) -> tuple[str, bool]:
     """A spreadsheet cell's formula (LibreOffice gives it as the ``Formula`` object
-    attribute, without its ``=``), or ``""``. Only cells that show something are asked:
-    an empty cell holds no formula."""
+    attribute, without its ``=``) and whether it is cut (:func:`unescape_attribute`), or
+    ``("", False)``. Only cells that show something are asked: an empty cell holds no
+    formula."""
     try:
         attributes = acc.get_attributes() or {}
     except Exception:
+        return "", False
+    return unescape_attribute(str(attributes.get("Formula") or ""))
+
+
+def _input_line(bar: Any) -> str:
+    """The text of Calc's input line (the current cell's whole formula) under its Formula
+    Tool Bar. LibreOffice 7.4 reports the "Input line" panel as not showing although it is
+    drawn, so the walk never reaches it: it is looked up here."""
+    found = _find(bar, "Input line", depth=12)
+    if found is None:
         return ""
-    return str(attributes.get("Formula") or "")
+    for i in range(min(found.get_child_count(), 4)):
+        child = found.get_child_at_index(i)
+        if child is not None and child.get_role_name() == "paragraph":
+            return _text(child, "paragraph") or ""
+    return ""
+
+
+def _find(acc: Any, name: str, depth: int) -> Any:
+    """The first descendant of ``acc`` named ``name``, at most ``depth`` levels down."""
+    if depth < 0:
+        return None
+    try:
+        if acc.get_name() == name:
+            return acc
+        count = min(acc.get_child_count(), 40)
+        for i in range(count):
+            child = acc.get_child_at_index(i)
+            found = _find(child, name, depth - 1) if child is not None else None
+            if found is not None:
+                return found
+    except Exception:
+        return None
+    return None
+
+
+def _whole_formulas(nodes: list[dict[str, Any]], bar: Any) -> None:
+    """Complete the cut formula of the current cell from the input line, which shows it
+    whole; a cut formula of another cell keeps what came, marked cut (:data:`CUT`): the
+    rest is nowhere on screen (an agent sees it whole by selecting the cell)."""
+    for node in nodes:
+        if not node.pop("formula_cut", False):
+            continue
+        prefix = node["formula"]
+        if bar is not None and "focused" in node["states"]:
+            with contextlib.suppress(Exception):
+                line = _input_line(bar)
+                if line.startswith("=" + prefix):
+                    node["formula"] = line[1:]
+                    continue
+        node["formula"] = prefix + CUT
 
 
 def _label(acc: Any) -> str:
@@ -123,10 +201,46 @@ def _label(acc: Any) -> str:
 # caller's deadline, 10 s, would fail the step). Settling reads again until two agree.
 READ_BUDGET = 6.0
 _deadline = [float("inf")]
+# Calc's Formula Tool Bar in the window being walked (its input line completes a cut
+# formula: :func:`_whole_formulas`).
+_formula_bar: list[Any] = [None]
+
+
+def _toggles(acc: Any) -> bool:
+    """Whether an element has a "toggle" action (a check box drawn in a tree view row)."""
+    try:
+        action = acc.get_action_iface()
+        if action is None:
+            return False
+        return any(
+            Atspi.Action.get_action_name(action, i) == "toggle"
+            for i in range(min(Atspi.Action.get_n_actions(action), 4))
+        )
+    except Exception:
+        return False
+
+
+def _drawn_in(acc: Any, states: Any, clip: list[int] | None) -> bool:
+    """Whether an item that does not say it is showing lies, visible, inside ``clip`` (its
+    icon view's box): GTK's icon view drops "showing" from the selected item's states
+    (the wallpaper chooser's current picture, drawn highlighted), so the walk skipped it."""
+    if clip is None or not states.contains(S.VISIBLE):
+        return False
+    box = _box(acc)
+    if not box or box[2] <= 0 or box[3] <= 0:
+        return False
+    x, y, w, h = box
+    cx, cy, cw, ch = clip
+    return max(x, cx) < min(x + w, cx + cw) and max(y, cy) < min(y + h, cy + ch)
 
 
 def _walk(
-    acc: Any, depth: int, out: list[dict[str, Any]], max_nodes: int, max_children: int
+    acc: Any,
+    depth: int,
+    out: list[dict[str, Any]],
+    max_nodes: int,
+    max_children: int,
+    clip: list[int] | None = None,
 ) -> None:
     if len(out) >= max_nodes or time.monotonic() > _deadline[0]:
         return
@@ -139,7 +253,7 @@ def _walk(
     except Exception:
         return
     showing = states.contains(S.SHOWING) and states.contains(S.VISIBLE)
-    if depth > 0 and not showing:
+    if depth > 0 and not showing and not _drawn_in(acc, states, clip):
         return
     try:
         role = acc.get_role_name()
@@ -157,9 +271,11 @@ def _walk(
     if text:
         node["text"] = text
         if role == "table cell":
-            formula = _formula(acc)
+            formula, cut = _formula(acc)
             if formula:
                 node["formula"] = formula
+                if cut:
+                    node["formula_cut"] = True
     if not name and role in _FIELD_ROLES:
         label = _label(acc)
         if label:
@@ -173,6 +289,12 @@ def _walk(
             description = ""
         if description:
             node["label"] = description
+    if role == "table cell" and not name and not text and _toggles(acc):
+        # A GTK tree view's check box column (Desktop Settings' Default Icons): GTK gives
+        # it "checked" when on and nothing when off; its "toggle" action tells it apart.
+        node["states"] = [*node["states"], "checkable"]
+    if role == "tool bar" and name == "Formula Tool Bar":
+        _formula_bar[0] = acc
     if role == "icon" and not name:
         with contextlib.suppress(Exception):
             node["index"] = acc.get_index_in_parent()
@@ -197,13 +319,15 @@ def _walk(
         return
     if role == "menu" and count > 1 and _closed_menu(acc, count):
         return
+    # An icon view's items are judged by where they lie (:func:`_drawn_in`).
+    inside = node["box"] if role == "layered pane" else None
     for i in range(min(count, max_children)):
         try:
             child = acc.get_child_at_index(i)
         except Exception:
             continue
         if child is not None:
-            _walk(child, depth + 1, out, max_nodes, max_children)
+            _walk(child, depth + 1, out, max_nodes, max_children, inside)
 
 
 def _closed_menu(acc: Any, count: int) -> bool:
@@ -327,9 +451,11 @@ def tree(max_nodes: int = 1500, max_children: int = 400) -> list[dict[str, Any]]
             except Exception:
                 continue
             nodes: list[dict[str, Any]] = []
+            _formula_bar[0] = None
             _walk(win, 0, nodes, max_nodes, max_children)
             if not nodes:
                 continue
+            _whole_formulas(nodes, _formula_bar[0])
             if app_name == "xfdesktop-settings":
                 _name_wallpapers(nodes)
             windows.append(

@@ -8,7 +8,9 @@ through their sockets in the instance's runtime directory.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -130,20 +132,50 @@ def _name(node: dict[str, Any]) -> str:
     return name
 
 
+def _beside(label: dict[str, Any], field: dict[str, Any]) -> int | None:
+    """How far left of ``field`` a label ends when it lies on the field's row (its middle
+    within the field's height) and to its left; ``None`` otherwise."""
+    lb, fb = _box(label.get("box")), _box(field.get("box"))
+    if lb is None or fb is None:
+        return None
+    middle = lb[1] + lb[3] // 2
+    gap = fb[0] - (lb[0] + lb[2])
+    if not fb[1] <= middle < fb[1] + fb[3] or gap < -2:
+        return None
+    return gap
+
+
+def _spin_label(
+    nodes: list[dict[str, Any]], names: list[str], parents: list[int | None], i: int
+) -> str:
+    """The name of the label beside spin button ``i``: a sibling label (same parent) on
+    its row and to its left, the nearest. GTK lists a grid's children in any order
+    (Desktop Settings' Icons tab lists each row's field before its label), so the label
+    just before it in the tree named it after the row above ("Icons orientation" for the
+    icon size)."""
+    best: tuple[int, str] | None = None
+    for j, other in enumerate(nodes):
+        if other.get("role") != "label" or not names[j] or parents[j] != parents[i]:
+            continue
+        gap = _beside(other, nodes[i])
+        if gap is not None and (best is None or gap < best[0]):
+            best = (gap, names[j].rstrip(":").strip())
+    return best[1] if best else ""
+
+
 def _row_names(nodes: list[dict[str, Any]]) -> list[str]:
     """Each node's name. Two kinds of nameless elements GTK leaves without a name are named
-    the way a person reads them, so they can be acted on by name: a spin button right after
-    a label beside it ("Width [1000]" in the image editor's Scale bar), and a focusable list
-    item (a GTK list-box row, such as the tools of the image editor's side bar) with exactly
-    one label inside it. Rows with several labels keep no name: which label names them
-    would be a guess."""
+    the way a person reads them, so they can be acted on by name: a spin button by the label
+    beside it, on its row and to its left ("Width [1000]" in the image editor's Scale bar:
+    :func:`_spin_label`), and a focusable list item (a GTK list-box row, such as the tools
+    of the image editor's side bar) with exactly one label inside it. Rows with several
+    labels keep no name: which label names them would be a guess."""
     names = [_name(n) for n in nodes]
+    parents = _parents(nodes)
     for i, node in enumerate(nodes):
-        if names[i] or node.get("role") != "spin button" or i == 0:
+        if names[i] or node.get("role") != "spin button":
             continue
-        before = nodes[i - 1]
-        if before.get("role") == "label" and before.get("depth") == node.get("depth"):
-            names[i] = names[i - 1].rstrip(":").strip()
+        names[i] = _spin_label(nodes, names, parents, i)
     for i, node in enumerate(nodes):
         if names[i] or node.get("role") != "list item":
             continue
@@ -235,11 +267,69 @@ def fix_boxes(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def _descendants(nodes: list[dict[str, Any]], i: int) -> range:
+    """The indices of node ``i``'s descendants (they follow it, deeper, in tree order)."""
+    depth = int(nodes[i].get("depth", 0))
+    end = i + 1
+    while end < len(nodes) and int(nodes[end].get("depth", 0)) > depth:
+        end += 1
+    return range(i + 1, end)
+
+
+def _top(node: dict[str, Any]) -> int | None:
+    box = _box(node.get("box"))
+    return box[1] if box else None
+
+
+def tree_toggles(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The check boxes GTK draws in a tree view's rows, as check boxes named by their row.
+
+    Such a check box is an unnamed table cell (the reader marks it "checkable": it has a
+    toggle action) beside the cell with the row's text (Desktop Settings' Default Icons:
+    [x] Home): it is listed as ``check box "Home"``, checked or unchecked, so an agent can
+    toggle it by element. GTK 3 also places every cell of a tree's expander column one
+    expander width too far right (it adds the expander's width to a cell area that has it
+    already): a row's box started right of its check box. A top-level row starts one
+    expander width from the table's edge, so half its reported distance is the error;
+    the table's cells are moved back by it.
+    """
+    out = list(nodes)
+    parents = _parents(nodes)
+    for t, table in enumerate(nodes):
+        table_box = _box(table.get("box"))
+        if table.get("role") != "tree table" or table_box is None:
+            continue
+        inside = _descendants(nodes, t)
+        if not any("checkable" in nodes[i].get("states", ()) for i in inside):
+            continue
+        depth = int(table.get("depth", 0))
+        rows = [
+            _box(nodes[i].get("box")) for i in inside if int(nodes[i].get("depth", 0)) == depth + 1
+        ]
+        lefts = [box[0] for box in rows if box is not None]
+        error = max(0, min(lefts) - table_box[0]) // 2 if lefts else 0
+        for i in inside:
+            node = out[i]
+            if node.get("role") == "table cell" and error:
+                node = {**node, "box": _shift(node.get("box"), -error, 0)}
+            if "checkable" in node.get("states", ()) and not node.get("name"):
+                row = [j for j in inside if parents[j] == parents[i] and j != i]
+                if parents[i] == t:  # no row of its own: the cells on its line
+                    row = [j for j in row if _top(nodes[j]) == _top(nodes[i])]
+                named = [nodes[j] for j in row if nodes[j].get("name") or nodes[j].get("text")]
+                if named:
+                    label = named[0].get("name") or named[0].get("text")
+                    node = {**node, "role": "check box", "name": label}
+            out[i] = node
+    return out
+
+
 def parse_windows(raw: list[dict[str, Any]]) -> list[UIWindow]:
-    """Build typed windows from the reader's JSON (boxes fixed by :func:`fix_boxes`)."""
+    """Build typed windows from the reader's JSON (boxes fixed by :func:`fix_boxes`, a
+    tree view's check boxes named by :func:`tree_toggles`)."""
     windows = []
     for win in raw:
-        raw_nodes = fix_boxes(list(win.get("nodes", ())))
+        raw_nodes = tree_toggles(fix_boxes(list(win.get("nodes", ()))))
         nodes = tuple(
             UINode(
                 role=n.get("role", ""),
@@ -264,6 +354,29 @@ def parse_windows(raw: list[dict[str, Any]]) -> list[UIWindow]:
             )
         )
     return windows
+
+
+def name_clock(windows: Sequence[UIWindow], now: datetime, shown: str) -> list[UIWindow]:
+    """The windows with the desktop panel's clock named by what it shows: ``now`` in the
+    panel's format ``shown`` (:data:`.xsession.CLOCK_FORMAT`: "Mon 03 Jun 09:00").
+
+    Xfce's clock button is named by its date alone while it shows the day and the time;
+    the element list said "2024-06-03" beside a screenshot saying "Mon 03 Jun 09:00". The
+    name changes only when the button's date is ``now``'s: a ``now`` that is not the
+    panel's (a clock being moved) leaves the app's own name.
+    """
+    out = []
+    for window in windows:
+        if window.app == "xfce4-panel":
+            nodes = tuple(
+                replace(n, name=now.strftime(shown))
+                if n.role == "toggle button" and n.name == now.date().isoformat()
+                else n
+                for n in window.nodes
+            )
+            window = replace(window, nodes=nodes)
+        out.append(window)
+    return out
 
 
 class A11yReader:

@@ -21,15 +21,17 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime
 from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
+from zoneinfo import ZoneInfo
 
 from reefbench.environment import Environment
 from reefbench.envs import procs
 from reefbench.envs.accounts import Account
 from reefbench.envs.desktop import faketime, hometree
-from reefbench.envs.desktop.a11y import A11yReader, UIWindow, box_contains
+from reefbench.envs.desktop.a11y import A11yReader, UIWindow, box_contains, name_clock
 from reefbench.envs.desktop.apps import APPS, AppSpec, app, apps_text
 from reefbench.envs.desktop.hometree import scan
 from reefbench.envs.desktop.input import Input
@@ -37,9 +39,9 @@ from reefbench.envs.desktop.observation import Snapshot, take_snapshot
 from reefbench.envs.desktop.reset import build_baseline, clear_directory, restore_home
 from reefbench.envs.desktop.screen import Frame, Screen, Settle
 from reefbench.envs.desktop.session import DesktopSession, SessionConfig
-from reefbench.envs.desktop.settling import View, settle_view
+from reefbench.envs.desktop.settling import View, clock_ticked, settle_view
 from reefbench.envs.desktop.x11 import X11, XWindow
-from reefbench.envs.desktop.xsession import SESSION_WINDOW_CLASSES
+from reefbench.envs.desktop.xsession import CLOCK_FORMAT, SESSION_WINDOW_CLASSES
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure, InvalidAction
 from reefbench.grounding import Candidate
 from reefbench.observe.marks import (
@@ -52,7 +54,7 @@ from reefbench.observe.marks import (
 from reefbench.pointer import PointerKind
 from reefbench.sideeffects import Change
 from reefbench.waiting import wait_until
-from reefbench.worldtime import DEFAULT_NOW
+from reefbench.worldtime import DEFAULT_NOW, WORLD_TIMEZONE
 
 T = TypeVar("T")
 
@@ -142,6 +144,10 @@ class DesktopDevice(Environment):
         # The account's clock may move from the main thread while this desktop resets on
         # its own thread (resets_in_background): one of them at a time touches the clock.
         self._clock_lock = threading.RLock()
+        # The next task's world time, told before its reset (expect_world_time): the
+        # session starts on it, and the account's reset announcing its own time on the
+        # way there is no reason to restart.
+        self._expected_now: str | None = None
         self.extra_home = Path(home) if home else None
         self.ocr = ocr
         self.screenshot_width = screenshot_width
@@ -207,14 +213,26 @@ class DesktopDevice(Environment):
     def on_reset(self) -> None:
         with self._clock_lock:
             # Back to the reset's world time, as the account returns to its own; a setup
-            # that moves the account's clock moves this one (set_world_time).
-            self.session.now = self.config.now
+            # that moves the account's clock moves this one (set_world_time), unless the
+            # episode said where it will move it (expect_world_time): then start there.
+            if self.config.now is not None:
+                self.session.now = self._expected_now or self.config.now
             try:
                 self._soft_reset()
             except EnvironmentFailure:
                 self._hard_reset()
             if not self.on_health():
                 self._hard_reset()
+
+    def expect_world_time(self, now: str | None) -> None:
+        """Start the session of the next reset on world time ``now``: the time the next
+        task's setup will leave on the account's clock (:func:`~reefbench.worldtime.task_now`),
+        so that a setup that loads a seeded world does not restart the session
+        (:class:`~reefbench.worldtime.ExpectsWorldTime`); ``None`` forgets it.
+
+        Until the account's clock reaches ``now``, its moving to the reset's own time (the
+        account's reset) is not followed; any other time is, as without an expectation."""
+        self._expected_now = now
 
     def set_world_time(self, now: str) -> None:
         """Show world time ``now`` (``YYYY-MM-DDTHH:MM``) on every clock of the desktop
@@ -224,7 +242,14 @@ class DesktopDevice(Environment):
         setup that loads a world must come first): the panel draws its clock once a
         minute, and libfaketime moves the monotonic clock with the offset, so a running
         program's timers would wait for any time taken back (:mod:`.faketime`)."""
+        expected = self._expected_now
+        # Not under the lock: the account's reset announces its time while this desktop
+        # may be resetting on its own thread, and need not wait for it.
+        if expected is not None and now == self.config.now and now != expected:
+            return
         with self._clock_lock:
+            if now == expected:
+                self._expected_now = None
             before = self.session.now
             if self.config.now is None or before is None or now == before:
                 return
@@ -605,7 +630,13 @@ class DesktopDevice(Environment):
 
     # ----------------------------------------------------------- observation
     def observe_now(self, ocr: str | None = None) -> Snapshot:
-        """Take a fresh snapshot (screenshot, tree, marks) and make its ids current."""
+        """Take a fresh snapshot (screenshot, tree, marks) and make its ids current.
+
+        When the screen no longer shows what the last settle saw (a window mapped after
+        it: Calc started from a terminal), the view settles again, within
+        :attr:`settle_timeout`: a window still drawing was shot blank with its elements
+        listed over it. A snapshot that differs from the current one only by the panel
+        clock's minute keeps the current one (:func:`.settling.clock_ticked`)."""
         frame = self.screen.grab()
         stacking = self.x11.stacking()
         view, self.view = self.view, None
@@ -613,9 +644,30 @@ class DesktopDevice(Environment):
             # Nothing moved since the view settled: its tree read is this observation's.
             windows, active = list(view.windows), view.active
         else:
-            windows, active = self.reader.windows(), self.x11.active()
-        self.snapshot = take_snapshot(frame, windows, stacking, active, ocr=ocr or self.ocr)
+            view = settle_view(
+                self.screen,
+                self.x11.stacking,
+                self.reader.windows,
+                self.x11.active,
+                quiet=self.settle_quiet,
+                timeout=self.settle_timeout,
+            )
+            frame, stacking = view.frame, list(view.stacking)
+            windows, active = list(view.windows), view.active
+        windows = name_clock(windows, self._panel_time(), CLOCK_FORMAT)
+        snapshot = take_snapshot(frame, windows, stacking, active, ocr=ocr or self.ocr)
+        if self.snapshot is None or not clock_ticked(self.snapshot, snapshot):
+            self.snapshot = snapshot
         return self.snapshot
+
+    def _panel_time(self) -> datetime:
+        """The time the panel's clock shows: the world's (:mod:`.faketime`), else the
+        host's local time."""
+        if self.session.now is None:
+            return datetime.now()
+        return datetime.fromtimestamp(
+            time.time() + self.session.clock_offset, ZoneInfo(WORLD_TIMEZONE)
+        )
 
     def observe(self) -> dict[str, Any]:
         self.observe_now()

@@ -26,11 +26,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from reefbench.envs.desktop.a11y import UIWindow
+from reefbench.envs.desktop.a11y import UIWindow, box_contains
 from reefbench.envs.desktop.screen import Frame, Screen
 from reefbench.envs.desktop.x11 import XWindow
+
+if TYPE_CHECKING:
+    from reefbench.envs.desktop.observation import Snapshot
 
 # A window smaller than this (either side) is not checked for paint: tooltips, the
 # one-pixel helper windows some toolkits map.
@@ -221,3 +224,37 @@ def settle_view(
         if (painted and same) or now >= deadline:
             return View(frame, windows, stacking, read_active(), painted and same, now - start)
         previous = (frame, stacking, windows)
+
+
+def clock_ticked(before: Snapshot, after: Snapshot) -> bool:
+    """Whether ``after`` shows what ``before`` showed but for the panel clock's time: the
+    same elements but the clock, and every pixel that differs inside the clock's box.
+
+    The clock is named by the time it shows (:func:`.a11y.name_clock`), so a minute passing
+    changes its element as well as its pixels; an observation that keeps ``before`` then
+    shows nothing new (a clock ticking is not the desktop changing), and its image and its
+    element list still agree on the time.
+    """
+    from reefbench.envs.desktop.observation import clock_boxes
+    from reefbench.observe.image import differs_only_inside
+
+    boxes = clock_boxes(after.windows)
+    if not boxes or (before.frame.width, before.frame.height) != (
+        after.frame.width,
+        after.frame.height,
+    ):
+        return False
+
+    def rest(snapshot: Snapshot) -> tuple[list[str], tuple[str, ...]]:
+        lines = [
+            m.line()
+            for m in snapshot.marks.marks
+            if not any(box_contains(box, *m.center) for box in boxes)
+        ]
+        return lines, tuple(snapshot.marks.texts)
+
+    if rest(before) != rest(after):
+        return False
+    return before.frame.raw == after.frame.raw or differs_only_inside(
+        before.image(), after.image(), boxes
+    )
