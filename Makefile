@@ -11,7 +11,7 @@ PYTEST_ARGS ?=
 # The validation gates play the whole built-in suite (reef-v1) on real environments (oracle,
 # alternatives, near misses, null agent, SR@k starts of long chains; about 25 minutes on 2 cores).
 # `make test` runs them with everything else; `make gates` runs only them.
-GATES := tests/suites/v0/test_v0_gates.py
+GATES := tests/validation/test_gates.py
 
 .PHONY: run test setup system lint typecheck pytest gates bench clean
 

@@ -42,7 +42,7 @@ def _android_ime() -> Any:
 
 
 def _backward_edge() -> Any:
-    from reefbench.suites.v0.handmade import assemble
+    from reefbench.benchmark.handmade import assemble
 
     return assemble("t", "Do it.", [], [(1, 0)], level="L2", scenario="s")
 

@@ -24,16 +24,31 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "reefbench"
 
 # Top-level packages that are components of their own; every other top-level module of
 # reefbench (task, episode, actions, ...) is the core.
-PACKAGES = ("observe", "log", "compose", "envs", "apps", "agents", "suites", "runner", "report")
+PACKAGES = (
+    "observe",
+    "log",
+    "compose",
+    "documents",
+    "envs",
+    "apps",
+    "agents",
+    "suites",
+    "runner",
+    "report",
+    "benchmark",
+    "validation",
+)
 # Entry points: they may import anything below them.
 TOP = {"reefbench.cli", "reefbench.doctor"}
 
-KIND = frozenset({"core", "observe", "envs"})  # the default rule of an environment kind
+# The default rule of an environment kind (an environment may read office documents).
+KIND = frozenset({"core", "observe", "documents", "envs"})
 ALLOWED: dict[str, frozenset[str]] = {
     "core": frozenset({"core"}),
     "observe": frozenset({"core"}),
     "log": frozenset({"core"}),
     "compose": frozenset({"core"}),
+    "documents": frozenset({"core"}),  # office document readers, a library
     # Shared environment pieces: /proc helpers, the account protocol, the in-memory
     # reference device, the registry of kinds (by import reference, not by import).
     "envs": KIND,
@@ -41,10 +56,14 @@ ALLOWED: dict[str, frozenset[str]] = {
     "envs.android": KIND | {"envs.ui"},
     "apps": frozenset({"core"}),
     "agents": frozenset({"core", "observe"}),
-    "suites": frozenset({"core", "compose", "envs", "suites.v0", "suites.v1"}),
-    "suites.v0": frozenset({"core", "observe", "compose", "envs.*", "apps", "agents", "suites"}),
-    # reef-v1 loads frozen data; only its freeze command synthesises from reef-v0's code.
-    "suites.v1": frozenset({"core", "suites", "suites.v0"}),
+    # Releases: the table of suites (code named by reference, not imported), frozen data.
+    "suites": frozenset({"core", "compose", "envs"}),
+    # The benchmark's source (templates, handmade tasks, worlds, shared checks).
+    "benchmark": frozenset({"core", "compose", "envs.*", "apps", "suites"}),
+    # Gates, lint and device phrases, for any suite with a pool.
+    "validation": frozenset({"core", "compose", "envs.*", "agents", "benchmark"}),
+    # reef-v1 loads frozen data; only its freeze command synthesises from the source.
+    "suites.v1": frozenset({"core", "suites", "benchmark"}),
     "runner": frozenset({"core", "log", "agents", "suites"}),
     "report": frozenset({"core", "log", "suites"}),
     "cli": frozenset({"*"}),
@@ -168,7 +187,9 @@ def test_components_of_known_modules() -> None:
     assert component("reefbench.episode") == "core"
     assert component("reefbench.envs.desktop.actions") == "envs.desktop"
     assert component("reefbench.envs.procs") == "envs"
-    assert component("reefbench.suites.v0.templates.desktop") == "suites.v0"
+    assert component("reefbench.benchmark.templates.desktop") == "benchmark"
+    assert component("reefbench.validation.gates") == "validation"
+    assert component("reefbench.suites.v1.build") == "suites.v1"
     assert component("reefbench.log.store") == "log"
     assert component("reefbench.cli.run") == "cli"
     assert allowed("envs.new_kind", "observe") and not allowed("envs.new_kind", "apps")
@@ -181,6 +202,8 @@ FORBIDDEN_AT_IMPORT = (
     "reefbench.runner",
     "reefbench.compose",
     "reefbench.suites",
+    "reefbench.benchmark",
+    "reefbench.validation",
     "reefbench.report",
     "reefbench.apps",
     "reefbench.cli",

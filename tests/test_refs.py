@@ -192,3 +192,49 @@ def test_the_reef_command_trusts_a_package_given_with_allow_module(
     )
     assert allowed.returncode == 0, allowed.stderr
     assert "1 task(s) valid" in allowed.stdout and marker.exists()
+
+
+# ------------------------------------------------------------------ stable names
+def test_a_stable_name_resolves_through_the_table() -> None:
+    from reefbench.envs import memory
+
+    assert resolve_ref("memory.file_exists") is memory.file_exists
+    document = _task("memory.file_exists")
+    document["nodes"] = {"n": {"evaluator": "memory.file_exists", "args": {"path": "a"}}}
+    assert task_from_dict(document).nodes["n"].name == "file_exists"
+
+
+@pytest.mark.parametrize(
+    ("name", "closest"),
+    [
+        ("desktop.file_hold", "closest: desktop.file_holds"),
+        ("file_holds", "closest: desktop.file_holds"),
+        ("nothing.like.it", "the names are in reefbench/action_names.py"),
+        ("", "the names are in reefbench/action_names.py"),
+    ],
+)
+def test_an_unknown_stable_name_is_one_line_naming_the_closest(name: str, closest: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        resolve_ref(name, "nodes.n.evaluator")
+    message = str(caught.value)
+    assert message.startswith(f"nodes.n.evaluator: '{name}' is not a stable name")
+    assert closest in message and "\n" not in message
+
+
+def test_a_legacy_reference_goes_through_the_alias_table_wherever_the_code_lives(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """reef-v1's data names ``reefbench.suites.v0.helpers:file_holds``: it means the stable
+    name ``desktop.file_holds``, so moving the function (its target in NAMES) moves the
+    reference with it, and the old module path need not exist."""
+    from reefbench import action_names
+    from reefbench.envs import memory
+
+    legacy = "reefbench.suites.v0.helpers:file_holds"
+    assert action_names.LEGACY_REFS[legacy] == "desktop.file_holds"
+    monkeypatch.setitem(
+        action_names.NAMES, "desktop.file_holds", "reefbench.envs.memory:file_contains"
+    )
+    assert resolve_ref(legacy) is memory.file_contains
+    monkeypatch.setitem(action_names.LEGACY_REFS, "reefbench.gone.place:f", "memory.file_exists")
+    assert resolve_ref("reefbench.gone.place:f") is memory.file_exists

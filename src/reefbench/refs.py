@@ -1,5 +1,17 @@
-"""Import references (``package.module:name``) by which task files and remote clients name
-actions and evaluators — resolved only inside modules known to define them.
+"""References by which task files and remote clients name actions and evaluators: a stable
+name (``desktop.file_holds``) for reefbench's own, ``package.module:name`` for anyone's.
+
+reefbench's own actions and evaluators have stable names (:mod:`reefbench.action_names`),
+and task files write those: a frozen benchmark must survive its code moving. A reference
+without ``:`` is such a name, looked up in that table. A ``module:name`` reference that
+reef-v1's data wrote before stable names resolves through the table's legacy aliases, so
+the data loads unchanged wherever its functions live now.
+
+User suites keep naming their own actions by import reference (``mypkg.checks:done``),
+trusted as below; the table of stable names is closed (no run-time registration), so a
+frozen file means the same whichever user code was imported before it loaded, and no user
+module can take a built-in name. Only reefbench's own module paths are refused when a suite
+is frozen (:func:`is_reefbench_ref`): they are the ones reefbench's refactorings move.
 
 A task file or a remote request is data, not code, so naming a module must never run it.
 Importing a module runs its top level, and ``importlib`` cannot tell a module of actions
@@ -20,10 +32,12 @@ made with ``@action``/``@evaluator``; nothing else is returned or called.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import os
 import sys
 from collections.abc import Iterable
+from functools import cache
 from typing import Any
 
 from reefbench.actions import DEFINING_MODULES, Action
@@ -34,6 +48,9 @@ BUILTIN_ACTION_MODULES: frozenset[str] = frozenset(
         "reefbench.agents.computer_use.base",  # switch_device, a tool native agents offer
         "reefbench.apps.evaluators",
         "reefbench.apps.seeding",
+        "reefbench.benchmark.checks",
+        "reefbench.benchmark.photo_files",
+        "reefbench.benchmark.scans",
         "reefbench.envs.browser.actions",
         "reefbench.envs.desktop.actions",
         "reefbench.envs.desktop.evaluators",
@@ -45,14 +62,22 @@ BUILTIN_ACTION_MODULES: frozenset[str] = frozenset(
         "reefbench.envs.ui.actions",
         "reefbench.envs.ui.evaluators",
         "reefbench.root",
-        "reefbench.suites.v0.helpers",
-        "reefbench.suites.v0.photo_files",
-        "reefbench.suites.v0.scans",
     }
 )
 """reefbench's own modules that define actions or evaluators (exact names, not prefixes)."""
 
 ACTION_MODULES_VARIABLE = "REEF_ACTION_MODULES"
+
+
+# The table of names is read when a reference is first resolved or written, not when
+# `import reefbench` loads this module (it is data about every environment kind).
+@cache
+def _name_of() -> dict[str, str]:
+    """Import reference (``module:qualname``, as ``Action.ref`` gives it) -> stable name."""
+    from reefbench.action_names import NAMES
+
+    return {target: name for name, target in NAMES.items()}
+
 
 _trusted: set[str] = set()
 
@@ -81,11 +106,66 @@ def is_allowed_module(module: str) -> bool:
 
 
 def resolve_ref(ref: str, where: str = "reference") -> Action:
-    """Return the action or evaluator that ``module:name`` names.
+    """Return the action or evaluator that ``ref`` names: a stable name
+    (``area.function``) or an import reference (``package.module:name``).
 
     Raises:
         ConfigError: one line saying what is wrong with the reference and how to fix it.
     """
+    from reefbench.action_names import LEGACY_REFS
+
+    if ":" not in ref:
+        return _resolve_name(ref, where)
+    legacy = LEGACY_REFS.get(ref)
+    if legacy is not None:  # written by reef-v1's data: the function may live elsewhere now
+        return _resolve_name(legacy, where)
+    return _import_ref(ref, where)
+
+
+def stable_name(action: Action) -> str | None:
+    """The stable name of one of reefbench's actions (``None``: it has none)."""
+    return _name_of().get(action.ref)
+
+
+def written_ref(action: Action) -> str:
+    """What a task file writes for ``action``: its stable name, else its import reference."""
+    return _name_of().get(action.ref, action.ref)
+
+
+def is_reefbench_ref(ref: str) -> bool:
+    """Whether ``ref`` is an import reference into reefbench itself (which moves)."""
+    module = ref.partition(":")[0] if ":" in ref else ""
+    return module == "reefbench" or module.startswith("reefbench.")
+
+
+def _resolve_name(name: str, where: str) -> Action:
+    from reefbench.action_names import NAMES
+
+    target = NAMES.get(name)
+    if target is None:
+        raise ConfigError(f"{where}: {_unknown_name(name)}")
+    return _import_ref(target, where)
+
+
+def _unknown_name(name: str) -> str:
+    from reefbench.action_names import NAMES
+
+    function = name.rpartition(".")[2]
+    same = [n for n in NAMES if n.rpartition(".")[2] == function]
+    close = difflib.get_close_matches(name, NAMES, n=3, cutoff=0.6)
+    closest = list(dict.fromkeys([*same, *close]))[:3]
+    hint = (
+        f"closest: {', '.join(closest)}"
+        if closest
+        else "the names are in reefbench/action_names.py"
+    )
+    return (
+        f"'{name}' is not a stable name of an action or evaluator ({hint}); "
+        "name your own as 'package.module:name'"
+    )
+
+
+def _import_ref(ref: str, where: str) -> Action:
     module_name, _, attr = ref.partition(":")
     if not module_name or not attr:
         raise ConfigError(f"{where}: '{ref}' is not of the form 'package.module:name'")

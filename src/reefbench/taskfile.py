@@ -2,9 +2,11 @@
 
 Two shapes, both with ``"schema_version": 1``:
 
-* an *explicit* task: checkpoint nodes naming evaluators by import reference
-  (``"reefbench.envs.memory:file_exists"``) with JSON arguments, edges, setup and the
-  reference solution as action calls;
+* an *explicit* task: checkpoint nodes naming evaluators with JSON arguments, edges,
+  setup and the reference solution as action calls. reefbench's own actions and
+  evaluators are written by stable name (``"memory.file_exists"``,
+  :mod:`reefbench.action_names`), anyone else's by import reference
+  (``"mypkg.checks:done"``); both load (:func:`reefbench.refs.resolve_ref`);
 * a *composed* task: subtask template ids with attribute values and links, resolved
   against a pool (id -> :class:`~reefbench.subtask.SubTask`).
 
@@ -16,7 +18,7 @@ existing :class:`Action` objects; nothing in a task file is evaluated as code.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal, cast
 
@@ -27,7 +29,7 @@ from reefbench.actions import Action, ActionCall, ActionT
 from reefbench.errors import ConfigError, InvalidActionArguments, ReefError, TaskLoadError
 from reefbench.evaluators import Evaluator, _Combined
 from reefbench.link import compose_task
-from reefbench.refs import resolve_ref
+from reefbench.refs import resolve_ref, written_ref
 from reefbench.subtask import SubTask
 from reefbench.task import ActionStep, NearMissCase, Task, TaskMetadata
 from reefbench.userfiles import TOO_DEEP, first_validation_error, json_documents
@@ -288,7 +290,7 @@ def tasks_to_jsonl(tasks: Iterable[Task]) -> str:
     evaluator checks in, so it is part of the task); no spaces, UTF-8 kept as is, and
     non-finite floats refused (JSON has none). Frozen suites and run directories use it.
     """
-    return "".join(_json_line(task_to_dict(t)) for t in tasks)
+    return "".join(json_line(task_to_dict(t)) for t in tasks)
 
 
 # Characters str.splitlines() breaks lines at that json.dumps leaves raw when it keeps
@@ -296,7 +298,8 @@ def tasks_to_jsonl(tasks: Iterable[Task]) -> str:
 _LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
 
 
-def _json_line(document: dict[str, Any]) -> str:
+def json_line(document: dict[str, Any]) -> str:
+    """One task document as a canonical JSON line (see :func:`tasks_to_jsonl`)."""
     text = json.dumps(document, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     return text.translate(_LINE_BREAKS) + "\n"
 
@@ -322,25 +325,67 @@ def _node_dict(ev: Evaluator) -> dict[str, Any]:
         if ev.op == "not":
             return {"not": _node_dict(ev.parts[0])}
         return {"all" if ev.op == "and" else "any": [_node_dict(p) for p in ev.parts]}
-    _check_ref(ev)
-    out: dict[str, Any] = {"evaluator": ev.ref, "args": ev.json_arguments()}
+    out: dict[str, Any] = {"evaluator": _check_ref(ev), "args": ev.json_arguments()}
     if ev.env_name:
         out["env"] = ev.env_name
     return out
 
 
 def _step_dict(step: ActionStep) -> dict[str, Any]:
-    _check_ref(step.action)
-    return {"env": step.env, "action": step.action.ref, "args": step.action.json_arguments()}
+    ref = _check_ref(step.action)
+    return {"env": step.env, "action": ref, "args": step.action.json_arguments()}
 
 
-def _check_ref(act: Action) -> None:
+def _check_ref(act: Action) -> str:
+    """The reference a file writes for ``act`` (its stable name if it has one), checked to
+    load back to the same function."""
+    ref = written_ref(act)
     try:
-        target = resolve_ref(act.ref)
+        target = resolve_ref(ref)
     except ConfigError:
         target = None
     if target is None or target.func is not act.func:
         raise ConfigError(
-            f"{act.label} cannot be saved: '{act.ref}' does not import back to it "
+            f"{act.label} cannot be saved: '{ref}' does not import back to it "
             "(define actions and evaluators at module level)"
         )
+    return ref
+
+
+# The keys of a task document whose entries name actions or evaluators.
+_REF_SECTIONS = ("nodes", "setup", "teardown", "extra_actions")
+
+
+def task_refs(document: Mapping[str, Any]) -> list[str]:
+    """Every action and evaluator reference an explicit task document writes, in order."""
+    found: list[str] = []
+
+    def keep(ref: str) -> str:
+        found.append(ref)
+        return ref
+
+    _walk_refs([document.get(k) for k in _REF_SECTIONS], keep)
+    return found
+
+
+def rename_refs(document: dict[str, Any], renamed: Mapping[str, str]) -> dict[str, Any]:
+    """A copy of an explicit task document with each reference in ``renamed`` replaced
+    (the others kept): how data written with old references compares with today's."""
+    out = dict(document)
+    for key in _REF_SECTIONS:
+        if key in out:
+            out[key] = _walk_refs(out[key], lambda ref: renamed.get(ref, ref))
+    return out
+
+
+def _walk_refs(node: Any, visit: Callable[[str], str]) -> Any:
+    if isinstance(node, dict):
+        return {
+            k: visit(v)
+            if k in ("evaluator", "action") and isinstance(v, str)
+            else _walk_refs(v, visit)
+            for k, v in node.items()
+        }
+    if isinstance(node, list):
+        return [_walk_refs(item, visit) for item in node]
+    return node

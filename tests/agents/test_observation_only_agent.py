@@ -23,8 +23,8 @@ from reefbench.environment import Environment
 from reefbench.episode import Episode
 from reefbench.protocol import AgentOutput, Turn
 from reefbench.suites import get_suite
-from reefbench.suites.v0.gates import used_environments
 from reefbench.task import Task
+from reefbench.validation.gates import used_environments
 
 pytestmark = [
     pytest.mark.integration,

@@ -88,3 +88,50 @@ def test_content_ids_follow_the_definition_not_the_old_id() -> None:
     assert content_id(task, "v1-x-").startswith("v1-x-") and len(content_id(task, "")) == 12
     edited = task.model_copy(update={"edges": [], "instruction": task.instruction + "."})
     assert content_id(edited, "v1-x-") != content_id(task, "v1-x-")
+
+
+def test_freezing_refuses_a_task_that_names_a_module_of_reefbench(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An action of reefbench without a stable name would be frozen as its module path,
+    which the next move of that module breaks: refused, naming the task, the reference and
+    the fix."""
+    from reefbench import refs
+
+    names = refs._name_of()
+    for target in [t for t in names if t.startswith("reefbench.envs.memory:")]:
+        monkeypatch.delitem(names, target)
+    task = memory.load()[0]
+    with pytest.raises(ConfigError) as caught:
+        render([task], suite="m", version="1", command="c")
+    message = str(caught.value)
+    assert message.startswith(f"task '{task.id}' names 'reefbench.envs.memory:")
+    assert message.endswith("give it a stable name in reefbench/action_names.py (NAMES)")
+    assert "\n" not in message
+
+
+def test_data_frozen_with_legacy_references_is_up_to_date_and_kept_byte_for_byte(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Data that wrote module paths before stable names (reef-v1) is what freezing gives
+    today once those paths are read as the names they alias: not stale, not rewritten, and
+    it loads."""
+    from reefbench import action_names
+
+    monkeypatch.setitem(action_names.LEGACY_REFS, "reefbench.old.place:fc", "memory.file_contains")
+    tasks, files = _files()
+    assert '"memory.file_contains"' in files.tasks
+    old = files.tasks.replace('"memory.file_contains"', '"reefbench.old.place:fc"')
+    shipped = render(tasks, suite="memory", version="1.0", command="reef suite freeze m")
+    shipped = FrozenFiles(
+        old,
+        shipped.manifest.model_copy(update={"sha256": hashlib.sha256(old.encode()).hexdigest()}),
+    )
+    for name, text in shipped.items().items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    assert stale(files, tmp_path) == []
+    assert write(files, tmp_path) == []
+    assert (tmp_path / "tasks.jsonl").read_text(encoding="utf-8") == old
+    assert [task_to_dict(t) for t in load(tmp_path)] == [task_to_dict(t) for t in tasks]
+    edited = render(tasks[1:], suite="memory", version="1.0", command="reef suite freeze m")
+    assert stale(edited, tmp_path) == ["tasks.jsonl", "manifest.json"]

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from reefbench import ActionCall, Task, TaskMetadata
+from reefbench.benchmark.finish import finish
 from reefbench.envs import memory as m
 from reefbench.suites import v1
-from reefbench.suites.v0.finish import finish
 
 
 def _task(calls: int, level: str | None = "L2") -> Task:

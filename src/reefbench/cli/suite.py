@@ -7,6 +7,9 @@ use the devices and apps the instruction names) and prints one line per failing 
 ``--static`` runs only the static gates: no environments, seconds for the whole suite.
 ``reef suite freeze`` regenerates a frozen suite's data files (reef-v1's ``tasks.jsonl``
 and ``manifest.json``) from the templates and handmade definitions.
+
+Both work for any suite of :data:`reefbench.suites.RELEASES`: the gates read the suite's
+own pool (near misses, lint), and freezing needs the suite to have frozen data.
 """
 
 from __future__ import annotations
@@ -22,16 +25,6 @@ from reefbench.errors import ConfigError, ReefError
 
 suite_app = typer.Typer(help="Validate built-in suites.", no_args_is_help=True)
 app.add_typer(suite_app, name="suite")
-
-
-def _suite_pool(name: str) -> dict[str, object] | None:
-    from reefbench.suites import ALIASES
-
-    if ALIASES.get(name, name) in ("v0", "v1"):
-        from reefbench.suites.v0.templates import POOL
-
-        return dict(POOL)
-    return None
 
 
 @suite_app.command("check")
@@ -68,7 +61,7 @@ def suite_check(
     from reefbench.action_sets import get_action_set
     from reefbench.compose.lint import lint_pool
     from reefbench.suites import get_suite
-    from reefbench.suites.v0.gates import run_gates
+    from reefbench.validation.gates import run_gates
 
     if workers < 1:
         raise ConfigError(f"--workers must be at least 1, got {workers}")
@@ -80,21 +73,21 @@ def suite_check(
     ]
     if not picked:
         raise ReefError(f"no task of suite {suite} matches {', '.join(tasks or [])}")
-    pool = _suite_pool(suite)
+    pool = dict(chosen.pool()) if chosen.pool is not None else None
     failed = 0
     if pool is not None:
-        for problem in lint_pool(pool, f"{suite} pool"):  # type: ignore[arg-type]
+        for problem in lint_pool(pool, f"{suite} pool"):
             console.print(f"[red]lint[/] {problem}", highlight=False)
             failed += problem.severity == "error"
     started = time.perf_counter()
     if static:
         if pool is None:
-            raise ConfigError(f"suite {suite} has no static gates (they read the v0 pool)")
-        from reefbench.suites.v0.gates import static_problems
+            raise ConfigError(f"suite {suite} has no static gates (they read a subtask pool)")
+        from reefbench.validation.gates import static_problems
 
         bad = 0
         for task in picked:
-            found = static_problems(task, pool)  # type: ignore[arg-type]
+            found = static_problems(task, pool)
             if found:
                 bad += 1
                 console.print(f"[red]FAIL[/] {task.id}: {'; '.join(found)}", highlight=False)
@@ -115,7 +108,7 @@ def suite_check(
     verdicts = run_gates(
         picked,
         chosen.make_environments,
-        pool=pool,  # type: ignore[arg-type]
+        pool=pool,
         workers=workers,
         on_verdict=show,
         action_set=action_set,

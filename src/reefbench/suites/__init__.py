@@ -1,9 +1,18 @@
-"""Built-in suites, addressed by name on the command line."""
+"""Built-in suites (releases of the benchmark), addressed by name on the command line.
+
+One table, :data:`RELEASES`, says for each suite its name and aliases, what it is, where
+its tasks and devices come from, the subtask pool its tasks are built from (for their
+near misses and the lint) and, for a suite shipped as data, its frozen data. Code is named
+by import reference and imported only when the suite is asked for: suites may pull heavy
+dependencies, and listing them must not.
+"""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from reefbench.environment import Environment
 from reefbench.errors import ConfigError
@@ -29,43 +38,86 @@ class Suite:
     frozen: FrozenSuite | None = None
 
 
+@dataclass(frozen=True)
+class Release:
+    """One row of :data:`RELEASES`.
+
+    ``source`` is the module whose ``load()`` gives the tasks and ``make_environments()``
+    the devices; ``pool`` and ``frozen`` are ``module:attribute`` references (a subtask
+    pool; a :class:`~reefbench.suites.frozen.FrozenSuite`), ``None`` when the suite has none.
+    """
+
+    name: str
+    aliases: tuple[str, ...]
+    description: str
+    source: str
+    pool: str | None = None
+    frozen: str | None = None
+
+
+BENCHMARK_POOL = "reefbench.benchmark.templates:POOL"
+
+RELEASES: tuple[Release, ...] = (
+    Release(
+        "memory",
+        (),
+        "Two in-memory devices with files: every framework feature in under a second.",
+        "reefbench.suites.memory",
+        pool="reefbench.suites.memory:POOL",
+    ),
+    Release(
+        "v0",
+        ("reef-v0",),
+        "The development view: the benchmark's tasks synthesised from today's source "
+        "(ids retired; report scores on v1).",
+        "reefbench.benchmark",
+        pool=BENCHMARK_POOL,
+    ),
+    Release(
+        "v1",
+        ("reef-v1",),
+        "reef-v1: desktop, phone and browser tasks around one local cloud account, "
+        "frozen as versioned data, each proven solvable.",
+        "reefbench.suites.v1",
+        pool=BENCHMARK_POOL,
+        frozen="reefbench.suites.v1:FROZEN",
+    ),
+)
+
+SUITES = tuple(r.name for r in RELEASES)
+DEFAULT_SUITE = "v1"
 # The benchmark's published names, for people who type them.
-ALIASES = {"reef-v0": "v0", "reef-v1": "v1"}
+ALIASES = {alias: r.name for r in RELEASES for alias in r.aliases}
 
 
-def _v0_pool() -> Mapping[str, SubTask]:
-    from reefbench.suites.v0.templates import POOL
-
-    return POOL
-
-
-def _memory_pool() -> Mapping[str, SubTask]:
-    from reefbench.suites.memory import POOL
-
-    return POOL
+def _attribute(ref: str) -> Any:
+    module, _, attr = ref.partition(":")
+    return getattr(importlib.import_module(module), attr)
 
 
-def get_suite(name: str) -> Suite:
-    """Look a built-in suite up by name (imported lazily: suites may pull heavy deps)."""
+def release(name: str) -> Release:
+    """The table's row for a suite name or alias.
+
+    Raises:
+        ConfigError: an unknown name (one line listing the suites).
+    """
     name = ALIASES.get(name, name)
-    if name == "memory":
-        from reefbench.suites import memory
-
-        return Suite(
-            "memory", memory.__doc__ or "", memory.load, memory.make_environments, _memory_pool
-        )
-    if name == "v0":
-        from reefbench.suites import v0
-
-        return Suite("v0", v0.__doc__ or "", v0.load, v0.make_environments, _v0_pool)
-    if name == "v1":
-        from reefbench.suites import v1
-
-        return Suite(
-            "v1", v1.__doc__ or "", v1.load, v1.make_environments, _v0_pool, frozen=v1.FROZEN
-        )
+    for row in RELEASES:
+        if row.name == name:
+            return row
     raise ConfigError(f"unknown suite '{name}': available suites: {', '.join(SUITES)}")
 
 
-SUITES = ("memory", "v0", "v1")
-DEFAULT_SUITE = "v1"
+def get_suite(name: str) -> Suite:
+    """Look a built-in suite up by name or alias (its code imported now, not before)."""
+    row = release(name)
+    source = importlib.import_module(row.source)
+    pool = row.pool
+    return Suite(
+        row.name,
+        row.description,
+        source.load,
+        source.make_environments,
+        (lambda: _attribute(pool)) if pool is not None else None,
+        _attribute(row.frozen) if row.frozen is not None else None,
+    )

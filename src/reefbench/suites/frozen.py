@@ -8,21 +8,37 @@ the benchmark is a change to a file that a test (regenerate in memory, compare b
 refuses until the file is frozen again. The bytes are canonical
 (:func:`reefbench.taskfile.tasks_to_jsonl`): no timestamps, keys in a fixed order, and
 the same tasks always give the same file, so the content hash names the benchmark.
+
+Frozen data names reefbench's actions and evaluators by stable name
+(:mod:`reefbench.action_names`), never by module path: freezing refuses a task that names
+a module of reefbench, which would break when that module moves. Data frozen before stable
+names (reef-v1) keeps its bytes: it equals what freezing gives today once its legacy
+references are read as the names they alias (:func:`settle`), so it is not rewritten.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from reefbench.action_names import LEGACY_REFS
 from reefbench.errors import ConfigError
+from reefbench.refs import is_reefbench_ref
 from reefbench.task import Task
-from reefbench.taskfile import SCHEMA_VERSION, load_tasks, task_to_dict, tasks_to_jsonl
+from reefbench.taskfile import (
+    SCHEMA_VERSION,
+    json_line,
+    load_tasks,
+    rename_refs,
+    task_refs,
+    task_to_dict,
+    tasks_to_jsonl,
+)
 from reefbench.userfiles import parse_json, read_text
 
 TASKS_FILE = "tasks.jsonl"
@@ -62,17 +78,31 @@ def content_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def content_id(task: Task, prefix: str, digits: int = 12) -> str:
+def content_id(
+    task: Task, prefix: str, digits: int = 12, *, written_as: Mapping[str, str] | None = None
+) -> str:
     """An id derived from everything the task is except its id: the same definition gets
-    the same id, and any change to it (instruction, checkpoint, solution) a new one."""
+    the same id, and any change to it (instruction, checkpoint, solution) a new one.
+
+    ``written_as`` maps references to the ones the hash reads: a suite frozen before
+    stable names (reef-v1) hashes the module paths it was frozen with, so its ids stay."""
     body = task_to_dict(task)
     del body["id"]
+    if written_as:
+        body = rename_refs(body, written_as)
     text = json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return f"{prefix}{content_hash(text)[:digits]}"
 
 
 def render(tasks: Sequence[Task], *, suite: str, version: str, command: str) -> FrozenFiles:
-    """The files of a frozen suite for these tasks (pure: nothing is written)."""
+    """The files of a frozen suite for these tasks (pure: nothing is written).
+
+    Raises:
+        ConfigError: a task names an action or evaluator of reefbench by module path (it
+            has no stable name); one line naming the task, the reference and the fix.
+    """
+    for task in tasks:
+        _refuse_module_paths(task)
     text = tasks_to_jsonl(tasks)
     manifest = FrozenManifest(
         suite=suite, version=version, count=len(tasks), sha256=content_hash(text), command=command
@@ -80,9 +110,39 @@ def render(tasks: Sequence[Task], *, suite: str, version: str, command: str) -> 
     return FrozenFiles(text, manifest)
 
 
+def _refuse_module_paths(task: Task) -> None:
+    for ref in task_refs(task_to_dict(task)):
+        if is_reefbench_ref(ref):
+            raise ConfigError(
+                f"task '{task.id}' names '{ref}' by module path, which breaks when the module "
+                "moves; give it a stable name in reefbench/action_names.py (NAMES)"
+            )
+
+
+def legacy_as_names(text: str) -> str:
+    """JSON-lines tasks with every legacy reference (reef-v1's module paths) written as the
+    stable name it aliases, in canonical form: what freezing the same tasks gives today."""
+    documents = [json.loads(line) for line in text.splitlines()]
+    return "".join(json_line(rename_refs(d, LEGACY_REFS)) for d in documents)
+
+
+def settle(files: FrozenFiles, directory: Path) -> FrozenFiles:
+    """``files``, except that shipped data equal to them once its legacy references are
+    read as names is kept byte for byte (its hash is the published benchmark's)."""
+    path = directory / TASKS_FILE
+    if not path.is_file():
+        return files
+    shipped = path.read_bytes().decode("utf-8")
+    if shipped == files.tasks or legacy_as_names(shipped) != files.tasks:
+        return files
+    manifest = files.manifest.model_copy(update={"sha256": content_hash(shipped)})
+    return FrozenFiles(shipped, manifest)
+
+
 def write(files: FrozenFiles, directory: Path) -> list[str]:
     """Write the files that differ; return their names (empty: already up to date)."""
     directory.mkdir(parents=True, exist_ok=True)
+    files = settle(files, directory)
     changed = []
     for name, text in files.items().items():
         path = directory / name
@@ -93,7 +153,10 @@ def write(files: FrozenFiles, directory: Path) -> list[str]:
 
 
 def stale(files: FrozenFiles, directory: Path) -> list[str]:
-    """Names of the files in ``directory`` whose bytes differ from ``files`` (or are missing)."""
+    """Names of the files in ``directory`` whose bytes differ from ``files`` (or are missing),
+    shipped data that differs only in writing legacy references for names counting as same
+    (:func:`settle`)."""
+    files = settle(files, directory)
     return [
         name
         for name, text in files.items().items()

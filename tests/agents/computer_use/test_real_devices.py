@@ -120,7 +120,7 @@ def test_native_agents_complete_a_task_on_each_device_kind(
     server: WireServer,
     device: str,
 ) -> None:
-    from reefbench.suites.v0.gates import used_environments
+    from reefbench.validation.gates import used_environments
 
     tasks, envs = suite_envs
     task = tasks[TASKS[device]]

@@ -30,7 +30,7 @@ FLAGS: dict[str, dict[str, Any]] = {"anthropic": {"computer_use": "on"}, "openai
 def test_a_run_completes_a_reef_v0_task_through_each_interface(
     server: WireServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import reefbench.suites.v0 as v0
+    import reefbench.benchmark as v0
     from reefbench.log.store import ResultsStore
     from reefbench.runner.agents import agent_from_spec
     from reefbench.runner.config import RunConfig

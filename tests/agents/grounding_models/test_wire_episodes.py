@@ -30,8 +30,8 @@ from reefbench.grounding import pick
 from reefbench.pointer import Scale, png_size
 from reefbench.protocol import UNPARSABLE, AgentOutput, Turn
 from reefbench.suites import get_suite
-from reefbench.suites.v0.gates import used_environments
 from reefbench.task import ActionStep, Task
+from reefbench.validation.gates import used_environments
 
 from ..conftest import FAKE_KEY, FAST_RETRY, FakeServer, Scripted, render_openai
 

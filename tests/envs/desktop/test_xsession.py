@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from reefbench.benchmark import checks as hp
 from reefbench.envs.desktop import DesktopEnvironment
 from reefbench.envs.desktop import session_evaluators as sev
 from reefbench.envs.desktop.xsession import (
@@ -19,7 +20,6 @@ from reefbench.envs.desktop.xsession import (
     desktop_xml,
     screen_sized_wallpaper,
 )
-from reefbench.suites.v0 import helpers as hp
 from reefbench.waiting import wait_until
 
 pytestmark = [

@@ -1,10 +1,17 @@
 """reef-v1 as frozen data: the shipped files are what freezing gives today, they load to
-the same tasks as synthesis, ids come from content, and runs record the suite's hash."""
+the same tasks as synthesis, ids come from content, and runs record the suite's hash.
+
+reef-v1 was frozen when task files named actions by module path; freezing now writes
+stable names. So "what freezing gives today" is compared modulo the alias table
+(:data:`reefbench.action_names.LEGACY_REFS`): the shipped bytes, their legacy references
+read as the names they alias, equal the rebuilt tasks, and the shipped bytes are kept."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import shutil
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -14,8 +21,8 @@ from reefbench.errors import ConfigError
 from reefbench.runner.launch import suite_identity
 from reefbench.suites import get_suite
 from reefbench.suites import v1 as suite
-from reefbench.suites.frozen import FrozenFiles, content_id, stale
-from reefbench.suites.v1.build import build
+from reefbench.suites.frozen import FrozenFiles, legacy_as_names, stale, write
+from reefbench.suites.v1.build import build, task_id
 from reefbench.task import Task
 from reefbench.taskfile import task_to_dict, tasks_to_jsonl
 
@@ -34,10 +41,21 @@ def files(synthesised: list[Task]) -> FrozenFiles:
     )
 
 
-def test_the_shipped_files_are_exactly_what_freezing_gives_today(files: FrozenFiles) -> None:
+def test_the_shipped_files_are_exactly_what_freezing_gives_today(
+    files: FrozenFiles, tmp_path: Path
+) -> None:
+    """Modulo the alias table: the rebuilt tasks, written with stable names, equal the
+    shipped ones once their legacy references are read as names; freezing again writes
+    nothing, so the data (and the manifest's hash) stay byte-identical."""
     # A template, pool or handmade edit that was not frozen again fails here, saying how.
     problem = suite.FROZEN.staleness(files)
     assert problem is None, problem
+    shipped = (suite.DATA / "tasks.jsonl").read_text(encoding="utf-8")
+    assert files.tasks != shipped and files.tasks == legacy_as_names(shipped)
+    copy = tmp_path / "data"
+    shutil.copytree(suite.DATA, copy)
+    assert write(files, copy) == []
+    assert (copy / "tasks.jsonl").read_text(encoding="utf-8") == shipped
 
 
 def test_a_stale_file_is_named_with_the_command_that_fixes_it(
@@ -66,7 +84,8 @@ def test_loading_the_frozen_suite_gives_the_synthesised_tasks(synthesised: list[
     loaded = get_suite("v1").load()
     same = [task_to_dict(t) for t in loaded] == [task_to_dict(t) for t in synthesised]
     assert same, "the frozen tasks are not today's; run: reef suite freeze v1"
-    assert tasks_to_jsonl(loaded) == (suite.DATA / "tasks.jsonl").read_text(encoding="utf-8")
+    shipped = (suite.DATA / "tasks.jsonl").read_text(encoding="utf-8")
+    assert tasks_to_jsonl(loaded) == legacy_as_names(shipped)
 
 
 def test_every_task_is_complete_in_the_file() -> None:
@@ -91,9 +110,9 @@ def test_ids_are_v1_and_derived_from_the_definition() -> None:
     assert not any(i.startswith("v0-") for i in ids)
     for task in tasks[:20]:
         kind = task.id.rsplit("-", 1)[0] + "-"
-        assert content_id(task, kind) == task.id
+        assert task_id(task, kind) == task.id
         changed = task.model_copy(update={"instruction": task.instruction + "!"})
-        assert content_id(changed, kind) != task.id
+        assert task_id(changed, kind) != task.id
 
 
 def test_reef_v1_is_the_default_and_its_hash_goes_to_run_json() -> None:

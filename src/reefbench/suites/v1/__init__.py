@@ -14,8 +14,8 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
+from reefbench.benchmark.environments import make_environments
 from reefbench.suites import frozen
-from reefbench.suites.v0.environments import make_environments
 from reefbench.task import Task
 
 NAME = "v1"
@@ -23,11 +23,6 @@ VERSION = "1.0.0"
 """Bumped by hand when a release of the benchmark changes; the content hash in the
 manifest changes with every edit of the data, the version only when it is published."""
 DATA = Path(__file__).parent / "data"
-
-DESCRIPTION = (
-    "reef-v1: desktop, phone and browser tasks around one local cloud account, "
-    "frozen as versioned data, each proven solvable."
-)
 
 
 def _build() -> list[Task]:
@@ -56,7 +51,6 @@ def manifest() -> frozen.FrozenManifest:
 
 __all__ = [
     "DATA",
-    "DESCRIPTION",
     "FROZEN",
     "NAME",
     "VERSION",

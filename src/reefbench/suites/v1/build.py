@@ -13,6 +13,7 @@ at 10 % of the benchmark. Step limits follow the rule reef-v1 was frozen with
 
 from __future__ import annotations
 
+from reefbench.action_names import LEGACY_REFS
 from reefbench.errors import ConfigError
 from reefbench.suites.frozen import content_id
 from reefbench.suites.step_budget import V1_RULE, with_step_budget
@@ -20,6 +21,14 @@ from reefbench.task import Task
 
 PREFIX = "v1"
 SHORT = 5
+# reef-v1 was frozen when task files named actions by module path: its ids hash the task
+# as it was written then, so they stay the ids it was published with.
+WRITTEN_AS = {name: ref for ref, name in LEGACY_REFS.items()}
+
+
+def task_id(task: Task, prefix: str) -> str:
+    """reef-v1's id of a task: the hash of its definition as reef-v1 wrote it."""
+    return content_id(task, prefix, written_as=WRITTEN_AS)
 
 
 def _kind(v0_id: str) -> str:
@@ -34,7 +43,7 @@ def build() -> list[Task]:
     Raises:
         ConfigError: two tasks with the same definition (they would share an id).
     """
-    from reefbench.suites.v0 import composed, handmade, hardworld
+    from reefbench.benchmark import composed, handmade, hardworld
 
     tasks: list[Task] = []
     seen: dict[str, str] = {}
@@ -42,7 +51,7 @@ def build() -> list[Task]:
     for built in [*handmade.load(), *hardworld.tasks(), *kept]:
         # reef-v1 was frozen with reference+5 budgets: its data stays as published.
         task = with_step_budget(built, V1_RULE)
-        new_id = content_id(task, f"{PREFIX}-{_kind(task.id)}-")
+        new_id = task_id(task, f"{PREFIX}-{_kind(task.id)}-")
         if new_id in seen:
             raise ConfigError(f"{task.id} and {seen[new_id]} are the same task ({new_id})")
         seen[new_id] = task.id

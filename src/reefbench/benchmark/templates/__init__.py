@@ -1,0 +1,46 @@
+"""reef-v0's subtask pool, one module per platform (``reef pool lint
+reefbench.benchmark.templates:POOL``)."""
+
+from __future__ import annotations
+
+from reefbench.benchmark.templates import (
+    appearance,
+    browser,
+    cross,
+    desktop,
+    gallery,
+    office2,
+    phone,
+    phonephoto,
+    photoedit,
+    session,
+    world,
+)
+from reefbench.subtask import SubTask
+
+POOL: dict[str, SubTask] = {
+    t.id: t
+    for module in (
+        desktop,
+        phone,
+        browser,
+        cross,
+        gallery,
+        world,
+        session,
+        office2,
+        appearance,
+        photoedit,
+        phonephoto,
+    )
+    for t in module.TEMPLATES
+}
+BY_PLATFORM: dict[str, list[str]] = {
+    "desktop": [t.id for t in (*desktop.TEMPLATES, *session.TEMPLATES, *office2.TEMPLATES)],
+    "phone": [t.id for t in phone.TEMPLATES],
+    "browser": [t.id for t in browser.TEMPLATES],
+    "cross": [t.id for t in cross.TEMPLATES] + [t.id for t in gallery.TEMPLATES],
+    "appearance": [t.id for t in appearance.TEMPLATES],
+    "world": [t.id for t in world.TEMPLATES],
+    "photoedit": [t.id for t in (*photoedit.TEMPLATES, *phonephoto.TEMPLATES)],
+}

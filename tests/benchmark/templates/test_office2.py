@@ -1,0 +1,42 @@
+"""The expense-report template: its seeded sheets have the look-alike category, a whole
+average, and results that differ from what its near misses write."""
+
+from __future__ import annotations
+
+from reefbench.benchmark.templates import POOL, office2
+
+
+def test_the_template_is_in_the_pool_under_its_own_intent() -> None:
+    template = POOL["desktop.calc_writer_report"]
+    assert template.intents == [office2.REPORT_INTENT]
+
+
+def test_every_sheet_has_a_look_alike_and_whole_results() -> None:
+    for record in office2.RECORDS:
+        rows = office2._rows(record["sheet"])
+        assert len(rows) == office2.ROWS
+        categories = {row[1] for row in rows}
+        assert {"Food", "Food delivery"} <= categories
+        amounts = [int(r[3]) for r in rows if r[1] == record["average_of"]]
+        assert sum(amounts) % len(amounts) == 0
+        assert office2._total(record["sheet"], record["total_of"]) > 0
+
+
+def test_the_checkpoints_read_the_computed_results_not_the_instruction() -> None:
+    record = office2.RECORDS[0]
+    built = POOL["desktop.calc_writer_report"].instantiate(record)
+    total = office2._total(record["sheet"], record["total_of"])
+    assert str(total) not in built.instruction
+    assert any(f"Total Food: {total}" in str(ev) for ev in built.nodes.values())
+    solution = " ".join(str(c.arguments) for c in built.solution)
+    assert "SUMIF(" in solution and "AVERAGEIF(" in solution
+    assert len(built.solution) >= 25
+
+
+def test_the_look_alike_near_miss_reports_another_total() -> None:
+    record = office2.RECORDS[0]  # Food, with "Food delivery" rows beside it
+    wrong = office2.report_look_alike(**record)
+    right = office2.report_solution(**record)
+    assert [c.arguments for c in wrong] != [c.arguments for c in right]
+    loose = sum(int(r[3]) for r in office2._rows(record["sheet"]) if r[1].startswith("Food"))
+    assert loose != office2._total(record["sheet"], "Food")
