@@ -241,6 +241,29 @@ def test_formula_checkpoint_needs_the_function_and_the_value(tmp_path: Path) -> 
     assert not check("missing.ods")[0]
 
 
+def test_formula_checkpoint_takes_what_computes_the_same(tmp_path: Path) -> None:
+    """A playtest found =SUMIFS(...) refused because "SUMIF(" is not in "SUMIFS(": the
+    instruction asks for a formula giving the total, not for one function."""
+    env = _env(tmp_path)
+    written = {
+        "sumifs.ods": 'of:=SUMIFS([.D2:.D13];[.B2:.B13];"Food")',
+        "product.ods": 'of:=SUMPRODUCT(([.B2:.B13]="Food")*[.D2:.D13])',
+        "ratio.ods": 'of:=SUMIF([.B2:.B13];"Food";[.D2:.D13])/COUNTIF([.B2:.B13];"Food")',
+        "named.ods": "of:=MYSUMIF([.D2])",
+    }
+    for name, formula in written.items():
+        _formula_cell(tmp_path / name, formula, 119)
+
+    def check(name: str, uses: str) -> bool:
+        got = oe.spreadsheet_formula(path=f"~/{name}", cell="A1", value=119, uses=uses)
+        return got.evaluate(env).success
+
+    assert check("sumifs.ods", "SUMIF") and check("product.ods", "SUMIF")
+    assert check("ratio.ods", "AVERAGEIF") and check("sumifs.ods", "AVERAGEIF")
+    assert not check("named.ods", "SUMIF")  # a name ending in SUMIF is not SUMIF
+    assert not check("ratio.ods", "COUNTA")  # another function's family is not taken
+
+
 def test_slide_checkpoint_needs_the_title_layout_and_count(tmp_path: Path) -> None:
     env = _env(tmp_path)
     _impress(tmp_path / "pitch.odp")

@@ -13,6 +13,7 @@ told apart by the generator the file records (:func:`saved_by_libreoffice`).
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from reefbench.documents.odf import (
@@ -108,13 +109,33 @@ def spreadsheet_cell(
     return EvalResult(success=True, message=f"{address} of {path} shows {found.text}")
 
 
+# Functions that compute the same conditional result a spreadsheet user might reach for
+# instead of the one the reference types: an instruction that asks for "a formula giving
+# the total of the Travel expenses" accepts =SUMIFS(...), =SUMPRODUCT(...) or
+# =SUMIF(...)/COUNTIF(...) as well as =SUMIF(...); the value is checked either way. What
+# stays out is a typed number and cells added one by one (=D3+D10).
+EQUIVALENT_FUNCTIONS: dict[str, tuple[str, ...]] = {
+    "SUMIF": ("SUMIF", "SUMIFS", "SUMPRODUCT", "DSUM"),
+    "AVERAGEIF": ("AVERAGEIF", "AVERAGEIFS", "DAVERAGE", "SUMIF", "SUMIFS", "SUMPRODUCT"),
+    "COUNTIF": ("COUNTIF", "COUNTIFS", "SUMPRODUCT", "DCOUNT", "DCOUNTA"),
+}
+
+
+def calls_any(formula: str, functions: tuple[str, ...]) -> bool:
+    """Whether ``formula`` calls one of ``functions`` (a whole function name: SUMIF is not
+    found in SUMIFS, nor in a sheet or range named MYSUMIF)."""
+    names = "|".join(re.escape(f) for f in functions)
+    return re.search(rf"(?<![A-Z0-9_.])(?:{names})\s*\(", formula.upper()) is not None
+
+
 @evaluator(governs=_path_keys)
 def spreadsheet_formula(
     path: str, cell: str, value: float, uses: str, *, env: DesktopDevice
 ) -> EvalResult:
     """The spreadsheet's cell holds this value, computed by a formula that calls the
-    function ``uses`` (any ranges and criteria: ``=SUMIF(B:B;"Food";D:D)`` and
-    ``=SUMIF(B2:B15;B4;D2:D15)`` are both a conditional total). A number typed in, or a
+    function ``uses`` or one that computes the same (:data:`EQUIVALENT_FUNCTIONS`), with
+    any ranges and criteria: ``=SUMIF(B:B;"Food";D:D)``, ``=SUMIF(B2:B15;B4;D2:D15)`` and
+    ``=SUMIFS(D:D;B:B;"Food")`` are all a conditional total. A number typed in, or a
     formula that adds the cells one by one, does not count.
 
     Args:
@@ -136,10 +157,13 @@ def spreadsheet_formula(
         return EvalResult(
             success=False, message=f"{cell} of {path} holds a constant, not a formula"
         )
-    if f"{uses.upper()}(" not in found.formula:
+    wanted = uses.upper()
+    functions = EQUIVALENT_FUNCTIONS.get(wanted, (wanted, f"{wanted}S"))
+    if not calls_any(found.formula, functions):
         return EvalResult(
             success=False,
-            message=f"{cell} of {path} holds {found.formula}, which does not use {uses.upper()}",
+            message=f"{cell} of {path} holds {found.formula}, which does not use {wanted}"
+            f" or an equivalent ({', '.join(f for f in functions if f != wanted)})",
         )
     if found.value is None or not math.isclose(found.value, value, abs_tol=1e-6):
         return EvalResult(
