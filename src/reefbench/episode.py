@@ -40,7 +40,7 @@ from reefbench.root import ROOT, Judge, RootEnvironment
 from reefbench.sideeffects import Change, SideEffectPolicy, allowed_keys, side_effects
 from reefbench.system_packages import describe_missing, missing_for_apps
 from reefbench.task import Task
-from reefbench.worldtime import ExpectsWorldTime, task_now
+from reefbench.worldtime import ExpectsWorldTime, StampsSetupFiles, task_now
 
 Termination = Literal[
     "success",
@@ -345,6 +345,9 @@ class Episode:
                 raise _Stop(
                     "env_error", f"setup {step.action.label} failed: {_describe(exc)}"
                 ) from exc
+        for env in self.envs.values():
+            if isinstance(env, StampsSetupFiles):
+                env.stamp_setup_files()
         if self.side_effect_policy != "off":
             for name, env in self.envs.items():
                 try:

@@ -110,12 +110,22 @@ class ExpectsWorldTime(Protocol):
     def expect_world_time(self, now: str | None) -> None: ...
 
 
+@runtime_checkable
+class StampsSetupFiles(Protocol):
+    """A device whose files carry times (the desktop's home): the files a task's setup
+    wrote there are given the world time once the setup has run, as if written inside the
+    world, whichever helper wrote them and whatever folders it made on the way."""
+
+    def stamp_setup_files(self) -> None: ...
+
+
 __all__ = [
     "DEFAULT_NOW",
     "WORLD_NOW",
     "WORLD_TIMEZONE",
     "ClockListener",
     "ExpectsWorldTime",
+    "StampsSetupFiles",
     "TimeSource",
     "WorldClock",
     "parse_now",

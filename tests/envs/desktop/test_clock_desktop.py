@@ -91,3 +91,54 @@ def test_a_clock_the_expectation_did_not_foresee_is_still_followed(
     assert _sandbox_pid(desk) != started  # the session restarted on the new time
     shown = _date(desk)
     assert 0 <= (shown - datetime(2025, 1, 2, 8, 30)).total_seconds() < 600, shown
+
+
+def test_files_a_setup_writes_carry_the_world_time_and_so_do_new_folders(
+    devices: tuple[ServicesEnvironment, DesktopEnvironment],
+) -> None:
+    """A playtest saw ``ls -la ~/Pictures`` show a setup's picture (and the folder made for
+    it) on the host's day, next to the home's files on the task's day: every file a setup
+    writes is stamped with the world time once the setup has run, whichever helper wrote
+    it (here one that never stamps, ``draw_picture``)."""
+    from reefbench.actions import ActionCall
+    from reefbench.agents import OracleAgent
+    from reefbench.benchmark.checks import draw_picture
+    from reefbench.envs.desktop.evaluators import file_exists
+    from reefbench.episode import Episode
+    from reefbench.task import ActionStep, Task
+
+    services, desk = devices
+    task = Task(
+        id="setup-file-times",
+        instruction="Look at the picture.",
+        nodes={"there": file_exists("~/Pictures/Fresh/amber.png").on("desktop")},
+        setup=[
+            ActionStep(
+                env="desktop",
+                action=draw_picture(
+                    path="~/Pictures/Fresh/amber.png", width=40, height=30, color="orange"
+                ),
+            )
+        ],
+        reference_solution=[ActionCall(env="root", name="complete", arguments={})],
+    )
+    seen: dict[str, str] = {}
+
+    class Look(OracleAgent):
+        def act(self, turn):  # type: ignore[no-untyped-def]
+            listing = desk.session.run(
+                [
+                    "stat",
+                    "-c",
+                    "%y %n",
+                    "/home/user/Pictures/Fresh",
+                    "/home/user/Pictures/Fresh/amber.png",
+                ],
+                timeout=5,
+            ).stdout
+            seen["stat"] = listing
+            return super().act(turn)
+
+    Episode(task, Look(observe=False), {"desktop": desk, "services": services}).run()
+    days = {line.split()[0] for line in seen["stat"].splitlines()}
+    assert days == {DEFAULT_NOW[:10]}, seen["stat"]

@@ -148,6 +148,7 @@ class DesktopDevice(Environment):
         # session starts on it, and the account's reset announcing its own time on the
         # way there is no reason to restart.
         self._expected_now: str | None = None
+        self._stamped_at = 0.0  # host time of the home's last restore (_stamp_home)
         self.extra_home = Path(home) if home else None
         self.ocr = ocr
         self.screenshot_width = screenshot_width
@@ -260,8 +261,20 @@ class DesktopDevice(Environment):
     def _stamp_home(self) -> None:
         # The pristine home's files were made at the reset's world time, not the host's
         # (the sandbox starts on that time right after).
+        self._stamped_at = time.time()
         if self.session.now is not None:
             faketime.stamp_tree(self.session.home, faketime.world_epoch(self.session.now))
+
+    def stamp_setup_files(self) -> None:
+        """Give what the task's setup wrote in the home since the reset (files and the
+        folders made or changed on the way) the sandbox's current time instead of the
+        host's (:class:`~reefbench.worldtime.StampsSetupFiles`): ``ls -l`` and the file
+        manager then show the task's day on them, as on the rest of the home."""
+        if self.session.now is None:
+            return
+        faketime.stamp_newer(
+            self.session.home, self._stamped_at, time.time() + self.session.clock_offset
+        )
 
     def stamp_world_time(self, path: Path) -> None:
         """Give a file (or folder tree) the harness just wrote at host path ``path`` the

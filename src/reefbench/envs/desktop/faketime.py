@@ -91,3 +91,20 @@ def stamp_tree(root: Path, when: float) -> None:
         for name in (*dirs, *files):
             os.utime(os.path.join(folder, name), (when, when), follow_symlinks=False)
     os.utime(root, (when, when))
+
+
+def stamp_newer(root: Path, since: float, when: float) -> int:
+    """Set the modification (and access) time of every entry under ``root`` (``root``
+    too) modified at or after host time ``since`` to ``when``, symlinks themselves rather
+    than their targets; returns how many were stamped."""
+    stamped = 0
+    for folder, dirs, files in os.walk(root):
+        for name in (*dirs, *files):
+            path = os.path.join(folder, name)
+            if os.lstat(path).st_mtime >= since:
+                os.utime(path, (when, when), follow_symlinks=False)
+                stamped += 1
+    if os.stat(root).st_mtime >= since:
+        os.utime(root, (when, when))
+        stamped += 1
+    return stamped
