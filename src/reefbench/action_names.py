@@ -121,8 +121,6 @@ NAMES: dict[str, str] = {
     "office.spreadsheet_formula": "reefbench.envs.desktop.office_evaluators:spreadsheet_formula",
     # phone
     "phone.call_made": "reefbench.envs.phone.checks:call_made",
-    "phone.open_app": "reefbench.envs.phone.checks:open_phone_app",
-    "phone.set_clock": "reefbench.envs.phone.checks:set_phone_clock",
     "phone.set_setting": "reefbench.envs.phone.checks:set_phone_setting",
     "phone.setting_is": "reefbench.envs.phone.checks:phone_setting_is",
     # touch

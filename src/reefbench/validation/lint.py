@@ -18,7 +18,7 @@ codes that may be passed on, no setting set twice); this gate proves it did.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
@@ -208,9 +208,3 @@ RULES: dict[str, Rule] = {
 def lint_problems(task: Task, pool: Mapping[str, SubTask]) -> list[str]:
     """Every finding of every rule, as ``lint (rule): finding`` lines (none: clean)."""
     return [f"lint ({name}): {p}" for name, rule in RULES.items() for p in rule(task, pool)]
-
-
-def rejected_by_rule(tasks: Iterable[Task], pool: Mapping[str, SubTask]) -> dict[str, list[str]]:
-    """Rule -> ids of the tasks it rejects (for reports)."""
-    todo = list(tasks)
-    return {name: [t.id for t in todo if rule(t, pool)] for name, rule in RULES.items()}

@@ -152,10 +152,6 @@ def desktop_option_solution(option: str) -> list[ActionCall]:
     ]
 
 
-def desktop_option_describe(option: str) -> str:
-    return option.split(".")[0]
-
-
 DESKTOP_OPTION = SubTask(
     id="session.desktop_option",
     description='In the Desktop Settings app, switch the desktop icons\' option "{option}" '

@@ -27,28 +27,6 @@ def set_phone_setting(key: str, value: str, env: PhoneEnvironment) -> str:
     return f"{key} = {value}"
 
 
-@action
-def set_phone_clock(now: str, env: PhoneEnvironment) -> str:
-    """Fix the phone's clock (the status bar shows it).
-
-    Args:
-        now: Date and time, e.g. "2024-06-03T09:00".
-    """
-    env.set_now(now)
-    return f"phone clock is {now}"
-
-
-@action
-def open_phone_app(package: str, env: PhoneEnvironment) -> str:
-    """Start the task with an app in front.
-
-    Args:
-        package: The app's package, e.g. "com.reef.mail".
-    """
-    env.open_app(package)
-    return f"{package} is open"
-
-
 def _setting_keys(key: str, **_: Any) -> list[str]:
     return [f"phone-setting:{key}"]
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from html import escape
-from urllib.parse import quote
 
 from reefbench.envs.phone.catalog import LAUNCHER, SHELL_PREFIX, SYSTEM_UI, PhoneApp
 from reefbench.envs.phone.system import SETTING_LABELS, PhoneState, clock_label, date_label
@@ -190,7 +189,3 @@ def app_info_page(state: PhoneState, app: PhoneApp) -> str:
         f'<button type="button" id="open_app" data-open="{escape(app.package)}">Open</button>'
     )
     return _page("App info", body, state)
-
-
-def app_info_path(package: str) -> str:
-    return f"{SHELL_PREFIX}/app/appinfo?pkg={quote(package)}"
