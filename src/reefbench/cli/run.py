@@ -1,6 +1,6 @@
 """``reef run``: run a suite with a built-in agent or a model; store, report, resume.
 
-``--agent`` picks a built-in agent (oracle, null, random, replay, human); ``--model``
+``--agent`` picks a built-in agent (:data:`reefbench.runner.agents.BUILTINS`); ``--model``
 points an agent system (``--policy``) at a model, e.g. ``--model openai/gpt-4o`` or
 ``--model openai-compatible/qwen2.5-vl@http://127.0.0.1:8000/v1``. A run can also be
 described by a TOML/YAML/JSON file (``--config``); flags given as well override it.
@@ -23,6 +23,7 @@ from reefbench.agents.grounding_models.profiles import profiles_help
 from reefbench.agents.providers.registry import model_help
 from reefbench.cli.app import app, console
 from reefbench.errors import ReefError
+from reefbench.runner.agents import builtin_help
 
 
 @app.command()
@@ -32,7 +33,7 @@ def run(
     ] = None,
     agent: Annotated[
         str | None,
-        typer.Option(help="Built-in agent: oracle, null, random, replay, human (default oracle)."),
+        typer.Option(help=builtin_help()),
     ] = None,
     model: Annotated[
         str | None,

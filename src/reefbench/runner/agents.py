@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,6 @@ from reefbench.protocol import Agent
 from reefbench.root import Judge
 from reefbench.runner.config import AgentSpec, RunConfig
 
-BUILTIN_AGENTS = ("oracle", "null", "random", "replay", "human")
 TOOL_MODES = ("auto", "native", "json")
 MODEL_OPTIONS = frozenset(
     {
@@ -39,12 +40,77 @@ MODEL_OPTIONS = frozenset(
         "grounding",
     }
 )
-BUILTIN_OPTIONS = {
-    "oracle": {"alternative", "observe"},
-    "null": {"observe"},
-    "random": {"seed"},
-    "replay": {"replay"},
+
+
+@dataclass(frozen=True, slots=True)
+class BuiltinAgent:
+    """One built-in agent (no model) as ``--agent NAME`` names it.
+
+    Attributes:
+        name: Its name on the command line and in run configurations.
+        options: The options its spec may carry.
+        make: Builds it for one episode from the spec's options and the episode's key.
+        summary: What it is, for ``--help``.
+    """
+
+    name: str
+    options: frozenset[str]
+    make: Callable[[dict[str, Any], EpisodeKey], Agent]
+    summary: str
+
+
+# The oracle and the null agent read nothing they are shown: by default their episodes
+# observe no device (a third to a half of an oracle episode's time, and every screenshot
+# written to the run directory); ``observe: true`` keeps the screenshots.
+def _oracle(options: dict[str, Any], key: EpisodeKey) -> Agent:
+    from reefbench.agents import OracleAgent
+
+    observe = options.get("observe", False)
+    return OracleAgent(options.get("alternative"), start_at=key.start_at, observe=observe)
+
+
+def _null(options: dict[str, Any], key: EpisodeKey) -> Agent:
+    from reefbench.agents import NullAgent
+
+    return NullAgent(observe=options.get("observe", False))
+
+
+def _random(options: dict[str, Any], key: EpisodeKey) -> Agent:
+    from reefbench.agents import RandomAgent
+
+    return RandomAgent(int(options.get("seed", 0)) * 1_000_003 + key.seed)
+
+
+def _replay(options: dict[str, Any], key: EpisodeKey) -> Agent:
+    return _recording(str(options.get("replay", "")))
+
+
+def _human(options: dict[str, Any], key: EpisodeKey) -> Agent:
+    from reefbench.agents import HumanAgent
+
+    return HumanAgent()
+
+
+BUILTINS: dict[str, BuiltinAgent] = {
+    agent.name: agent
+    for agent in (
+        BuiltinAgent(
+            "oracle", frozenset({"alternative", "observe"}), _oracle, "plays the reference"
+        ),
+        BuiltinAgent("null", frozenset({"observe"}), _null, "does nothing"),
+        BuiltinAgent("random", frozenset({"seed"}), _random, "random actions"),
+        BuiltinAgent("replay", frozenset({"replay"}), _replay, "replays a stored run"),
+        BuiltinAgent("human", frozenset(), _human, "you, at the terminal"),
+    )
 }
+"""Every built-in agent, the one place they are listed (the CLI's help reads it)."""
+BUILTIN_AGENTS = tuple(BUILTINS)
+
+
+def builtin_help() -> str:
+    """``--agent``'s help: the built-in agents, from :data:`BUILTINS`."""
+    listed = ", ".join(f"{a.name} ({a.summary})" for a in BUILTINS.values())
+    return f"Built-in agent: {listed}; default oracle."
 
 
 def agent_from_spec(spec: AgentSpec, key: EpisodeKey, config: RunConfig | None = None) -> Agent:
@@ -57,24 +123,10 @@ def agent_from_spec(spec: AgentSpec, key: EpisodeKey, config: RunConfig | None =
         tolerance = config.invalid_tolerance if config else DEFAULT_INVALID_TOLERANCE
         model_agent: Agent = _model_factory(spec.model_dump_json(), observe, tolerance)()
         return model_agent
-    from reefbench.agents import HumanAgent, NullAgent, OracleAgent, RandomAgent
-
-    name, options = spec.name, spec.options
-    # The oracle and the null agent read nothing they are shown: by default their episodes
-    # observe no device (a third to a half of an oracle episode's time, and every
-    # screenshot written to the run directory); ``observe: true`` keeps the screenshots.
-    observe = options.get("observe", False)
-    if name == "oracle":
-        return OracleAgent(options.get("alternative"), start_at=key.start_at, observe=observe)
-    if name == "null":
-        return NullAgent(observe=observe)
-    if name == "random":
-        return RandomAgent(int(options.get("seed", 0)) * 1_000_003 + key.seed)
-    if name == "replay":
-        return _recording(str(options.get("replay", "")))
-    if name == "human":
-        return HumanAgent()
-    raise ConfigError(f"unknown agent '{name}': choose one of {', '.join(BUILTIN_AGENTS)}")
+    builtin = BUILTINS.get(spec.name)
+    if builtin is None:
+        raise ConfigError(f"unknown agent '{spec.name}': choose one of {', '.join(BUILTIN_AGENTS)}")
+    return builtin.make(dict(spec.options), key)
 
 
 def judge_from_spec(model: str | None) -> Judge | None:
@@ -97,7 +149,7 @@ def check_spec(spec: AgentSpec) -> None:
             raise ConfigError(
                 f"unknown agent '{spec.name}': choose one of {', '.join(BUILTIN_AGENTS)}"
             )
-        unknown = set(spec.options) - BUILTIN_OPTIONS.get(spec.name, set())
+        unknown = set(spec.options) - BUILTINS[spec.name].options
         if unknown:
             raise ConfigError(f"agent '{spec.name}' takes no option {', '.join(sorted(unknown))}")
         if spec.name == "replay":
