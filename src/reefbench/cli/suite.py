@@ -141,6 +141,19 @@ def suite_freeze(
     if chosen.frozen is None:
         raise ConfigError(f"suite '{chosen.name}' is synthesised when it loads, not frozen")
     spec = chosen.frozen
+    if spec.published:
+        if not check:
+            spec.refuse_if_published()
+        from reefbench.suites.frozen import load
+
+        tasks = load(spec.directory)  # checks the bytes against the manifest's hash
+        console.print(
+            f"{spec.directory}: {spec.name} {spec.version} is published; its "
+            f"{len(tasks)} tasks match their manifest (the data is not rebuilt from the "
+            "source)",
+            highlight=False,
+        )
+        return
     started = time.perf_counter()
     files = spec.render()
     seconds = time.perf_counter() - started

@@ -202,12 +202,19 @@ def load(directory: Path) -> list[Task]:
 
 @dataclass(frozen=True)
 class FrozenSuite:
-    """How a suite is frozen: where its data lives and how to regenerate it."""
+    """How a suite is frozen: where its data lives and how to regenerate it.
+
+    A *published* release (``published=True``: reef-v1 1.0.0) is its data: scores were
+    reported on those bytes, so they are never rebuilt from the benchmark's source, which
+    moves on towards the next release. ``reef suite freeze`` refuses it and ``--check``
+    verifies the data against its manifest instead of against the source.
+    """
 
     name: str
     version: str
     directory: Path
     build: Callable[[], list[Task]]
+    published: bool = False
 
     @property
     def command(self) -> str:
@@ -220,6 +227,19 @@ class FrozenSuite:
     def render(self) -> FrozenFiles:
         """Regenerate (synthesise, in memory) the files this suite should ship."""
         return render(self.build(), suite=self.name, version=self.version, command=self.command)
+
+    def refuse_if_published(self) -> None:
+        """Raise the one-line error for rebuilding a published release.
+
+        Raises:
+            ConfigError: this release is published.
+        """
+        if self.published:
+            raise ConfigError(
+                f"suite '{self.name}' {self.version} is published: its data is the "
+                "benchmark and is never rebuilt from the source; publish changed tasks as "
+                "a new release (a new row in reefbench.suites.RELEASES)"
+            )
 
     def staleness(self, files: FrozenFiles | None = None) -> str | None:
         """One line saying what is stale and which command fixes it; ``None`` when the

@@ -1,16 +1,12 @@
-"""reef-v1 as frozen data: the shipped files are what freezing gives today, they load to
-the same tasks as synthesis, ids come from content, and runs record the suite's hash.
-
-reef-v1 was frozen when task files named actions by module path; freezing now writes
-stable names. So "what freezing gives today" is compared modulo the alias table
-(:data:`reefbench.action_names.LEGACY_REFS`): the shipped bytes, their legacy references
-read as the names they alias, equal the rebuilt tasks, and the shipped bytes are kept."""
+"""reef-v1 as frozen, published data: the shipped bytes are the benchmark (never rebuilt
+from the source, which moves on), ids come from content, and runs record the suite's
+hash. reef-v1 was frozen when task files named actions by module path; those load
+through the alias table (:data:`reefbench.action_names.LEGACY_REFS`)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -21,49 +17,31 @@ from reefbench.errors import ConfigError
 from reefbench.runner.launch import suite_identity
 from reefbench.suites import get_suite
 from reefbench.suites import v1 as suite
-from reefbench.suites.frozen import FrozenFiles, legacy_as_names, stale, write
-from reefbench.suites.v1.build import build, task_id
-from reefbench.task import Task
-from reefbench.taskfile import task_to_dict, tasks_to_jsonl
+from reefbench.suites.frozen import stale
+from reefbench.suites.v1.build import task_id
+from reefbench.taskfile import tasks_to_jsonl
 
 
-@pytest.fixture(scope="module")
-def synthesised() -> list[Task]:
-    return build()
+def test_a_published_release_is_its_data_not_a_rebuild_of_the_source(tmp_path: Path) -> None:
+    """reef-v1 1.0.0 is published: the benchmark's source moves on towards the next
+    release, so v1 is never rebuilt from it; freezing it is refused in one line, and
+    ``--check`` verifies the shipped bytes against their manifest."""
+    assert suite.FROZEN.published
+    with pytest.raises(ConfigError, match=r"^suite 'v1' 1\.0\.0 is published: .* a new release"):
+        suite.FROZEN.refuse_if_published()
+    runner = CliRunner()
+    refused = runner.invoke(app, ["suite", "freeze", "v1"])
+    assert refused.exit_code != 0 and "is published" in str(refused.exception or refused.output)
+    shipped = (suite.DATA / "tasks.jsonl").read_bytes()
+    assert hashlib.sha256(shipped).hexdigest() == suite.manifest().sha256
 
 
-@pytest.fixture(scope="module")
-def files(synthesised: list[Task]) -> FrozenFiles:
+def test_a_stale_file_is_named_with_the_command_that_fixes_it(tmp_path: Path) -> None:
+    """The mechanism an unpublished release is kept fresh by (the shipped v1 data serves
+    as the "shipped" side; a changed task makes both files stale)."""
     from reefbench.suites.frozen import render
 
-    return render(
-        synthesised, suite=suite.NAME, version=suite.VERSION, command=suite.FROZEN.command
-    )
-
-
-def test_the_shipped_files_are_exactly_what_freezing_gives_today(
-    files: FrozenFiles, tmp_path: Path
-) -> None:
-    """Modulo the alias table: the rebuilt tasks, written with stable names, equal the
-    shipped ones once their legacy references are read as names; freezing again writes
-    nothing, so the data (and the manifest's hash) stay byte-identical."""
-    # A template, pool or handmade edit that was not frozen again fails here, saying how.
-    problem = suite.FROZEN.staleness(files)
-    assert problem is None, problem
-    shipped = (suite.DATA / "tasks.jsonl").read_text(encoding="utf-8")
-    assert files.tasks != shipped and files.tasks == legacy_as_names(shipped)
-    copy = tmp_path / "data"
-    shutil.copytree(suite.DATA, copy)
-    assert write(files, copy) == []
-    assert (copy / "tasks.jsonl").read_text(encoding="utf-8") == shipped
-
-
-def test_a_stale_file_is_named_with_the_command_that_fixes_it(
-    files: FrozenFiles, synthesised: list[Task]
-) -> None:
-    edited = [t.model_copy(update={"instruction": t.instruction + " Now."}) for t in synthesised]
-    from reefbench.suites.frozen import render
-
+    edited = [t.model_copy(update={"instruction": t.instruction + " Now."}) for t in suite.load()]
     changed = render(edited, suite=suite.NAME, version=suite.VERSION, command="x")
     assert stale(changed, suite.DATA) == ["tasks.jsonl", "manifest.json"]
     problem = suite.FROZEN.staleness(changed)
@@ -78,14 +56,6 @@ def test_the_manifest_names_the_data_by_version_count_and_hash() -> None:
     assert manifest.sha256 == hashlib.sha256(data).hexdigest()
     assert manifest.count == data.count(b"\n") == len(suite.load())
     assert manifest.command == "reef suite freeze v1"
-
-
-def test_loading_the_frozen_suite_gives_the_synthesised_tasks(synthesised: list[Task]) -> None:
-    loaded = get_suite("v1").load()
-    same = [task_to_dict(t) for t in loaded] == [task_to_dict(t) for t in synthesised]
-    assert same, "the frozen tasks are not today's; run: reef suite freeze v1"
-    shipped = (suite.DATA / "tasks.jsonl").read_text(encoding="utf-8")
-    assert tasks_to_jsonl(loaded) == legacy_as_names(shipped)
 
 
 def test_every_task_is_complete_in_the_file() -> None:
@@ -137,7 +107,7 @@ def test_freeze_check_on_the_command_line() -> None:
     runner = CliRunner()
     result = runner.invoke(app, ["suite", "freeze", "v1", "--check"])
     assert result.exit_code == 0, result.output
-    assert "up to date" in result.output
+    assert "is published" in result.output and "match their manifest" in result.output
     result = runner.invoke(app, ["suite", "freeze", "memory"])  # main() makes it exit 2
     assert isinstance(result.exception, ConfigError)
     assert str(result.exception) == "suite 'memory' is synthesised when it loads, not frozen"
