@@ -63,7 +63,8 @@ def _tasks() -> list[Task]:
         assemble(
             "v0-hand-signin-mail",
             'The browser was signed out of the cloud account. Sign in again as "alex" (ask '
-            "me for the password), then email ben.okafor@example.com with the subject "
+            "me for the password), then from the browser email ben.okafor@example.com with "
+            "the subject "
             '"Budget draft" and the text "pay the electricity bill".',
             [
                 ("browser.sign_in", {}),
@@ -366,7 +367,7 @@ def _tasks() -> list[Task]:
             "v0-hand-new-contact-text",
             "Add Hiro Tanaka (555-0108) to the phone's contacts, then text him \"book a table "
             'for four". Separately, the parcel pickup code in ~/Documents/maple.txt on the '
-            "computer must go by text to 555-0111.",
+            "computer must go by text from the phone to 555-0111.",
             [
                 ("phone.add_contact", {"name": "Hiro Tanaka", "number": "555-0108"}),
                 ("phone.text_contact", {"number": "555-0108", "text": "book a table for four"}),

@@ -79,6 +79,9 @@ def suite_check(
         for problem in lint_pool(pool, f"{suite} pool"):
             console.print(f"[red]lint[/] {problem}", highlight=False)
             failed += problem.severity == "error"
+    known = chosen.frozen.known_faults if chosen.frozen is not None else {}
+    for task_id, fault in known.items():
+        console.print(f"[yellow]known fault[/] {task_id}: {fault}", highlight=False)
     started = time.perf_counter()
     if static:
         if pool is None:
@@ -87,7 +90,7 @@ def suite_check(
 
         bad = 0
         for task in picked:
-            found = static_problems(task, pool)
+            found = static_problems(task, pool, known)
             if found:
                 bad += 1
                 console.print(f"[red]FAIL[/] {task.id}: {'; '.join(found)}", highlight=False)
@@ -113,6 +116,7 @@ def suite_check(
         on_verdict=show,
         action_set=action_set,
         every_alternative=every_alternative,
+        known_faults=known,
     )
     failed += sum(not v.ok for v in verdicts)
     seconds = time.perf_counter() - started

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from reefbench.actions import ActionCall
+from reefbench.evaluators import Evaluator
 from reefbench.task import Task
 
 OPENS_APP = frozenset({"search_app", "tap_on"})  # the calls that open an app by its name
@@ -108,8 +109,48 @@ def requirements(instruction: str) -> list[Requirement]:
     return [r for r in PHRASES if re.search(r.pattern, instruction, re.IGNORECASE)]
 
 
+# What a checkpoint's ``by`` argument (the device an action must be done from: a text
+# sent "by" the phone) requires the instruction to say.
+BY_DEVICE: dict[str, Requirement] = {r.device: r for r in PHRASES[:2]}
+
+
+def _leaves(node: Evaluator) -> list[Evaluator]:
+    parts = getattr(node, "parts", None)  # a & b, a | b, ~a (evaluators._Combined)
+    if parts is None:
+        return [node]
+    return [leaf for part in parts for leaf in _leaves(part)]
+
+
+def _sentences(instruction: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.!?])\s+", instruction) if s]
+
+
+def checkpoint_device_problems(task: Task) -> list[str]:
+    """Checkpoints that want an action done from one device (``by="phone"``) where the
+    instruction's sentences about it never name that device: the agent would be failed for
+    using another device the task never ruled out. A sentence is about a checkpoint when it
+    holds one of the checkpoint's text arguments (a number, a message)."""
+    problems = []
+    sentences = _sentences(task.instruction)
+    for name, node in task.nodes.items():
+        for leaf in _leaves(node):
+            device = leaf.bound.get("by")
+            wanted = BY_DEVICE.get(device) if isinstance(device, str) else None
+            if wanted is None:
+                continue
+            values = [v for k, v in leaf.bound.items() if k != "by" and isinstance(v, str) and v]
+            about = [s for s in sentences if any(v in s for v in values)]
+            if about and not any(re.search(wanted.pattern, s, re.IGNORECASE) for s in about):
+                problems.append(
+                    f"devices: checkpoint {name} wants it done from {wanted.label}, which no "
+                    f"sentence about it names ({about[0]!r})"
+                )
+    return problems
+
+
 def device_problems(task: Task) -> list[str]:
-    """Certified solutions that avoid a device or app the instruction names."""
+    """Certified solutions that avoid a device or app the instruction names, and
+    checkpoints that want a device the instruction does not name."""
     needed = requirements(task.instruction)
     solutions = [("the reference solution", task.reference_solution)]
     solutions += [
@@ -123,4 +164,4 @@ def device_problems(task: Task) -> list[str]:
             problems.append(
                 f"devices: {label} {verb} {', '.join(missed)}, which the instruction names"
             )
-    return problems
+    return problems + checkpoint_device_problems(task)

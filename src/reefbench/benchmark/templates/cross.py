@@ -46,7 +46,9 @@ from reefbench.evaluators import Evaluator
 from reefbench.subtask import NearMiss, SubTask
 from reefbench.task import ActionStep
 
-CODE_INTENT = "bring a code from the phone to the computer"
+# The goal line of tasks built from these templates: a pickup code, a meeting detail or
+# an event's place (a playtest read "bring a code" over a task that brought no code).
+CODE_INTENT = "bring details from the phone to the computer"
 MEMO_INTENT = "take a message from the computer to the phone"
 CATEGORY = "cross-device"
 
@@ -175,7 +177,9 @@ MAIL_ROOM_TO_FILE = SubTask(
     id="cross.mail_room_to_file",
     # The mail says "We meet at: <memo>", and the memo may name a time too ("Studio C
     # after lunch"): the instruction asks for all of it, so writing only the room is
-    # not a false failure of the task but a wrong answer to a clear question.
+    # not a false failure of the task but a wrong answer to a clear question. (A playtest
+    # looked for a time a memo did not give: reef-v1's published instructions are checked
+    # against this wording, so a rewording waits for the next release's own pool.)
     description='The mail "{subject}" on the phone says where and when we meet. Write '
     "that meeting detail, exactly as the mail gives it, into {path} on the computer.",
     attributes={"subject": "str", "memo": "memo", "path": "desktop_file"},

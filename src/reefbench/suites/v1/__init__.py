@@ -32,7 +32,16 @@ def _build() -> list[Task]:
     return build()
 
 
-FROZEN = frozen.FrozenSuite(NAME, VERSION, DATA, _build, published=True)
+KNOWN_FAULTS = {
+    # Found by playtests after publication; the source is fixed for the next release.
+    "v1-hand-462828bbe473": "wants it done from the phone, which no sentence about it names",
+    "v1-hand-f54248b35e88": "wants it done from the browser, which no sentence about it names",
+}
+"""reef-v1's known faults: its checkpoint wants the code texted from the phone (or the
+mail sent from the browser) while the instruction's sentence about it names no device;
+an agent doing it from the other device is failed."""
+
+FROZEN = frozen.FrozenSuite(NAME, VERSION, DATA, _build, published=True, known_faults=KNOWN_FAULTS)
 """Published: the data is reef-v1, byte for byte; the benchmark's source (templates,
 handmade tasks) moves on towards the next release and no longer rebuilds it."""
 
