@@ -40,3 +40,15 @@ def test_the_look_alike_near_miss_reports_another_total() -> None:
     assert [c.arguments for c in wrong] != [c.arguments for c in right]
     loose = sum(int(r[3]) for r in office2._rows(record["sheet"]) if r[1].startswith("Food"))
     assert loose != office2._total(record["sheet"], "Food")
+
+
+def test_this_month_s_expenses_are_dated_in_the_world_s_month() -> None:
+    """A playtest saw "this month's expenses" dated March 2026 under a clock showing June
+    2024: the sheets are dated in the month of the task's world time."""
+    from reefbench.worldtime import task_now
+
+    record = office2.RECORDS[0]
+    built = POOL["desktop.calc_writer_report"].instantiate(record)
+    month = task_now(built.setup)[:7]
+    dates = [row[0] for row in office2._rows(record["sheet"])]
+    assert dates and all(d.startswith(month + "-") for d in dates), (month, dates)

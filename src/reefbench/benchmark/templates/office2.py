@@ -21,6 +21,7 @@ from reefbench.envs.desktop import setup as st
 from reefbench.evaluators import Evaluator
 from reefbench.subtask import NearMiss, SubTask
 from reefbench.task import ActionStep
+from reefbench.worldtime import DEFAULT_NOW
 
 D = "desktop"
 REPORT_INTENT = "report on a spreadsheet on the computer"
@@ -34,6 +35,10 @@ DESCRIPTIONS = {
     "Rent": ["Garage rent", "Storage unit"],
 }
 ROWS = 12
+# "This month's expenses" are dated in the month of the task's world time (a task whose
+# setup sets no clock: reefbench.worldtime.DEFAULT_NOW); a playtest saw a sheet of March
+# 2026 under a clock showing June 2024. reef-v1's published sheets keep their dates.
+MONTH = DEFAULT_NOW[:7]
 
 
 def _sheet(seed: int, averaged: str) -> str:
@@ -46,7 +51,7 @@ def _sheet(seed: int, averaged: str) -> str:
     amounts: list[int] = []
     for day, category in enumerate(categories, 1):
         amounts.append(rng.randrange(8, 120))
-        rows.append([f"2026-03-{day * 2:02d}", category, rng.choice(DESCRIPTIONS[category])])
+        rows.append([f"{MONTH}-{day * 2:02d}", category, rng.choice(DESCRIPTIONS[category])])
     mine = [i for i, row in enumerate(rows) if row[1] == averaged]
     amounts[mine[-1]] += (-sum(amounts[i] for i in mine)) % len(mine)
     return "\n".join(
