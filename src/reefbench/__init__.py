@@ -34,8 +34,15 @@ from reefbench.taskfile import load_tasks, save_tasks
 __version__ = "0.1.0"
 
 # Exported names whose modules load on first use (PEP 562), so `import reefbench` stays
-# light: the run log (reading a run directory) is not needed to define tasks or agents.
-_LAZY = {"load_run": "reefbench.log.run"}
+# light: running and reading runs, the suites and the device kinds are not needed to
+# define tasks or agents.
+_LAZY = {
+    "get_suite": "reefbench.suites",
+    "load_run": "reefbench.log.run",
+    "make_environment": "reefbench.envs.registry",
+    "RunConfig": "reefbench.runner.config",
+    "run_suite": "reefbench.runner.launch",
+}
 
 
 def __getattr__(name: str) -> Any:
@@ -79,6 +86,7 @@ __all__ = [
     "NodeCheck",
     "PrivilegedAgent",
     "ReefError",
+    "RunConfig",
     "StepReport",
     "SubTask",
     "SubtaskInfo",
@@ -93,8 +101,11 @@ __all__ = [
     "compose_task",
     "evaluator",
     "get_action_set",
+    "get_suite",
     "load_run",
     "load_tasks",
+    "make_environment",
     "register_attribute_type",
+    "run_suite",
     "save_tasks",
 ]

@@ -7,11 +7,12 @@ same selection is stored with the run (``tasks.jsonl``, the suite's identity in
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from reefbench.errors import ConfigError
 from reefbench.log.manifest import RunManifest
@@ -22,6 +23,9 @@ from reefbench.suites import Suite, get_suite
 from reefbench.suites.frozen import content_hash
 from reefbench.task import Task
 from reefbench.taskfile import tasks_to_jsonl
+
+if TYPE_CHECKING:
+    from reefbench.log.run import Run
 
 
 @dataclass(frozen=True)
@@ -132,3 +136,37 @@ def launch(
         return runner.run(on_progress, on_plan)
     finally:
         store.close()
+
+
+def run_suite(config: RunConfig | Mapping[str, Any], out_dir: str | Path) -> Run:
+    """Run a suite from Python as ``reef run`` does (or resume the run in ``out_dir``), and
+    read the run back: ``run_suite({"suite": "memory"}, "runs/m")``.
+
+    ``config`` is a :class:`~reefbench.runner.config.RunConfig` or the same fields as a
+    mapping (what a ``--config`` file holds: ``suite``, ``agent``, ``tasks``,
+    ``workers`` ...); the agent is built by name or model as the CLI builds it.
+
+    Raises:
+        ConfigError: the configuration is invalid (one line), or ``out_dir`` holds another
+            run.
+    """
+    from reefbench.log.run import load_run
+    from reefbench.runner.agents import agent_from_spec, check_spec, judge_from_spec
+
+    chosen = config if isinstance(config, RunConfig) else _validated(config)
+    check_spec(chosen.agent)
+    judge_from_spec(chosen.judge)  # a judge model that cannot be built fails before the run
+    out = Path(out_dir)
+    launch(chosen, out, lambda key: agent_from_spec(chosen.agent, key, chosen))
+    return load_run(out, trajectory=False)
+
+
+def _validated(fields: Mapping[str, Any]) -> RunConfig:
+    import pydantic
+
+    from reefbench.userfiles import first_validation_error
+
+    try:
+        return RunConfig.model_validate(dict(fields))
+    except pydantic.ValidationError as exc:
+        raise ConfigError(f"run configuration: {first_validation_error(exc)}") from None
