@@ -42,7 +42,7 @@ def test_a_suite_runs_and_reads_back_from_python(tmp_path: Path) -> None:
     )
     assert [r.task_id for r in run.results] == ["mem-write-note"]
     assert run.results[0].success and run.manifest.suite_name == "memory"
-    again = reefbench.load_run(tmp_path / "run")
+    again = reefbench.load_run(str(tmp_path / "run"))  # a path as text, as users type it
     assert [r.task_id for r in again.results] == ["mem-write-note"]
     suite = reefbench.get_suite("memory")
     assert "mem-write-note" in {t.id for t in suite.load()}

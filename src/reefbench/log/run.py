@@ -89,7 +89,9 @@ FallbackTasks = Callable[[str], list[Task]]
 suite; it raises :class:`~reefbench.errors.ReefError` when the suite does not load)."""
 
 
-def load_run(path: Path, *, trajectory: bool = False, fallback: FallbackTasks | None = None) -> Run:
+def load_run(
+    path: str | Path, *, trajectory: bool = False, fallback: FallbackTasks | None = None
+) -> Run:
     """Read the run directory ``path`` written by ``reef run`` (or ``reef serve-mcp``).
 
     Args:
@@ -103,6 +105,7 @@ def load_run(path: Path, *, trajectory: bool = False, fallback: FallbackTasks | 
         ConfigError: ``path`` is not a run directory, or its manifest is unreadable (one
             line).
     """
+    path = Path(path)
     manifest = read_run_manifest(path)
     if not (path / RESULTS_FILE).is_file():
         raise ConfigError(f"{path}: not a run directory (no {RESULTS_FILE})")
