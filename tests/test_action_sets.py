@@ -227,3 +227,38 @@ def test_the_episode_gives_the_agent_the_runs_set() -> None:
 def test_the_episode_refuses_an_unknown_set_in_one_line() -> None:
     with pytest.raises(ConfigError, match=r"^unknown action set 'mark': choose one of"):
         Episode(_task(), Recorder(), {"panel": Panel()}, action_set="mark")
+
+
+def test_applying_a_set_needs_no_environment_and_undoes_itself() -> None:
+    """The set plumbing lives apart from the environment contract (issue 32): any object
+    with the three attributes can apply a set and put its spaces back."""
+    from reefbench.action_sets import ActionSetSpaces
+
+    class Bare(ActionSetSpaces):
+        action_set_actions = Panel.action_set_actions
+        action_set_removes = Panel.action_set_removes
+        action_set_observations = Panel.action_set_observations
+        action_set_descriptions = Panel.action_set_descriptions
+
+        def __init__(self) -> None:
+            self.action_space = {"press": press, "reset_panel": reset_panel}
+            self.observation_space = {"look": look}
+            self.description = "A panel with one button. Press buttons by number."
+
+    bare = Bare()
+    bare._apply_set([], "pixels")
+    assert list(bare.action_space) == ["reset_panel", "press_at"]
+    assert bare.action_space["reset_panel"] is reset_all
+    assert bare.observation_space == {"look": look_plain}
+    assert bare.description == "A panel with one button. Press at a point."
+    bare._restore_spaces()
+    assert bare.action_space == {"press": press, "reset_panel": reset_panel}
+    assert bare.observation_space == {"look": look}
+    assert bare.description == "A panel with one button. Press buttons by number."
+
+
+def test_the_environment_contract_does_not_define_the_set_plumbing() -> None:
+    plumbing = {"_apply_set", "_restore_spaces", "episode_space", "episode_actions"}
+    plumbing |= {"set_actions", "set_removes", "set_observations", "action_set_actions"}
+    assert plumbing.isdisjoint(vars(Environment))
+    assert all(callable(getattr(Panel(), name)) for name in plumbing - {"action_set_actions"})

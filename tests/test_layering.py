@@ -54,7 +54,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     "envs": KIND,
     "envs.phone": KIND | {"envs.browser", "envs.ui"},  # Chromium in mobile emulation
     "envs.android": KIND | {"envs.ui"},
-    "apps": frozenset({"core"}),
+    # The services kind: the account protocol and its lookup (envs/accounts.py).
+    "apps": frozenset({"core", "envs"}),
     "agents": frozenset({"core", "observe"}),
     # Releases: the table of suites (code named by reference, not imported), frozen data.
     "suites": frozenset({"core", "compose", "envs"}),

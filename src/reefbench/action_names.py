@@ -67,8 +67,8 @@ NAMES: dict[str, str] = {
     "account.timer_set": "reefbench.apps.evaluators:timer_set",
     "account.world_clock_added": "reefbench.apps.evaluators:world_clock_added",
     # browser
-    "browser.sign_out": "reefbench.benchmark.checks:sign_out_browser",
-    "browser.signed_in": "reefbench.benchmark.checks:browser_signed_in",
+    "browser.sign_out": "reefbench.envs.browser.actions:sign_out_browser",
+    "browser.signed_in": "reefbench.envs.browser.evaluators:browser_signed_in",
     # desktop
     "desktop.app_opened": "reefbench.envs.desktop.evaluators:app_opened",
     "desktop.archive_holds_folder": "reefbench.benchmark.checks:archive_holds_folder",
@@ -120,9 +120,9 @@ NAMES: dict[str, str] = {
     "office.spreadsheet_cell": "reefbench.envs.desktop.office_evaluators:spreadsheet_cell",
     "office.spreadsheet_formula": "reefbench.envs.desktop.office_evaluators:spreadsheet_formula",
     # phone
-    "phone.call_made": "reefbench.envs.phone.checks:call_made",
-    "phone.set_setting": "reefbench.envs.phone.checks:set_phone_setting",
-    "phone.setting_is": "reefbench.envs.phone.checks:phone_setting_is",
+    "phone.call_made": "reefbench.envs.phone.evaluators:call_made",
+    "phone.set_setting": "reefbench.envs.phone.actions:set_phone_setting",
+    "phone.setting_is": "reefbench.envs.phone.evaluators:phone_setting_is",
     # touch
     "touch.current_app": "reefbench.envs.ui.evaluators:current_app",
     "touch.element_checked": "reefbench.envs.ui.evaluators:element_checked",

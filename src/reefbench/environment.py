@@ -10,9 +10,9 @@ the environment class they need (checked when they run).
 Three per-episode duties are part of the contract, so that no suite has to wrap an
 environment for them: :meth:`reset` applies the run's action set (what it adds, leaves out
 and which observations it swaps in are declared per kind in ``action_set_actions``,
-``action_set_removes`` and ``action_set_observations``, see :mod:`reefbench.action_sets`)
-and takes the task's
-extra actions (both available until the next reset), and an environment built with
+``action_set_removes`` and ``action_set_observations``; how they are applied is
+:class:`~reefbench.action_sets.ActionSetSpaces`, which this class inherits) and takes the
+task's extra actions (both available until the next reset), and an environment built with
 ``lazy_reset=True`` skips a reset when nothing acted on it since the last one.
 """
 
@@ -23,7 +23,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from reefbench.action_sets import DEFAULT_ACTION_SET, get_action_set
+from reefbench.action_sets import DEFAULT_ACTION_SET, ActionSetSpaces, get_action_set
 from reefbench.actions import Action
 from reefbench.errors import ActionFailed, ConfigError, InvalidAction
 
@@ -46,7 +46,7 @@ class ActionRecord:
     settle_seconds: float = 0.0
 
 
-class Environment:
+class Environment(ActionSetSpaces):
     """A named surface with an action space and an observation space.
 
     Args:
@@ -73,19 +73,6 @@ class Environment:
     other devices: true for a kind whose reset only waits on its own processes and
     connections (a desktop's session restart); false for one bound to the thread that
     drives it (Playwright's synchronous API)."""
-    action_set_actions: ClassVar[Mapping[str, Sequence[Action]]] = {}
-    """Actions each action set adds to this kind's space, by set name (a set that is not
-    listed adds nothing: the kind has no name-addressed elements, say)."""
-    action_set_removes: ClassVar[Mapping[str, Sequence[str]]] = {}
-    """Actions each set leaves out of this kind's space, by set name (``pixels``: the
-    element-addressed ones). An action the set also adds under the same name replaces
-    the one left out, in its place (``scroll`` at x/y instead of over an element)."""
-    action_set_observations: ClassVar[Mapping[str, Sequence[Action]]] = {}
-    """Observations that replace this kind's whole observation space under a set, by set
-    name (``pixels``: the plain screenshot); a set that is not listed keeps them."""
-    action_set_descriptions: ClassVar[Mapping[str, Mapping[str, str]]] = {}
-    """Sentences of the description each set rewrites, by set name (old -> new): the
-    description tells the agent how to address elements, and ``pixels`` has none."""
 
     def __init__(
         self,
@@ -111,11 +98,6 @@ class Environment:
         self.lazy_reset = lazy_reset
         self.last_settle_seconds = 0.0
         self._dirty = True  # something may have changed the state since the last reset
-        # The spaces as they were before the current episode's set and extra actions
-        # (None: the episode changed nothing); reset and end_episode put them back.
-        self._base_actions: dict[str, Action] | None = None
-        self._base_observations: dict[str, Action] | None = None
-        self._base_text: str | None = None
 
     def add_action(self, act: Action) -> None:
         if act.name in self.action_space:
@@ -159,100 +141,6 @@ class Environment:
             self.settle_view()  # the first observation sees the pristine state drawn
             self._dirty = False
         self.action_log.clear()
-
-    def _apply_set(self, extra_actions: Iterable[Action], action_set: str) -> None:
-        """Make the episode's spaces: the action space of :meth:`episode_space`, and the
-        set's observations in place of the kind's own."""
-        space = self.episode_space(extra_actions, action_set)
-        if list(space.items()) != list(self.action_space.items()):
-            self._base_actions, self.action_space = self.action_space, space
-        observations = self.set_observations(action_set)
-        if observations:
-            self._base_observations = self.observation_space
-            self.observation_space = {act.name: act for act in observations}
-        rewrites = self.action_set_descriptions.get(action_set, {})
-        if rewrites:
-            self._base_text = self.description
-            for old, new in rewrites.items():
-                self.description = self.description.replace(old, new)
-
-    def _restore_spaces(self) -> None:
-        """Undo :meth:`_apply_set`: the spaces (and the description) the environment had
-        before the episode."""
-        if self._base_actions is not None:
-            self.action_space, self._base_actions = self._base_actions, None
-        if self._base_observations is not None:
-            self.observation_space, self._base_observations = self._base_observations, None
-        if self._base_text is not None:
-            self.description, self._base_text = self._base_text, None
-
-    def episode_actions(
-        self, extra_actions: Iterable[Action] = (), action_set: str = DEFAULT_ACTION_SET
-    ) -> list[Action]:
-        """What an episode adds to the action space: the action set's actions for this
-        kind, then the task's own; a name already in the space (and not left out by the
-        set) or added before is skipped. :meth:`reset` applies exactly this list, after
-        taking out :meth:`set_removes`.
-
-        Raises:
-            ConfigError: ``action_set`` is not a known set.
-        """
-        base = self.action_space if self._base_actions is None else self._base_actions
-        present = set(base) - set(self.set_removes(action_set))
-        added: dict[str, Action] = {}
-        for act in [*self.set_actions(action_set), *extra_actions]:
-            if act.name not in present and act.name not in added:
-                added[act.name] = act
-        return list(added.values())
-
-    def episode_space(
-        self, extra_actions: Iterable[Action] = (), action_set: str = DEFAULT_ACTION_SET
-    ) -> dict[str, Action]:
-        """The action space an episode under ``action_set`` has here, without resetting
-        (:meth:`reset` applies exactly this): the kind's space without what the set leaves
-        out, a replacement of the same name in the place of what it replaces, then the
-        rest of :meth:`episode_actions`.
-
-        Raises:
-            ConfigError: ``action_set`` is not a known set.
-        """
-        base = self.action_space if self._base_actions is None else self._base_actions
-        removes = set(self.set_removes(action_set))
-        added = {act.name: act for act in self.episode_actions(extra_actions, action_set)}
-        space: dict[str, Action] = {}
-        for name, act in base.items():
-            if name not in removes:
-                space[name] = act
-            elif name in added:
-                space[name] = added.pop(name)
-        space.update(added)
-        return space
-
-    def set_actions(self, action_set: str) -> Sequence[Action]:
-        """The actions ``action_set`` adds to this environment (``action_set_actions``;
-        a remote environment asks its server).
-
-        Raises:
-            ConfigError: ``action_set`` is not a known set.
-        """
-        return self.action_set_actions.get(get_action_set(action_set).name, ())
-
-    def set_removes(self, action_set: str) -> Sequence[str]:
-        """The actions ``action_set`` leaves out here (``action_set_removes``).
-
-        Raises:
-            ConfigError: ``action_set`` is not a known set.
-        """
-        return self.action_set_removes.get(get_action_set(action_set).name, ())
-
-    def set_observations(self, action_set: str) -> Sequence[Action]:
-        """The observations that replace this environment's under ``action_set``
-        (``action_set_observations``; empty: it keeps its own).
-
-        Raises:
-            ConfigError: ``action_set`` is not a known set.
-        """
-        return self.action_set_observations.get(get_action_set(action_set).name, ())
 
     def end_episode(self) -> None:
         """The episode is over: put the spaces back as they were before it (environments

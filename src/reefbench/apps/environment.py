@@ -24,7 +24,8 @@ from reefbench.apps.changes import Tables
 from reefbench.apps.login import DEFAULT_PASSWORD, DEFAULT_USERNAME
 from reefbench.apps.server import ServicesServer
 from reefbench.environment import Environment
-from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure, WrongEnvironment
+from reefbench.envs.accounts import account_of
+from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure
 from reefbench.sideeffects import Change
 from reefbench.worldtime import ClockListener, WorldClock
 
@@ -273,17 +274,13 @@ class ServicesEnvironment(Environment):
 
 
 def services_of(env: Environment) -> ServicesEnvironment:
-    """The services environment an action runs against: ``env`` itself, or ``env.services``.
+    """The services environment an action runs against: ``env`` itself, or the account of
+    a device that signs in to it (:class:`~reefbench.envs.accounts.HasAccount`).
 
     Devices that own the account (a phone environment, say) expose it as ``.services`` so
     the same setup actions and evaluators work when routed to them.
+
+    Raises:
+        WrongEnvironment: ``env`` has no such account.
     """
-    if isinstance(env, ServicesEnvironment):
-        return env
-    inner = getattr(env, "services", None)
-    if isinstance(inner, ServicesEnvironment):
-        return inner
-    raise WrongEnvironment(
-        f"this action needs a ServicesEnvironment (or a device with .services), "
-        f"got {type(env).__name__}"
-    )
+    return account_of(env, ServicesEnvironment)

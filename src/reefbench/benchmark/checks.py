@@ -1,10 +1,12 @@
 """Actions and checkpoints reef-v0 adds to the environments' own.
 
 * **Setup actions** the environments lack: start a named background program, draw a
-  picture, sign a browser out of the account.
+  picture.
 * **Checkpoints** the environments lack: a file is gone, a text is shown in some desktop
-  window (read from the accessibility tree, not OCR, so it costs milliseconds), the
-  browser is signed in.
+  window (read from the accessibility tree, not OCR, so it costs milliseconds).
+
+The browser's session checks (signed in, signing out) are the browser's own:
+:mod:`reefbench.envs.browser.evaluators` and :mod:`reefbench.envs.browser.actions`.
 
 Reference solutions name elements with the ``a11y`` action set's ``click_on``/``tap_on``
 (stored mark ids change with every observation); under the default ``marks`` set the
@@ -21,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 from reefbench.actions import action
-from reefbench.envs.browser.device import BrowserDevice
 from reefbench.envs.desktop.device import DesktopDevice
 from reefbench.envs.desktop.evaluators import file_key
 from reefbench.errors import ActionFailed
@@ -78,10 +79,6 @@ def _path_keys(path: str, **_: Any) -> list[str]:
 
 def _archive_keys(archive: str, folder: str, **_: Any) -> list[str]:
     return [file_key(archive), file_key(folder)]
-
-
-def _session_keys(**_: Any) -> list[str]:
-    return ["session:"]
 
 
 @evaluator(governs=_path_keys)
@@ -276,23 +273,3 @@ def window_shows(text: str, env: DesktopDevice) -> EvalResult:
         if wanted in normalise(window.text()):
             return EvalResult(success=True, message=f"{window.title!r} shows {text!r}")
     return EvalResult(success=False, message=f"no window shows {text!r}")
-
-
-# ----------------------------------------------------------------- browser
-@action
-def sign_out_browser(env: BrowserDevice) -> str:
-    """Sign the browser out of the account and show the sign-in page."""
-    if env.context is None or env.services is None:
-        raise ActionFailed("the browser is not started with an account")
-    env.context.clear_cookies()
-    env.goto(env.services.url + "/")
-    return "signed out"
-
-
-@evaluator(governs=_session_keys)
-def browser_signed_in(env: BrowserDevice) -> EvalResult:
-    """The browser holds a signed-in session of the account (not on the sign-in page)."""
-    cookies = env.context.cookies() if env.context is not None else []
-    on_login = "/login" in env.page.url
-    ok = bool(cookies) and not on_login
-    return EvalResult(success=ok, message="signed in" if ok else "not signed in")

@@ -3,15 +3,23 @@
 Devices depend on this small protocol, not on :mod:`reefbench.apps`, so the two packages
 stay side by side: the local services (:class:`~reefbench.apps.ServicesEnvironment`)
 satisfy it structurally, and so can any other account a device should open signed in.
+
+Actions and evaluators over an account run against the account's own environment or
+against a device that signs in to it (:class:`HasAccount`); :func:`account_of` finds the
+account either way, with one error when there is none.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
+
+from reefbench.errors import WrongEnvironment
 
 if TYPE_CHECKING:
     from playwright.sync_api import BrowserContext
+
+AccountT = TypeVar("AccountT")
 
 
 class Account(Protocol):
@@ -58,3 +66,32 @@ def sign_in_context(context: BrowserContext, account: Account, client: str) -> N
     request): the account attributes every change to the client that made it."""
     context.set_extra_http_headers(account.client_headers(client))
     context.add_cookies([account.session_cookie(client)])  # type: ignore[list-item]
+
+
+@runtime_checkable
+class HasAccount(Protocol):
+    """A device that signs in to an account (the desktop, the browser, the phone).
+
+    ``services`` is the account, or None when the device runs without one. Account actions
+    and evaluators routed to such a device act on its account, so a task can seed mail
+    "on the phone" and check it there without naming the account's environment.
+    """
+
+    services: Account | None
+
+
+def account_of(env: object, kind: type[AccountT]) -> AccountT:
+    """The account of class ``kind`` an action runs against: ``env`` itself when it is one,
+    else the account of a device that has one (:class:`HasAccount`).
+
+    Raises:
+        WrongEnvironment: ``env`` is neither a ``kind`` nor a device signed in to one.
+    """
+    if isinstance(env, kind):
+        return env
+    if isinstance(env, HasAccount) and isinstance(env.services, kind):
+        return env.services
+    raise WrongEnvironment(
+        f"this action needs a {kind.__name__} (or a device with .services), "
+        f"got {type(env).__name__}"
+    )

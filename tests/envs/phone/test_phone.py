@@ -15,9 +15,10 @@ import pytest
 
 from reefbench.actions import ActionCall
 from reefbench.envs.browser import BrowserEnvironment
-from reefbench.envs.browser.chromium import process_tree
+from reefbench.envs.chromium import process_tree
 from reefbench.envs.phone import PhoneEnvironment
-from reefbench.envs.phone.checks import call_made, phone_setting_is, set_phone_setting
+from reefbench.envs.phone.actions import set_phone_setting
+from reefbench.envs.phone.evaluators import call_made, phone_setting_is
 from reefbench.envs.ui import StaticScreen
 from reefbench.envs.ui.evaluators import (
     current_app,

@@ -15,7 +15,7 @@ pytest.importorskip("playwright")
 pytestmark = pytest.mark.integration
 
 from reefbench.envs.phone import PhoneEnvironment  # noqa: E402
-from reefbench.envs.phone.checks import phone_setting_is  # noqa: E402
+from reefbench.envs.phone.evaluators import phone_setting_is  # noqa: E402
 
 
 @action

@@ -16,7 +16,6 @@ from reefbench.actions import ActionCall
 from reefbench.apps import evaluators as aev
 from reefbench.apps.attribution import BROWSER
 from reefbench.apps.login import DEFAULT_PASSWORD, DEFAULT_USERNAME
-from reefbench.benchmark import checks as hp
 from reefbench.benchmark.templates import near as nm
 from reefbench.benchmark.templates.account import (
     MAIL_ATTRIBUTES,
@@ -52,6 +51,8 @@ from reefbench.benchmark.templates.common import (
     phone_app,
     phone_fill,
 )
+from reefbench.envs.browser import actions as bact
+from reefbench.envs.browser import evaluators as bev
 from reefbench.evaluators import Evaluator
 from reefbench.root import user_was_asked
 from reefbench.subtask import NearMiss, SubTask
@@ -286,13 +287,13 @@ WORLD_CLOCK = SubTask(
 
 
 def sign_in_setup() -> list[ActionStep]:
-    return [ActionStep(env=B, action=hp.sign_out_browser())]
+    return [ActionStep(env=B, action=bact.sign_out_browser())]
 
 
 def sign_in_checkpoints() -> list[Evaluator]:
     return [
         user_was_asked(kind="password"),
-        hp.browser_signed_in(),
+        bev.browser_signed_in(),
     ]
 
 

@@ -59,7 +59,8 @@ from reefbench.benchmark.templates.common import (
     phone_fill,
     read_on_phone,
 )
-from reefbench.envs.phone import checks as pc
+from reefbench.envs.phone import actions as pa
+from reefbench.envs.phone import evaluators as pc
 from reefbench.envs.ui import evaluators as uev
 from reefbench.evaluators import Evaluator
 from reefbench.root import answer_equals
@@ -543,7 +544,7 @@ TURN_ON = SubTask(
 
 
 def turn_off_setup(setting: str) -> list[ActionStep]:
-    return [ActionStep(env=P, action=pc.set_phone_setting(key=SETTINGS[setting], value="on"))]
+    return [ActionStep(env=P, action=pa.set_phone_setting(key=SETTINGS[setting], value="on"))]
 
 
 def turn_off_checkpoint(setting: str) -> Evaluator:

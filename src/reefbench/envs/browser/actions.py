@@ -392,3 +392,16 @@ ACTION_SET_REMOVES = {
 # The observations that replace OBSERVATIONS under a set: ``pixels`` sees the bare page
 # and the browser's tab strip as text (a person sees both).
 ACTION_SET_OBSERVATIONS = {"pixels": [plain_screenshot, tabs]}
+
+
+# ------------------------------------------------------------------ setup
+# Not in the agent's space: a task's setup runs it (checked by
+# reefbench.envs.browser.evaluators:browser_signed_in).
+@action
+def sign_out_browser(env: BrowserDevice) -> str:
+    """Sign the browser out of the account and show the sign-in page."""
+    if env.context is None or env.services is None:
+        raise ActionFailed("the browser is not started with an account")
+    env.context.clear_cookies()
+    env.goto(env.services.url + "/")
+    return "signed out"

@@ -21,8 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from reefbench.actions import Action
 from reefbench.environment import Environment
-from reefbench.envs.accounts import Account, sign_in_context
-from reefbench.envs.browser.chromium import Chromium
+from reefbench.envs.accounts import Account
 from reefbench.envs.browser.page_marks import page_marks
 from reefbench.envs.browser.settle import (
     INIT_SCRIPT,
@@ -30,6 +29,7 @@ from reefbench.envs.browser.settle import (
     RequestTracker,
     settle,
 )
+from reefbench.envs.chromium import Chromium, close_context
 from reefbench.errors import ActionFailed, EnvironmentFailure, InvalidAction
 from reefbench.grounding import Candidate
 from reefbench.observe.marks import (
@@ -208,23 +208,19 @@ class BrowserDevice(Environment):
         self._awaited_downloads = 0
         self.saved_downloads.clear()
         self.file_chooser = None
-        if context is not None:
-            with contextlib.suppress(
-                Exception
-            ):  # the browser may already be gone; stop() cleans up
-                context.close()
+        close_context(context)
 
     def _fresh_context(self) -> None:
         self._close_context()
-        browser = self.chromium.browser
-        if browser is None:
-            raise EnvironmentFailure(f"browser '{self.name}' is not started")
-        context = browser.new_context(viewport=self.viewport)  # type: ignore[arg-type]
-        context.add_init_script(INIT_SCRIPT)
-        if self.services is not None:
-            # Signed in as this device, and recognised as it when it signs in again: the
-            # account attributes every change to the client that made it.
-            sign_in_context(context, self.services, self.account_client)
+        # Signed in as this device, and recognised as it when it signs in again: the
+        # account attributes every change to the client that made it.
+        context = self.chromium.new_context(
+            f"browser '{self.name}'",
+            init_scripts=(INIT_SCRIPT,),
+            account=self.services,
+            client=self.account_client,
+            viewport=self.viewport,
+        )
         self.context = context
         self.tracker = RequestTracker(context)
         context.on("page", self._adopt)

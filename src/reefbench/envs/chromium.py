@@ -1,4 +1,5 @@
-"""One headless Chromium process per environment, through Playwright's sync API.
+"""One headless Chromium process per environment, through Playwright's sync API: the one
+place the browser and the phone launch Chromium and open its contexts.
 
 Playwright's sync API binds to the thread that starts it and allows one driver per thread,
 so the driver is shared by reference count among the environments of a thread (the runner
@@ -20,11 +21,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from reefbench.envs import procs
+from reefbench.envs.accounts import Account, sign_in_context
 from reefbench.errors import ConfigError, EnvironmentFailure
 from reefbench.waiting import wait_until
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Playwright
+    from playwright.sync_api import Browser, BrowserContext, Playwright
 
 # Playwright passes its own --disable-features list; a second one would replace it (the
 # last switch wins) and break request interception, so none is added here.
@@ -143,6 +145,35 @@ class Chromium:
         self.pid = find_marked(marker)
         return self.browser
 
+    def new_context(
+        self,
+        owner: str,
+        *,
+        init_scripts: Sequence[str] = (),
+        account: Account | None = None,
+        client: str = "",
+        **options: Any,
+    ) -> BrowserContext:
+        """A fresh context of the started browser, as every device of it opens one.
+
+        ``options`` go to Playwright's ``new_context`` (viewport, mobile emulation);
+        ``init_scripts`` run in every frame before any page script (in this order); with an
+        ``account``, the context is signed in to it as ``client``, so the account
+        attributes every change the context makes to that device.
+
+        Raises:
+            EnvironmentFailure: the browser is not started (``owner`` names the device,
+                ``"phone 'phone'"``).
+        """
+        if self.browser is None:
+            raise EnvironmentFailure(f"{owner} is not started")
+        context = self.browser.new_context(**options)
+        for init_script in init_scripts:
+            context.add_init_script(init_script)
+        if account is not None:
+            sign_in_context(context, account, client)
+        return context
+
     def pids(self) -> list[int]:
         """The browser process and every helper (renderers, GPU, zygotes) it started."""
         return process_tree(self.pid) if self.pid is not None else []
@@ -186,3 +217,11 @@ class Chromium:
 
     def __exit__(self, *exc: Any) -> None:
         self.stop()
+
+
+def close_context(context: BrowserContext | None) -> None:
+    """Close ``context`` if there is one; a browser already gone is no error (its
+    processes are what :meth:`Chromium.stop` cleans up)."""
+    if context is not None:
+        with contextlib.suppress(Exception):
+            context.close()

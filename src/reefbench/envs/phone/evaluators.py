@@ -1,4 +1,5 @@
-"""Setup actions and evaluators over the phone's own state (settings, call log, clock).
+"""Evaluators over the phone's own state (settings, call log); its setup actions are
+:mod:`reefbench.envs.phone.actions`.
 
 Screen-level checks (what is shown, which app is in front) are the shared XML evaluators
 of :mod:`reefbench.envs.ui.evaluators`; these read the state behind the screen, so they
@@ -9,22 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from reefbench.actions import action
 from reefbench.envs.phone.environment import PhoneEnvironment
 from reefbench.evaluators import EvalResult, evaluator
-
-
-@action
-def set_phone_setting(key: str, value: str, env: PhoneEnvironment) -> str:
-    """Change a phone setting before the task starts.
-
-    Args:
-        key: wifi, bluetooth, airplane_mode, dark_mode, do_not_disturb (on/off) or
-            bluetooth_name (text).
-        value: "on"/"off" for switches, the text otherwise.
-    """
-    env.set_setting(key, value)
-    return f"{key} = {value}"
 
 
 def _setting_keys(key: str, **_: Any) -> list[str]:
