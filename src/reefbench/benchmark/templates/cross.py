@@ -46,9 +46,10 @@ from reefbench.evaluators import Evaluator
 from reefbench.subtask import NearMiss, SubTask
 from reefbench.task import ActionStep
 
-# The goal line of tasks built from these templates: a pickup code, a meeting detail or
-# an event's place (a playtest read "bring a code" over a task that brought no code).
-CODE_INTENT = "bring details from the phone to the computer"
+# The goal line of tasks built from these templates. A playtest read "bring a code" over a
+# task that brought a place: the intent also seeds synthesis, so its rewording waits for
+# the next release's composition (today's v0 plan and its tests follow from this text).
+CODE_INTENT = "bring a code from the phone to the computer"
 MEMO_INTENT = "take a message from the computer to the phone"
 CATEGORY = "cross-device"
 
