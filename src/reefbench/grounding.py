@@ -41,12 +41,17 @@ class Candidate:
         name: Its accessible name (label) as listed.
         role: Its role (desktop, browser) or class (phone) as listed.
         resource: A stable id besides the name (the phone's resource id), or ``""``.
+        choice: What an element named by its label shows as its choice (a drop-down's
+            item: ``combo box "Style" value="Zoomed"``), or ``""``. Lists once named
+            such elements by their choice, and stored solutions do (``Zoomed``): it is
+            matched when no name is.
     """
 
     id: int
     name: str
     role: str
     resource: str = ""
+    choice: str = ""
 
 
 @runtime_checkable
@@ -102,7 +107,8 @@ def names_of(label: str) -> tuple[str, ...]:
 def pick(candidates: Sequence[Candidate], name: str, role: str = "") -> int:
     """The id of the first candidate matching ``name`` (and ``role``, if given): an exact
     name (a field's label or hint, see :func:`names_of`) or resource id first, else the
-    first name that contains it.
+    first name that contains it, else the first choice that is it or contains it
+    (:attr:`Candidate.choice`).
 
     Raises:
         InvalidAction: nothing matches; the message lists what is there.
@@ -118,6 +124,13 @@ def pick(candidates: Sequence[Candidate], name: str, role: str = "") -> int:
                 if wanted in exact_names or found.resource == name:
                     return found.id
             elif wanted in label:
+                return found.id
+    for exact in (True, False):
+        for found in candidates:
+            if (role and found.role != role) or not found.choice:
+                continue
+            choice = normalise(found.choice)
+            if choice == wanted if exact else wanted in choice:
                 return found.id
     shown = "; ".join(f"{c.role} {c.name!r}" for c in candidates[:40])
     raise InvalidAction(f"no element named {name!r}{f' ({role})' if role else ''}: {shown}")

@@ -212,14 +212,13 @@ def test_desktop_settings_wallpaper_is_picked_by_its_listed_name(
     task = tasks["v1-session-4d92a9d9282e"]
 
     def folder(turn: Turn) -> ActionCall:
-        # The chooser's folder button is the combo box before the style one ("Zoomed").
-        combos = [e for e in elements(turn) if e.role == "combo box"]
-        current = next(e for e in combos if e.name not in ("Zoomed", "Solid color", "in minutes:"))
+        # The chooser's folder button: the drop-down beside "Folder:", showing the folder.
+        current = find(turn, "combo box", "Folder")
+        assert current.value == "xfce", current
         return ActionCall(env="desktop", name="click", arguments={"elem": current.id})
 
     def style(turn: Turn) -> ActionCall | None:
-        combos = [e for e in elements(turn) if e.role == "combo box"]
-        assert any(e.name == "Zoomed" for e in combos), combos
+        assert find(turn, "combo box", "Style").value == "Zoomed"
         return None
 
     agent = ObservingAgent(

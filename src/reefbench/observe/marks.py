@@ -88,8 +88,8 @@ class Element(Protocol):
 
     A node may also offer ``value`` (``str | None``: a field's current text, a drop-down's
     choice), ``formula`` (``str | None``: a spreadsheet cell's) and ``shown_states``
-    (``tuple[str, ...]``: ``checked``, ``unchecked``, ``selected``, ``expanded``,
-    ``disabled``); :func:`build_marks` copies them when there.
+    (``tuple[str, ...]``: ``checked``, ``unchecked``, ``mixed``, ``selected``,
+    ``expanded``, ``disabled``); :func:`build_marks` copies them when there.
     """
 
     @property
@@ -114,8 +114,9 @@ class Mark:
         source: ``"a11y"`` (UI tree) or ``"ocr"``.
         value: A field's current value (``None``: not a field, or not known), shown
             apart from the name so that a filled field keeps its label as its name.
-        states: What an agent cannot tell from a name: ``checked``/``unchecked``,
-            ``selected``, ``expanded``, ``disabled``.
+        states: What an agent cannot tell from a name: ``checked``/``unchecked``/
+            ``mixed`` (a tri-state check box drawn with a dash), ``selected``,
+            ``expanded``, ``disabled``.
         formula: A spreadsheet cell's formula (``=B1+8``), when it holds one: its value
             is what the formula computes.
         description: What the element's accessible description says beyond its name

@@ -21,7 +21,7 @@ from reefbench.envs.desktop import DesktopEnvironment
 from reefbench.envs.desktop.observation import Snapshot, visible_nodes
 from reefbench.envs.desktop.session_evaluators import DESKTOP_CHANNEL, xfconf_value
 from reefbench.envs.desktop.xsession import WALLPAPER_PROPERTY
-from reefbench.observe.marks import overlap
+from reefbench.observe.marks import Mark, overlap
 from reefbench.observe.ocr import group_lines, ocr_image
 from reefbench.waiting import wait_until
 
@@ -61,6 +61,15 @@ def _norm(text: str) -> str:
     return " ".join(re.sub(r"[^\w ]", " ", text).casefold().split())
 
 
+def _drawn_text(mark: Mark) -> str:
+    """What the app draws inside an element: a cell's value, a drop-down's choice when it
+    is named by the label beside it (``combo box "Style" value="Zoomed"``), else its
+    name."""
+    if mark.role == "table cell" or (mark.role == "combo box" and mark.value is not None):
+        return mark.value or ""
+    return mark.name
+
+
 def misplaced(snapshot: Snapshot) -> tuple[int, list[str]]:
     """How many elements were judged, and those the app drew outside their box.
 
@@ -71,10 +80,7 @@ def misplaced(snapshot: Snapshot) -> tuple[int, list[str]]:
     """
     lines = group_lines(ocr_image(snapshot.image()))
     judged, bad = 0, []
-    items = [
-        (m.role, (m.value or "") if m.role == "table cell" else m.name, m.box)
-        for m in snapshot.marks.marks
-    ]
+    items = [(m.role, _drawn_text(m), m.box) for m in snapshot.marks.marks]
     items += [
         (n.role, n.text or "", n.box)
         for n in visible_nodes(snapshot.windows, snapshot.stacking)

@@ -8,10 +8,11 @@ replies are JSON lines:
     {"id": 2, "op": "ping"}  -> {"id": 2, "ok": true}
 
 A window is ``{"app", "pid", "title", "box", "active", "nodes"}``; a node is ``{"role",
-"name", "box": [x, y, w, h], "states": [...], "depth", "text"?, "label"?, "formula"?}``
-(``label``: the name of what labels an unnamed field; ``formula``: a spreadsheet cell's,
-without its ``=``, ending in ``…`` when LibreOffice gave only its start:
-:func:`unescape_attribute`). Only nodes that are
+"name", "box": [x, y, w, h], "states": [...], "depth", "text"?, "label"?, "formula"?,
+"value"?}`` (``label``: the name of what labels an unnamed field, or a font button;
+``formula``: a spreadsheet cell's, without its ``=``, ending in ``…`` when LibreOffice
+gave only its start: :func:`unescape_attribute`; ``value``: what a font button shows,
+font and size: :func:`_size_fonts`). Only nodes that are
 showing are walked (a collapsed menu's items and hidden pages cost nothing), and the walk
 stops at ``max_nodes`` per window so a huge list cannot stall an observation.
 """
@@ -44,6 +45,8 @@ _STATES = {
     "pressed": S.PRESSED,
     "checkable": S.CHECKABLE,
     "default": S.IS_DEFAULT,
+    # A check box in GTK's inconsistent state (drawn with a dash) is "checked" too.
+    "indeterminate": S.INDETERMINATE,
 }
 # Fields often have no name of their own: a label beside them names them ("Name:" in a
 # file dialog), through a labelled-by relation.
@@ -204,6 +207,9 @@ _deadline = [float("inf")]
 # Calc's Formula Tool Bar in the window being walked (its input line completes a cut
 # formula: :func:`_whole_formulas`).
 _formula_bar: list[Any] = [None]
+# The application whose window is being walked.
+_app: list[str] = [""]
+APPEARANCE = "xfce4-appearance-settings"
 
 
 def _toggles(acc: Any) -> bool:
@@ -293,6 +299,13 @@ def _walk(
         # A GTK tree view's check box column (Desktop Settings' Default Icons): GTK gives
         # it "checked" when on and nothing when off; its "toggle" action tells it apart.
         node["states"] = [*node["states"], "checkable"]
+    if role == "push button" and name and _app[0] == APPEARANCE:
+        # A font button is named by its font alone; what labels it ("Default Font") tells
+        # which setting it shows (:func:`_size_fonts`). Asked in this app only: a relation
+        # set costs a D-Bus round trip per button.
+        label = _label(acc)
+        if label:
+            node["label"] = label
     if role == "tool bar" and name == "Formula Tool Bar":
         _formula_bar[0] = acc
     if role == "icon" and not name:
@@ -452,12 +465,15 @@ def tree(max_nodes: int = 1500, max_children: int = 400) -> list[dict[str, Any]]
                 continue
             nodes: list[dict[str, Any]] = []
             _formula_bar[0] = None
+            _app[0] = app_name
             _walk(win, 0, nodes, max_nodes, max_children)
             if not nodes:
                 continue
             _whole_formulas(nodes, _formula_bar[0])
             if app_name == "xfdesktop-settings":
                 _name_wallpapers(nodes)
+            if app_name == APPEARANCE:
+                _size_fonts(nodes)
             windows.append(
                 {
                     "app": app_name,
@@ -568,6 +584,59 @@ def _name_wallpapers(nodes: list[dict[str, Any]]) -> None:
                 if 0 <= icon["index"] < count:
                     icon["name"] = files[icon["index"]]
             return
+
+
+# The Appearance app's font buttons, by the label that labels them, and the xsettings
+# property each shows (the app binds them to it).
+FONT_BUTTONS = {"Default Font": "/Gtk/FontName", "Default Monospace Font": "/Gtk/MonospaceFontName"}
+
+
+def font_size(description: str, shown: str) -> str:
+    """The size a GtkFontButton showing family and face ``shown`` ("Nimbus Sans Regular")
+    draws for the Pango font ``description`` ("Nimbus Sans 12"), as it formats it
+    (``%2.4g``, ``px`` when absolute), or ``""`` when the description has no size or
+    another family (its first word is not the button's: the setting and the button read
+    at different moments)."""
+    found = re.fullmatch(r"\s*(.*?)[\s,]+([0-9]+(?:\.[0-9]+)?)(px)?\s*", description)
+    if not found or not found.group(1):
+        return ""
+    family = found.group(1).replace(",", " ").split()
+    words = shown.split()
+    if not words or family[0].casefold() != words[0].casefold():
+        return ""
+    return f"{float(found.group(2)):2.4g}".strip() + (found.group(3) or "")
+
+
+def _size_fonts(nodes: list[dict[str, Any]]) -> None:
+    """Give the Appearance app's font buttons what they show, font and size, as ``value``.
+
+    GtkFontButton draws the family and face ("Nimbus Sans Regular") and the size ("12")
+    in two labels, and its accessible object names it by the first alone and exposes no
+    children: the size was on the screen and nowhere in the element list. The app binds
+    each button to an xsettings property, whose Pango description holds the size."""
+    import subprocess
+
+    buttons = [n for n in nodes if n["role"] == "push button" and n.get("label") in FONT_BUTTONS]
+    if not buttons:
+        return
+    try:
+        listing = subprocess.run(
+            ["xfconf-query", "-c", "xsettings", "-lv"],
+            capture_output=True,
+            text=True,
+            timeout=2,
+            check=False,
+        ).stdout
+    except Exception:
+        return
+    settings = {}
+    for line in listing.splitlines():
+        key, _, value = line.partition(" ")
+        settings[key] = value.strip()
+    for button in buttons:
+        size = font_size(settings.get(FONT_BUTTONS[button["label"]], ""), button["name"])
+        if size:
+            button["value"] = f"{' '.join(button['name'].split())} {size}"
 
 
 def main() -> None:

@@ -43,7 +43,9 @@ class UINode:
 
     ``name`` is the accessible name, or for an unnamed field the name of the label that
     labels it (a file dialog's ``Name:``). ``formula`` is a spreadsheet cell's formula
-    (``=B1+8``) when it holds one.
+    (``=B1+8``) when it holds one. ``choice`` is what an element that shows a choice
+    displays when its name is its label instead (a drop-down's current item, a font
+    button's font and size: :func:`_row_names`).
     """
 
     role: str
@@ -53,12 +55,14 @@ class UINode:
     depth: int
     text: str | None = None
     formula: str | None = None
+    choice: str | None = None
 
     @property
     def value(self) -> str | None:
-        """A field's current text (a terminal's last lines), capped; ``None`` otherwise."""
+        """A field's current text (a terminal's last lines), capped, or the choice a
+        drop-down or font button shows; ``None`` otherwise."""
         if self.role not in FIELD_ROLES:
-            return None
+            return self.choice
         text = self.text or ""
         if self.role == "terminal":
             # What a terminal shows last is what matters: keep its end, trailing blank
@@ -69,13 +73,20 @@ class UINode:
 
     @property
     def shown_states(self) -> tuple[str, ...]:
-        """The states an element list shows: on/off, selected, expanded, disabled."""
+        """The states an element list shows: on/off/mixed, selected, expanded, disabled.
+
+        A GTK check box in its inconsistent state draws a dash and reports "checked" with
+        "indeterminate" (Appearance's "Enable anti-aliasing" while the fonts' own setting
+        rules): it is listed as mixed, not as the check mark the screen does not show."""
         out: list[str] = []
         if self.role in CHECK_ROLES or "checkable" in self.states:
             on = "checked" in self.states or (
                 self.role == "toggle button" and "pressed" in self.states
             )
-            out.append("checked" if on else "unchecked")
+            if "indeterminate" in self.states:
+                out.append("mixed")
+            else:
+                out.append("checked" if on else "unchecked")
         if "selected" in self.states:
             out.append("selected")
         if "expanded" in self.states:
@@ -106,13 +117,16 @@ class UIWindow:
     nodes: tuple[UINode, ...] = field(default_factory=tuple)
 
     def text(self) -> str:
-        """All names and texts of the window, one per line (for text checks)."""
+        """All names, texts and shown choices of the window, one per line (for text
+        checks)."""
         parts = []
         for node in self.nodes:
             if node.name:
                 parts.append(node.name)
             if node.text:
                 parts.append(node.text)
+            if node.choice:
+                parts.append(node.choice)
         return "\n".join(parts)
 
 
@@ -145,17 +159,23 @@ def _beside(label: dict[str, Any], field: dict[str, Any]) -> int | None:
     return gap
 
 
-def _spin_label(
+def _label_beside(
     nodes: list[dict[str, Any]], names: list[str], parents: list[int | None], i: int
 ) -> str:
-    """The name of the label beside spin button ``i``: a sibling label (same parent) on
-    its row and to its left, the nearest. GTK lists a grid's children in any order
-    (Desktop Settings' Icons tab lists each row's field before its label), so the label
-    just before it in the tree named it after the row above ("Icons orientation" for the
-    icon size)."""
+    """The name of the label beside field ``i`` (a spin button, a drop-down): a sibling
+    label (same parent) on its row and to its left, the nearest. GTK lists a grid's
+    children in any order (Desktop Settings' Icons tab lists each row's field before its
+    label), so the label just before it in the tree named it after the row above ("Icons
+    orientation" for the icon size). A field wrapped in a container of its own size (the
+    wallpaper chooser's folder drop-down in its file chooser button, beside "Folder:") is
+    a sibling through its wrapper."""
+    box = _box(nodes[i].get("box"))
+    parent = parents[i]
+    while parent is not None and box is not None and _box(nodes[parent].get("box")) == box:
+        parent = parents[parent]
     best: tuple[int, str] | None = None
     for j, other in enumerate(nodes):
-        if other.get("role") != "label" or not names[j] or parents[j] != parents[i]:
+        if other.get("role") != "label" or not names[j] or parents[j] != parent:
             continue
         gap = _beside(other, nodes[i])
         if gap is not None and (best is None or gap < best[0]):
@@ -163,19 +183,43 @@ def _spin_label(
     return best[1] if best else ""
 
 
-def _row_names(nodes: list[dict[str, Any]]) -> list[str]:
-    """Each node's name. Two kinds of nameless elements GTK leaves without a name are named
-    the way a person reads them, so they can be acted on by name: a spin button by the label
-    beside it, on its row and to its left ("Width [1000]" in the image editor's Scale bar:
-    :func:`_spin_label`), and a focusable list item (a GTK list-box row, such as the tools
-    of the image editor's side bar) with exactly one label inside it. Rows with several
-    labels keep no name: which label names them would be a guess."""
+# Elements whose accessible name is the choice they show, not what they are for: GTK names
+# a drop-down by its current item ("None" beside "Hinting:").
+_CHOICE_ROLES = frozenset({"combo box"})
+
+
+def _row_names(nodes: list[dict[str, Any]]) -> tuple[list[str], list[str | None]]:
+    """Each node's name, and the choice it shows when its name is its label (``None``: no
+    such choice). Elements GTK leaves without a name of their own are named the way a
+    person reads them, so they can be acted on by name:
+
+    * a spin button by the label beside it, on its row and to its left ("Width [1000]" in
+      the image editor's Scale bar: :func:`_label_beside`);
+    * a drop-down likewise, its current item (GTK's name for it) becoming its choice:
+      ``combo box "Hinting" value="None"`` where the list said ``combo box "None"`` twice;
+    * a button that shows a choice the reader completed (a font button's font and size:
+      the reader gives it as ``value``) by the label that labels it ("Default Font"), the
+      font and size becoming its choice;
+    * a focusable list item (a GTK list-box row, such as the tools of the image editor's
+      side bar) with exactly one label inside it. Rows with several labels keep no name:
+      which label names them would be a guess.
+    """
     names = [_name(n) for n in nodes]
+    choices: list[str | None] = [None] * len(nodes)
     parents = _parents(nodes)
     for i, node in enumerate(nodes):
-        if names[i] or node.get("role") != "spin button":
-            continue
-        names[i] = _spin_label(nodes, names, parents, i)
+        role = node.get("role")
+        if role == "spin button" and not names[i]:
+            names[i] = _label_beside(nodes, names, parents, i)
+        elif role in _CHOICE_ROLES:
+            label = _label_beside(nodes, names, parents, i)
+            if label:
+                # Its own name, not one taken from a labelled-by relation (a drop-down
+                # with no item chosen has none: it shows nothing).
+                names[i], choices[i] = label, " ".join(str(node.get("name", "")).split())
+        elif node.get("value") and node.get("label"):
+            choices[i] = " ".join(str(node["value"]).split())
+            names[i] = " ".join(str(node["label"]).split()).rstrip(":").strip()
     for i, node in enumerate(nodes):
         if names[i] or node.get("role") != "list item":
             continue
@@ -190,7 +234,7 @@ def _row_names(nodes: list[dict[str, Any]]) -> list[str]:
                 labels.append(names[j])
         if len(labels) == 1:
             names[i] = labels[0]
-    return names
+    return names, choices
 
 
 def _parents(nodes: list[dict[str, Any]]) -> list[int | None]:
@@ -330,6 +374,7 @@ def parse_windows(raw: list[dict[str, Any]]) -> list[UIWindow]:
     windows = []
     for win in raw:
         raw_nodes = tree_toggles(fix_boxes(list(win.get("nodes", ()))))
+        names, choices = _row_names(raw_nodes)
         nodes = tuple(
             UINode(
                 role=n.get("role", ""),
@@ -339,8 +384,9 @@ def parse_windows(raw: list[dict[str, Any]]) -> list[UIWindow]:
                 depth=int(n.get("depth", 0)),
                 text=n.get("text"),
                 formula="=" + str(n["formula"]) if n.get("formula") else None,
+                choice=choice,
             )
-            for n, name in zip(raw_nodes, _row_names(raw_nodes), strict=True)
+            for n, name, choice in zip(raw_nodes, names, choices, strict=True)
         )
         windows.append(
             UIWindow(

@@ -31,7 +31,7 @@ from reefbench.environment import Environment
 from reefbench.envs import procs
 from reefbench.envs.accounts import Account
 from reefbench.envs.desktop import faketime, hometree
-from reefbench.envs.desktop.a11y import A11yReader, UIWindow, box_contains, name_clock
+from reefbench.envs.desktop.a11y import FIELD_ROLES, A11yReader, UIWindow, box_contains, name_clock
 from reefbench.envs.desktop.apps import APPS, AppSpec, app, apps_text
 from reefbench.envs.desktop.hometree import scan
 from reefbench.envs.desktop.input import Input
@@ -706,7 +706,10 @@ class DesktopDevice(Environment):
     def element_candidates(self, fresh: bool) -> list[Candidate]:
         """The numbered elements of the latest observation (of a new one if ``fresh``)."""
         snapshot = self.snapshot if self.snapshot and not fresh else self.observe_now()
-        return [Candidate(m.id, m.name, m.role) for m in snapshot.marks.marks]
+        return [
+            Candidate(m.id, m.name, m.role, choice="" if m.role in FIELD_ROLES else m.value or "")
+            for m in snapshot.marks.marks
+        ]
 
     def windows(self) -> list[UIWindow]:
         return self.reader.windows()

@@ -187,6 +187,10 @@ class DesktopSession:
         wallpaper = self.dir / "wallpaper.jpg"
         screen = (self.config.width, self.config.height)
         if screen_sized_wallpaper(Path(DEFAULT_WALLPAPER), screen, wallpaper):
+            # Shown at the picture's own path, it keeps the picture's times: a file
+            # chooser listed it written at the host's "now" beside siblings of 2023.
+            original = os.stat(DEFAULT_WALLPAPER)
+            os.utime(wallpaper, ns=(original.st_atime_ns, original.st_mtime_ns))
             self._system_files = {DEFAULT_WALLPAPER: wallpaper}
         try:
             self._start_xvfb()
