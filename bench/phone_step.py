@@ -19,10 +19,10 @@ import threading
 import time
 from collections.abc import Callable
 
-from reefbench.apps import ServicesEnvironment
 from reefbench.envs import procs
 from reefbench.envs.browser import BrowserEnvironment
 from reefbench.envs.phone import PhoneEnvironment
+from reefbench.envs.services import ServicesEnvironment
 
 
 def emit(metric: str, value: float, unit: str, **extra: object) -> None:

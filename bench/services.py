@@ -1,10 +1,10 @@
-"""Reset time and page-load time of the local cloud services (reefbench.apps).
+"""Reset time and page-load time of the local cloud services (reefbench.envs.services).
 
 An episode resets the shared account before every task and the agent's browser loads app
 pages at every step, so both must be quick: targets are reset <= 0.2 s and page load
 <= 0.3 s on the project machine.
 
-Setup: one :class:`reefbench.apps.ServicesEnvironment` seeded with a realistic account
+Setup: one :class:`reefbench.envs.services.ServicesEnvironment` seeded with a realistic account
 (200 contacts, 300 mails, 200 events, 100 tasks, 50 notes, 100 files of 2 KB, 200 text
 messages, 20 alarms), snapshotted as the seed.
 
@@ -31,7 +31,7 @@ import json
 import statistics
 import time
 
-from reefbench.apps import ServicesEnvironment
+from reefbench.envs.services import ServicesEnvironment
 
 PAGES = (
     "/",

@@ -66,9 +66,9 @@ def median(work: Callable[[], object], prepare: Callable[[], object], repeat: in
 
 
 def account(root: Path) -> None:
-    from reefbench.apps import ServicesEnvironment
-    from reefbench.apps.seeding import load_world
-    from reefbench.apps.world import account_world
+    from reefbench.envs.services import ServicesEnvironment
+    from reefbench.envs.services.seeding import load_world
+    from reefbench.envs.services.world import account_world
 
     emit("world_account_build_cold", timed(lambda: account_world(SEED)), "s")
     env = ServicesEnvironment()

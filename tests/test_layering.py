@@ -30,7 +30,6 @@ PACKAGES = (
     "compose",
     "documents",
     "envs",
-    "apps",
     "agents",
     "suites",
     "runner",
@@ -54,13 +53,12 @@ ALLOWED: dict[str, frozenset[str]] = {
     "envs": KIND,
     "envs.phone": KIND | {"envs.browser", "envs.ui"},  # Chromium in mobile emulation
     "envs.android": KIND | {"envs.ui"},
-    # The services kind: the account protocol and its lookup (envs/accounts.py).
-    "apps": frozenset({"core", "envs"}),
+    # The services kind (the local cloud account) is a kind like the others: envs.services.
     "agents": frozenset({"core", "observe"}),
     # Releases: the table of suites (code named by reference, not imported), frozen data.
     "suites": frozenset({"core", "compose", "envs"}),
     # The benchmark's source (templates, handmade tasks, worlds, shared checks).
-    "benchmark": frozenset({"core", "compose", "envs.*", "apps", "suites"}),
+    "benchmark": frozenset({"core", "compose", "envs.*", "suites"}),
     # Gates, lint and device phrases, for any suite with a pool.
     "validation": frozenset({"core", "compose", "envs.*", "agents", "benchmark"}),
     # reef-v1 loads frozen data; only its freeze command synthesises from the source.
@@ -174,13 +172,14 @@ def test_the_check_catches_an_upward_import_even_inside_a_function() -> None:
     assert violations(edges) == [
         "reefbench.task:2 imports reefbench.agents.builtin (core -> agents)"
     ]
-    relative = "from ...apps import mail\n"  # reefbench.envs.browser -> reefbench.apps
+    relative = "from ..services import mail\n"  # one kind importing another, relatively
     edges = [
         ("reefbench.envs.browser.device", t, line)
         for t, line in imports("reefbench.envs.browser.device", relative, False)
     ]
     assert violations(edges) == [
-        "reefbench.envs.browser.device:1 imports reefbench.apps.mail (envs.browser -> apps)"
+        "reefbench.envs.browser.device:1 imports reefbench.envs.services.mail "
+        "(envs.browser -> envs.services)"
     ]
 
 
@@ -193,7 +192,7 @@ def test_components_of_known_modules() -> None:
     assert component("reefbench.suites.v1.build") == "suites.v1"
     assert component("reefbench.log.store") == "log"
     assert component("reefbench.cli.run") == "cli"
-    assert allowed("envs.new_kind", "observe") and not allowed("envs.new_kind", "apps")
+    assert allowed("envs.new_kind", "observe") and not allowed("envs.new_kind", "envs.services")
     assert not allowed("envs.desktop", "envs.browser")
 
 
@@ -206,7 +205,7 @@ FORBIDDEN_AT_IMPORT = (
     "reefbench.benchmark",
     "reefbench.validation",
     "reefbench.report",
-    "reefbench.apps",
+    "reefbench.envs.services",
     "reefbench.cli",
 )
 HEAVY = ("numpy", "PIL", "playwright", "fastapi", "uvicorn", "ray", "cv2", "typer", "openai")

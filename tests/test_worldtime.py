@@ -20,9 +20,9 @@ import pytest
 
 from reefbench import ActionCall, Episode, action
 from reefbench.agents import OracleAgent
-from reefbench.apps.store import DEFAULT_NOW
 from reefbench.environment import Environment
 from reefbench.envs import memory as m
+from reefbench.envs.services.store import DEFAULT_NOW
 from reefbench.suites import v1
 from reefbench.task import ActionStep, Task
 from reefbench.waiting import wait_until

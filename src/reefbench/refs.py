@@ -46,8 +46,8 @@ from reefbench.errors import ConfigError
 BUILTIN_ACTION_MODULES: frozenset[str] = frozenset(
     {
         "reefbench.agents.computer_use.base",  # switch_device, a tool native agents offer
-        "reefbench.apps.evaluators",
-        "reefbench.apps.seeding",
+        "reefbench.envs.services.evaluators",
+        "reefbench.envs.services.seeding",
         "reefbench.benchmark.checks",
         "reefbench.benchmark.photo_files",
         "reefbench.benchmark.scans",

@@ -1,7 +1,8 @@
 """Where seeded worlds are built once and kept, so a reset copies them instead of generating.
 
 A *world* is the lived-in state a task can opt into with a seed: the account's rows
-(:mod:`reefbench.apps.world`) and the desktop's home tree (:mod:`reefbench.envs.desktop.world`).
+(:mod:`reefbench.envs.services.world`) and the desktop's home tree
+(:mod:`reefbench.envs.desktop.world`).
 Generating one takes seconds (Faker, Pillow); copying a prepared one takes milliseconds. So
 each is built once per seed and per version of the code that generates it into a cache
 directory, and a task's setup copies it (``load_world(seed)`` on the services and on the

@@ -8,16 +8,16 @@ or a checkpoint means that day.
 
 Every clock ticks on from it: what a device shows is the task's start time plus the time
 elapsed since the device's reset (:class:`WorldClock`, whose time source a test fakes).
-The account is the one source of the start time: :class:`~reefbench.apps.ServicesEnvironment`
-tells the devices that follow it (:meth:`~reefbench.apps.ServicesEnvironment.follow_clock`)
-after every reset and every write that may move it, and each shows it its own way: the
-account's pages and the records made during the episode (a sent mail) carry the ticked
-time while its "today" stays the task's day; the phone redraws its status bar and home
-screen before every dump and screenshot; the browser reloads the account's pages it
-shows; the desktop's sandbox runs under libfaketime (:mod:`reefbench.envs.desktop.faketime`),
-whose session an episode starts on the task's time (:class:`ExpectsWorldTime`) and which
-otherwise restarts when the time moves. A device started without the account shows
-:data:`DEFAULT_NOW`.
+The account is the one source of the start time:
+:class:`~reefbench.envs.services.ServicesEnvironment` tells the devices that follow it
+(:meth:`~reefbench.envs.services.ServicesEnvironment.follow_clock`) after every reset and
+every write that may move it, and each shows it its own way: the account's pages and the
+records made during the episode (a sent mail) carry the ticked time while its "today"
+stays the task's day; the phone redraws its status bar and home screen before every dump
+and screenshot; the browser reloads the account's pages it shows; the desktop's sandbox
+runs under libfaketime (:mod:`reefbench.envs.desktop.faketime`), whose session an episode
+starts on the task's time (:class:`ExpectsWorldTime`) and which otherwise restarts when
+the time moves. A device started without the account shows :data:`DEFAULT_NOW`.
 """
 
 from __future__ import annotations

@@ -7,9 +7,9 @@ import sqlite3
 
 import pytest
 
-from reefbench.apps.world import account_world
 from reefbench.benchmark import hardworld
 from reefbench.benchmark.templates.world import WHICH_CONTACT
+from reefbench.envs.services.world import account_world
 from reefbench.task import Task
 
 SEED = 100

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from reefbench.apps import photos
 from reefbench.benchmark import photo_files
 from reefbench.benchmark.templates import phonephoto
 from reefbench.benchmark.templates.gallery import SHOTS, _older_shot
+from reefbench.envs.services import photos
 
 Image = pytest.importorskip("PIL.Image")
 

@@ -46,8 +46,8 @@ def test_anything_else_fails_with_one_message(env: object) -> None:
 
 def test_services_of_keeps_its_message() -> None:
     pytest.importorskip("fastapi")
-    from reefbench.apps.environment import services_of
     from reefbench.envs.memory import MemoryEnvironment
+    from reefbench.envs.services.environment import services_of
 
     with pytest.raises(WrongEnvironment) as caught:
         services_of(MemoryEnvironment())

@@ -255,8 +255,8 @@ class InjectingOracle(OracleAgent):
 
 
 def _services_task() -> Task:
-    from reefbench.apps import evaluators as sev
-    from reefbench.apps import seeding
+    from reefbench.envs.services import evaluators as sev
+    from reefbench.envs.services import seeding
 
     return Task(
         id="svc-note-and-contact",
@@ -275,7 +275,7 @@ def _services_task() -> Task:
 
 @pytest.mark.integration
 def test_services_server_killed_mid_episode_is_retried_on_a_fresh_server(tmp_path: Path) -> None:
-    from reefbench.apps import ServicesEnvironment
+    from reefbench.envs.services import ServicesEnvironment
 
     created: list[ServicesEnvironment] = []
 

@@ -228,7 +228,7 @@ STEP_BODIES = st.fixed_dictionaries(
 REF_BODIES = st.fixed_dictionaries(
     {"ref": REFS | st.sampled_from(
         ["reefbench.envs.desktop.actions:click", "reefbench.envs.desktop.evaluators:file_exists",
-         "reefbench.apps.seeding:add_contact", "reefbench.envs.memory:file_equals"]
+         "reefbench.envs.services.seeding:add_contact", "reefbench.envs.memory:file_equals"]
     )},
     optional={"arguments": st.dictionaries(ARGUMENT_NAMES, JSON, max_size=4)},
 )  # fmt: skip

@@ -267,7 +267,7 @@ def test_desktop_setup_and_evaluators_refuse_paths_out_of_the_sandbox(
 
 @pytest.mark.integration
 def test_services_files_refuse_traversal_and_touch_no_host_file() -> None:
-    from reefbench.apps import ServicesEnvironment
+    from reefbench.envs.services import ServicesEnvironment
 
     with ServicesEnvironment() as env:
         for bad in ("../../etc/reef-pwned", "Documents/../../x", "..", "a/../b"):
@@ -361,7 +361,7 @@ def test_remote_non_standard_json_constants_get_a_422_not_a_500(
 
 @pytest.fixture(scope="module")
 def services() -> Iterator[Any]:
-    from reefbench.apps import ServicesEnvironment
+    from reefbench.envs.services import ServicesEnvironment
 
     with ServicesEnvironment() as env:
         yield env
@@ -423,7 +423,7 @@ def test_services_internal_api_refuses_malformed_json_with_422(
 
 @pytest.mark.integration
 def test_services_internal_api_refuses_oversized_bodies_while_they_stream(services: Any) -> None:
-    from reefbench.apps.internal import MAX_BODY
+    from reefbench.envs.services.internal import MAX_BODY
 
     headers = {
         "Authorization": f"Bearer {services.server.token}",

@@ -169,8 +169,8 @@ def test_tags_on_real_desktop_apps_cover_less_of_other_elements(desk: object, ap
 def test_tags_on_a_real_phone_page_cover_less_of_other_elements() -> None:
     pytest.importorskip("playwright")
     pytest.importorskip("fastapi")
-    from reefbench.apps import ServicesEnvironment
     from reefbench.envs.phone import PhoneEnvironment
+    from reefbench.envs.services import ServicesEnvironment
     from reefbench.envs.ui.marks import scaled
 
     services = ServicesEnvironment()

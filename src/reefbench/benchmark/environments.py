@@ -1,6 +1,6 @@
 """The environments reef-v0 runs in: the account, a desktop, a phone and a browser.
 
-One :class:`~reefbench.apps.ServicesEnvironment` owns the account; the phone and the
+One :class:`~reefbench.envs.services.ServicesEnvironment` owns the account; the phone and the
 browser sign in to it, and the desktop's sandbox reaches its port through the relay. The
 browser is the computer's: its downloads are saved in the desktop's ``~/Downloads`` and its
 file choosers open the desktop's files (:mod:`reefbench.envs.filetransfer`). Every
@@ -19,10 +19,10 @@ DESKTOP, PHONE, BROWSER, SERVICES = "desktop", "phone", "browser", "services"
 
 def make_environments() -> dict[str, Environment]:
     """Fresh, unstarted devices around a started account (its port is needed up front)."""
-    from reefbench.apps import ServicesEnvironment
     from reefbench.envs.browser import BrowserEnvironment
     from reefbench.envs.desktop import DesktopEnvironment
     from reefbench.envs.phone import PhoneEnvironment
+    from reefbench.envs.services import ServicesEnvironment
 
     services = ServicesEnvironment(SERVICES)
     services.start()

@@ -10,9 +10,9 @@ same in every task, so it cannot hint which devices a task needs.
 from __future__ import annotations
 
 from reefbench.actions import ActionCall
-from reefbench.apps.login import DEFAULT_PASSWORD, DEFAULT_USERNAME
 from reefbench.compose.capabilities import capabilities_for
 from reefbench.compose.complexity import task_complexity
+from reefbench.envs.services.login import DEFAULT_PASSWORD, DEFAULT_USERNAME
 from reefbench.suites.step_budget import DEFAULT_RULE, step_budget
 from reefbench.task import Task
 

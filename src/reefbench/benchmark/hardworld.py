@@ -15,13 +15,13 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from reefbench.apps.seeding import load_world
-from reefbench.apps.world import account_world
 from reefbench.benchmark.composed import LONG_CHAIN
 from reefbench.benchmark.finish import finish
 from reefbench.benchmark.handmade import Part, assemble
 from reefbench.benchmark.templates.common import TEXTS, TITLES, WORDS
 from reefbench.benchmark.templates.world import WHICH_CONTACT
+from reefbench.envs.services.seeding import load_world
+from reefbench.envs.services.world import account_world
 from reefbench.task import ActionStep, Task
 from reefbench.worlds import VENDORS
 

@@ -1,11 +1,11 @@
 """A phone photo as a file on the desktop: checkpoints for the camera roll → browser download
 → image editor path (:mod:`reefbench.envs.downloads`).
 
-A camera-roll photo is drawn from its scene (:mod:`reefbench.apps.photos`), so the desktop
+A camera-roll photo is drawn from its scene (:mod:`reefbench.envs.services.photos`), so the desktop
 recognises it the way the account does, by drawing the scene again:
 :func:`photo_downloaded` finds the photo, pixel for pixel, among the files of the computer's
 Downloads folder, and :func:`photo_edited` compares the picture the image editor saved with
-the scene turned and scaled the same way (:func:`reefbench.apps.photos.scaled_mismatch`):
+the scene turned and scaled the same way (:func:`reefbench.envs.services.photos.scaled_mismatch`):
 scaling and JPEG leave every small patch close, the look-alike shot (two letters or digits
 swapped in its small caption) and a turn the wrong way do not.
 """
@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from reefbench.apps import photos
 from reefbench.envs.desktop.device import DesktopDevice
 from reefbench.envs.desktop.evaluators import file_key
+from reefbench.envs.services import photos
 from reefbench.errors import ActionFailed
 from reefbench.evaluators import EvalResult, evaluator
 

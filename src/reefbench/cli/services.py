@@ -24,7 +24,7 @@ def serve(
 ) -> None:
     """Serve the apps until Ctrl-C; prints the URL, the login and the internal API token."""
     try:
-        from reefbench.apps import ServicesServer
+        from reefbench.envs.services import ServicesServer
     except ImportError as exc:  # pragma: no cover - depends on the installed extras
         raise ConfigError(
             f"the services need the 'services' extra ({exc.name} is missing): "

@@ -1,7 +1,7 @@
 """The account a device signs in to: all the browser and the phone need of the services.
 
-Devices depend on this small protocol, not on :mod:`reefbench.apps`, so the two packages
-stay side by side: the local services (:class:`~reefbench.apps.ServicesEnvironment`)
+Devices depend on this small protocol, not on :mod:`reefbench.envs.services`, so the two packages
+stay side by side: the local services (:class:`~reefbench.envs.services.ServicesEnvironment`)
 satisfy it structurally, and so can any other account a device should open signed in.
 
 Actions and evaluators over an account run against the account's own environment or

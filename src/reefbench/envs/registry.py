@@ -20,7 +20,7 @@ KINDS: dict[str, str] = {
     "browser": "reefbench.envs.browser:BrowserEnvironment",
     "phone": "reefbench.envs.phone:PhoneEnvironment",
     "android": "reefbench.envs.android:AndroidEnvironment",
-    "services": "reefbench.apps:ServicesEnvironment",
+    "services": "reefbench.envs.services:ServicesEnvironment",
 }
 
 

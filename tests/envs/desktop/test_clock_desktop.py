@@ -18,8 +18,8 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from reefbench.apps import ServicesEnvironment
 from reefbench.envs.desktop import DesktopEnvironment
+from reefbench.envs.services import ServicesEnvironment
 from reefbench.worldtime import DEFAULT_NOW, WORLD_NOW
 
 pytestmark = [

@@ -18,9 +18,9 @@ pytest.importorskip("fastapi")
 
 from PIL import Image
 
-from reefbench.apps import ServicesEnvironment
 from reefbench.envs.phone import PhoneEnvironment
 from reefbench.envs.phone.system import clock_boxes
+from reefbench.envs.services import ServicesEnvironment
 from reefbench.observe.image import differs_only_inside
 from reefbench.worldtime import WorldClock
 

@@ -24,7 +24,7 @@ pytest.importorskip("playwright")
 pytest.importorskip("fastapi")
 pytestmark = pytest.mark.integration
 
-from reefbench.apps import ServicesEnvironment  # noqa: E402
+from reefbench.envs.services import ServicesEnvironment  # noqa: E402
 
 Devices = tuple[ServicesEnvironment, PhoneEnvironment, BrowserEnvironment]
 # Longer than any cap the lists had (80 for a name, 200 for a text), and cut mid-word there.

@@ -27,8 +27,8 @@ pytest.importorskip("playwright")
 pytest.importorskip("fastapi")
 pytestmark = pytest.mark.integration
 
-from reefbench.apps import ServicesEnvironment  # noqa: E402
 from reefbench.envs.phone import PhoneEnvironment  # noqa: E402
+from reefbench.envs.services import ServicesEnvironment  # noqa: E402
 
 GALLERY_TASK = "v1-gallery-3d51feaaa620"
 MESSAGES_TASK = "v1-small-2592e91cc5f2"

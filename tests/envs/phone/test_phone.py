@@ -36,8 +36,8 @@ pytest.importorskip("playwright")
 pytest.importorskip("fastapi")
 pytestmark = pytest.mark.integration
 
-from reefbench.apps import ServicesEnvironment  # noqa: E402
-from reefbench.apps.evaluators import mail_sent  # noqa: E402
+from reefbench.envs.services import ServicesEnvironment  # noqa: E402
+from reefbench.envs.services.evaluators import mail_sent  # noqa: E402
 
 DUMPS = Path("/work/shared/android")
 if not DUMPS.exists():
@@ -421,7 +421,7 @@ def test_switches_show_whether_they_are_on(phone: PhoneEnvironment):
 
 
 def test_static_text_such_as_a_mail_body_is_listed_whole_up_to_a_cap(phone: PhoneEnvironment):
-    from reefbench.apps.seeding import add_mail
+    from reefbench.envs.services.seeding import add_mail
     from reefbench.envs.ui.marks import TEXT_ITEM_CAP, TEXT_TOTAL_CAP
     from reefbench.grounding import ground
 

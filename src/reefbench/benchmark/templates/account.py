@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from reefbench.actions import ActionCall
-from reefbench.apps import evaluators as aev
 from reefbench.benchmark.templates import near as nm
 from reefbench.benchmark.templates.common import (
     CITIES,
@@ -26,6 +25,7 @@ from reefbench.benchmark.templates.common import (
     phone_app,
     phone_fill,
 )
+from reefbench.envs.services import evaluators as aev
 from reefbench.evaluators import Evaluator
 from reefbench.subtask import NearMiss
 

@@ -13,9 +13,6 @@ from __future__ import annotations
 from datetime import date as Date
 
 from reefbench.actions import ActionCall
-from reefbench.apps import evaluators as aev
-from reefbench.apps.attribution import BROWSER
-from reefbench.apps.login import DEFAULT_PASSWORD, DEFAULT_USERNAME
 from reefbench.benchmark.templates import near as nm
 from reefbench.benchmark.templates.account import (
     MAIL_ATTRIBUTES,
@@ -53,6 +50,9 @@ from reefbench.benchmark.templates.common import (
 )
 from reefbench.envs.browser import actions as bact
 from reefbench.envs.browser import evaluators as bev
+from reefbench.envs.services import evaluators as aev
+from reefbench.envs.services.attribution import BROWSER
+from reefbench.envs.services.login import DEFAULT_PASSWORD, DEFAULT_USERNAME
 from reefbench.evaluators import Evaluator
 from reefbench.root import user_was_asked
 from reefbench.subtask import NearMiss, SubTask

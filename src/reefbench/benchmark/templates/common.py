@@ -11,7 +11,7 @@ import posixpath
 import shlex
 
 from reefbench.actions import ActionCall
-from reefbench.apps.login import DEFAULT_PASSWORD, DEFAULT_USERNAME
+from reefbench.envs.services.login import DEFAULT_PASSWORD, DEFAULT_USERNAME
 from reefbench.envs.ui import evaluators as uev
 from reefbench.evaluators import Evaluator
 from reefbench.subtask import ATTRIBUTE_TYPES, register_attribute_type

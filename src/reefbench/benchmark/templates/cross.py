@@ -10,9 +10,6 @@ where it lives. The pool's linking pairs (``phone.read_code`` -> ``desktop.save_
 from __future__ import annotations
 
 from reefbench.actions import ActionCall
-from reefbench.apps import evaluators as aev
-from reefbench.apps import seeding as sd
-from reefbench.apps.attribution import PHONE
 from reefbench.benchmark import checks as hp
 from reefbench.benchmark.templates import near as nm
 from reefbench.benchmark.templates.account import (
@@ -41,6 +38,9 @@ from reefbench.benchmark.templates.common import (
 )
 from reefbench.benchmark.templates.phone import SENDERS, TODAY
 from reefbench.envs.desktop import setup as st
+from reefbench.envs.services import evaluators as aev
+from reefbench.envs.services import seeding as sd
+from reefbench.envs.services.attribution import PHONE
 from reefbench.envs.ui import evaluators as uev
 from reefbench.evaluators import Evaluator
 from reefbench.subtask import NearMiss, SubTask

@@ -1,12 +1,13 @@
 """Gallery subtask templates: photos on the phone, edited and moved as files.
 
-The phone's Gallery (:mod:`reefbench.apps.gallery`) is the camera roll: albums are folders
+The phone's Gallery (:mod:`reefbench.envs.services.gallery`) is the camera roll: albums are folders
 of Files, so a photo taken on the phone is a file the desktop browser opens, copies and
 edits, and one the phone attaches to a mail. The instructions name a photo by what it shows
 (its caption), never by its file name, and every album holds a look-alike (the same scene
 with two digits swapped) and photos stored sideways: finding the right one means opening
 photos and reading them. Checkpoints compare pixels with the scene drawn again
-(:func:`~reefbench.apps.evaluators.photo_at`, :func:`~reefbench.apps.evaluators.photo_mailed`),
+(:func:`~reefbench.envs.services.evaluators.photo_at`,
+:func:`~reefbench.envs.services.evaluators.photo_mailed`),
 so a renamed copy of the right photo passes and the look-alike, the unedited photo or the
 photo turned the wrong way fails.
 """
@@ -16,9 +17,6 @@ from __future__ import annotations
 from typing import Any
 
 from reefbench.actions import ActionCall
-from reefbench.apps import evaluators as aev
-from reefbench.apps import seeding as sd
-from reefbench.apps.attribution import BROWSER, PHONE
 from reefbench.benchmark.templates import near as nm
 from reefbench.benchmark.templates.common import (
     EMAILS,
@@ -30,6 +28,9 @@ from reefbench.benchmark.templates.common import (
     phone_app,
     phone_fill,
 )
+from reefbench.envs.services import evaluators as aev
+from reefbench.envs.services import seeding as sd
+from reefbench.envs.services.attribution import BROWSER, PHONE
 from reefbench.evaluators import Evaluator
 from reefbench.subtask import NearMiss, SubTask
 from reefbench.task import ActionStep

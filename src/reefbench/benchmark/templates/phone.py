@@ -11,9 +11,6 @@ device" near miss, not a second solution, and the static device gate
 from __future__ import annotations
 
 from reefbench.actions import ActionCall
-from reefbench.apps import evaluators as aev
-from reefbench.apps import seeding as sd
-from reefbench.apps.attribution import PHONE
 from reefbench.benchmark.templates import near as nm
 from reefbench.benchmark.templates.account import (
     MAIL_ATTRIBUTES,
@@ -61,6 +58,9 @@ from reefbench.benchmark.templates.common import (
 )
 from reefbench.envs.phone import actions as pa
 from reefbench.envs.phone import evaluators as pc
+from reefbench.envs.services import evaluators as aev
+from reefbench.envs.services import seeding as sd
+from reefbench.envs.services.attribution import PHONE
 from reefbench.envs.ui import evaluators as uev
 from reefbench.evaluators import Evaluator
 from reefbench.root import answer_equals

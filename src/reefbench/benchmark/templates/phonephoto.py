@@ -12,20 +12,16 @@ digits swapped, so downloading the newest photo *before* taking the shot, or the
 above it in the list, edits the wrong picture.
 
 Checkpoints, in order: the phone took the photo and the camera roll keeps it unedited
-(:func:`~reefbench.apps.evaluators.photo_at`, by the phone); the photo arrived in the
+(:func:`~reefbench.envs.services.evaluators.photo_at`, by the phone); the photo arrived in the
 computer's Downloads, pixel for pixel (:func:`~reefbench.benchmark.photo_files.photo_downloaded`);
 the saved JPEG is that photo turned and scaled as asked
 (:func:`~reefbench.benchmark.photo_files.photo_edited`); the album holds that JPEG,
-uploaded by the browser (:func:`~reefbench.apps.evaluators.photo_scaled_at`).
+uploaded by the browser (:func:`~reefbench.envs.services.evaluators.photo_scaled_at`).
 """
 
 from __future__ import annotations
 
 from reefbench.actions import ActionCall
-from reefbench.apps import evaluators as aev
-from reefbench.apps import photos
-from reefbench.apps import seeding as sd
-from reefbench.apps.attribution import BROWSER, PHONE
 from reefbench.benchmark import photo_files
 from reefbench.benchmark.templates.common import (
     WORDS,
@@ -50,6 +46,10 @@ from reefbench.benchmark.templates.gallery import (
     older_shots,
     take_on_phone,
 )
+from reefbench.envs.services import evaluators as aev
+from reefbench.envs.services import photos
+from reefbench.envs.services import seeding as sd
+from reefbench.envs.services.attribution import BROWSER, PHONE
 from reefbench.evaluators import Evaluator
 from reefbench.subtask import NearMiss, SubTask
 from reefbench.task import ActionStep

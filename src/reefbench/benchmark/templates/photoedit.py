@@ -18,7 +18,6 @@ from __future__ import annotations
 from typing import Any
 
 from reefbench.actions import ActionCall
-from reefbench.apps import seeding as sd
 from reefbench.benchmark import scans
 from reefbench.benchmark.templates import near as nm
 from reefbench.benchmark.templates.common import (
@@ -35,6 +34,7 @@ from reefbench.benchmark.templates.drawing import (
     drawing_save_as,
     drawing_scale,
 )
+from reefbench.envs.services import seeding as sd
 from reefbench.evaluators import Evaluator
 from reefbench.subtask import NearMiss, SubTask
 from reefbench.task import ActionStep

@@ -18,8 +18,6 @@ loads, so they have an intent of their own that no composed request asks for.
 from __future__ import annotations
 
 from reefbench.actions import ActionCall
-from reefbench.apps import evaluators as aev
-from reefbench.apps.attribution import PHONE
 from reefbench.benchmark import checks as hp
 from reefbench.benchmark.templates.account import note_in_browser, sms_in_browser
 from reefbench.benchmark.templates.common import (
@@ -34,6 +32,8 @@ from reefbench.benchmark.templates.common import (
     phone_app,
     phone_fill,
 )
+from reefbench.envs.services import evaluators as aev
+from reefbench.envs.services.attribution import PHONE
 from reefbench.evaluators import Evaluator
 from reefbench.root import user_was_asked
 from reefbench.subtask import NearMiss, SubTask

@@ -1,5 +1,5 @@
 """Evaluators over the browser's own session (not the account's data, which the account's
-evaluators read: :mod:`reefbench.apps.evaluators` with ``by="browser"``).
+evaluators read: :mod:`reefbench.envs.services.evaluators` with ``by="browser"``).
 
 The setup action that undoes what these check (signing out) is
 :func:`reefbench.envs.browser.actions.sign_out_browser`.

@@ -40,7 +40,8 @@ SYSTEM_APPS = (
     PhoneApp("Settings", "com.reef.settings", f"{SHELL_PREFIX}/app/settings", "⚙", "#5f6368", True),
 )
 
-# The services' apps (reefbench.apps) as phone apps: (URL path, label, package, colour, home).
+# The services' apps (reefbench.envs.services) as phone apps: (URL path, label, package,
+# colour, home).
 SERVICE_APPS = (
     PhoneApp("Mail", "com.reef.mail", "/mail", "M", "#d93025", home=True),
     PhoneApp("Calendar", "com.reef.calendar", "/calendar", "C", "#1a73e8", home=True),
