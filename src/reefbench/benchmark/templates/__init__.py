@@ -8,8 +8,8 @@ from reefbench.benchmark.templates import (
     browser,
     cross,
     desktop,
+    expense_report,
     gallery,
-    office2,
     phone,
     phonephoto,
     photoedit,
@@ -28,7 +28,7 @@ POOL: dict[str, SubTask] = {
         gallery,
         world,
         session,
-        office2,
+        expense_report,
         appearance,
         photoedit,
         phonephoto,
@@ -36,7 +36,7 @@ POOL: dict[str, SubTask] = {
     for t in module.TEMPLATES
 }
 BY_PLATFORM: dict[str, list[str]] = {
-    "desktop": [t.id for t in (*desktop.TEMPLATES, *session.TEMPLATES, *office2.TEMPLATES)],
+    "desktop": [t.id for t in (*desktop.TEMPLATES, *session.TEMPLATES, *expense_report.TEMPLATES)],
     "phone": [t.id for t in phone.TEMPLATES],
     "browser": [t.id for t in browser.TEMPLATES],
     "cross": [t.id for t in cross.TEMPLATES] + [t.id for t in gallery.TEMPLATES],
