@@ -24,9 +24,9 @@ from reefbench.task import Task
 def load() -> list[Task]:
     """Every task: handmade first (then those on seeded worlds), then composed (stable ids
     and order)."""
-    from reefbench.benchmark import composed, handmade, hardworld
+    from reefbench.benchmark import composed, handmade, world_tasks
 
-    return handmade.load() + hardworld.tasks() + composed.load()
+    return handmade.load() + world_tasks.load() + composed.load()
 
 
 __all__ = ["load", "make_environments"]

@@ -5,7 +5,7 @@ Each template reads something in the lived-in account of a world seed (the invoi
 vendor and month among six vendors' monthly invoices, the contact whose company is named
 among look-alike names, the unchecked items of one checklist among similar ones) and
 writes what it found on another device. The world itself is loaded by the task's setup
-(:mod:`reefbench.benchmark.hardworld` builds the tasks and derives every hidden value from
+(:mod:`reefbench.benchmark.world_tasks` builds the tasks and derives every hidden value from
 the same world generator); the templates take those values as attributes, so their
 checkpoints compare against them and their near misses use the world's own distractors
 (``decoy``: the neighbouring month's amount, the look-alike's number, the checked items'

@@ -43,12 +43,12 @@ def build() -> list[Task]:
     Raises:
         ConfigError: two tasks with the same definition (they would share an id).
     """
-    from reefbench.benchmark import composed, handmade, hardworld
+    from reefbench.benchmark import composed, handmade, world_tasks
 
     tasks: list[Task] = []
     seen: dict[str, str] = {}
     kept = [t for t in composed.load() if t.solution_actions > SHORT]
-    for built in [*handmade.load(), *hardworld.tasks(), *kept]:
+    for built in [*handmade.load(), *world_tasks.load(), *kept]:
         # reef-v1 was frozen with reference+5 budgets: its data stays as published.
         task = with_step_budget(built, V1_RULE)
         new_id = task_id(task, f"{PREFIX}-{_kind(task.id)}-")

@@ -258,7 +258,7 @@ def _seeded(k: int, seed: int) -> list[Task]:
     ]
 
 
-def tasks() -> list[Task]:
+def load() -> list[Task]:
     """The world tasks (:data:`SEEDS`), listed after the handmade ones by
     :func:`reefbench.benchmark.load` and reef-v1's build."""
     return [task for k, seed in enumerate(SEEDS) for task in _seeded(k, seed)]

@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from reefbench.benchmark import hardworld
+from reefbench.benchmark import world_tasks
 from reefbench.benchmark.templates.world import WHICH_CONTACT
 from reefbench.envs.services.world import account_world
 from reefbench.task import Task
@@ -24,7 +24,7 @@ def _one(sql: str, *args: object) -> list[tuple[object, ...]]:
 
 
 def test_invoice_amount_is_the_named_months_and_the_decoy_another_months() -> None:
-    found = hardworld.invoice(SEED, 0, 1)
+    found = world_tasks.invoice(SEED, 0, 1)
     bodies = _one(
         "SELECT body FROM mail WHERE subject = ? AND body LIKE ?",
         f"Your invoice for {found['month']}",
@@ -36,7 +36,7 @@ def test_invoice_amount_is_the_named_months_and_the_decoy_another_months() -> No
 
 
 def test_lookalike_shares_the_first_name_not_the_number() -> None:
-    matches = hardworld.lookalikes(SEED)
+    matches = world_tasks.lookalikes(SEED)
     assert matches
     for match in matches:
         assert match.decoy_name.split()[0] == match.first
@@ -46,7 +46,7 @@ def test_lookalike_shares_the_first_name_not_the_number() -> None:
 
 
 def test_checklist_counts_open_items_and_differs_from_ticked() -> None:
-    for found in hardworld.checklists(SEED):
+    for found in world_tasks.checklists(SEED):
         items = _one(
             "SELECT i.checked FROM note_items i JOIN notes n ON n.id = i.note_id WHERE n.title = ?",
             found["note"],
@@ -56,18 +56,18 @@ def test_checklist_counts_open_items_and_differs_from_ticked() -> None:
 
 
 def test_ambiguous_first_names_match_exactly_two_contacts() -> None:
-    for match in hardworld.ambiguous(SEED):
+    for match in world_tasks.ambiguous(SEED):
         rows = _one("SELECT name FROM contacts WHERE name LIKE ?", f"{match.first} %")
         assert len(rows) == 2
 
 
 @pytest.fixture(scope="module")
 def tasks() -> list[Task]:
-    return hardworld.tasks()
+    return world_tasks.load()
 
 
 def test_every_task_loads_its_world_first_and_is_long(tasks: list[Task]) -> None:
-    assert len(tasks) == 3 * len(hardworld.SEEDS)
+    assert len(tasks) == 3 * len(world_tasks.SEEDS)
     for task in tasks:
         first = task.setup[0]
         assert first.env == "services" and first.action.name == "load_world"
@@ -75,7 +75,7 @@ def test_every_task_loads_its_world_first_and_is_long(tasks: list[Task]) -> None
         assert sum(c.name != "wait" for c in task.reference_solution) >= 20
         assert "cross-device" in task.metadata.tags
     chains = [t for t in tasks if "long-chain" in t.metadata.tags]
-    assert len(chains) == len(hardworld.SEEDS)
+    assert len(chains) == len(world_tasks.SEEDS)
     assert all(sum(c.name != "wait" for c in t.reference_solution) >= 40 for t in chains)
 
 
