@@ -10,8 +10,9 @@ reef-v1's frozen data names its checks by the import paths they had when it was 
   anything moved). Every reference must still resolve to a function with the same name
   and code: a check whose code changes must be re-recorded on purpose
   (``REEF_RECORD_VERDICTS=1``), never by a move. The code is the source from
-  ``inspect.getsource`` without its import statements and formatting (parsed and
-  unparsed): a move rewrites the import lines inside functions, which changes no verdict.
+  ``inspect.getsource`` without its import statements, docstring and formatting (parsed
+  and unparsed): a move rewrites the import lines inside functions and the module paths
+  docstrings name, which changes no verdict.
 * ``data/v1_oracle_before.json``: the reference solution of a few cheap tasks (covering
   every module the data names) played on real environments, and what its checkpoints
   gave (which completed at which turn, the null agent's probe, side effects).
@@ -80,11 +81,25 @@ def v1_refs() -> set[str]:
 
 
 class _WithoutImports(ast.NodeTransformer):
+    """The code that decides a verdict: no import statements and no docstrings (a move
+    rewrites both, the paths they name, and changes no verdict)."""
+
     def visit_Import(self, node: ast.Import) -> None:
         return None
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         return None
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
+        first = node.body[0] if node.body else None
+        if (
+            isinstance(first, ast.Expr)
+            and isinstance(first.value, ast.Constant)
+            and isinstance(first.value.value, str)
+        ):
+            node.body = node.body[1:] or [ast.Pass()]
+        self.generic_visit(node)
+        return node
 
 
 def _identity(ref: str) -> dict[str, str]:
