@@ -1,6 +1,6 @@
 """Hard handmade tasks on seeded worlds: chains whose values are read from the account.
 
-Every task loads one world (seeds 100-119) before anything else, then strings together
+Every task loads one world (seeds 100-109) before anything else, then strings together
 subtasks of :mod:`reefbench.benchmark.templates.world` across the browser, the phone and
 the computer. The values the checkpoints expect (an invoice's amount, a contact's number,
 a count of open checklist items) and the distractors the near misses use are read here,
@@ -25,7 +25,7 @@ from reefbench.envs.services.world import account_world
 from reefbench.task import ActionStep, Task
 from reefbench.worlds import VENDORS
 
-# The worlds the tasks load (reef-v1 gives this helper seeds 100-119). Each seed adds three
+# The worlds the tasks load (reef-v1 gives this helper seeds 100-109). Each seed adds three
 # tasks and about 80 s to a gate run with two workers.
 SEEDS = range(100, 110)
 

@@ -3,7 +3,7 @@
 Values are import references, resolved only when asked for, so naming the desktop kind
 never imports Playwright and vice versa (and this module imports no kind: a reference is
 not a dependency). ``module:factory`` is accepted as a kind too. A new kind is its own
-folder under ``envs/`` plus one line here (see ``docs/architecture.md``).
+folder under ``envs/`` plus one line here (see ``docs/extending/environment-kind.md``).
 """
 
 from __future__ import annotations
