@@ -357,6 +357,15 @@ class Environment(ActionSetSpaces):
         return f"<{type(self).__name__} {self.name!r}>"
 
 
+def stop_environments(envs: Mapping[str, Environment] | None) -> None:
+    """Stop every environment, going on past one that fails to stop (a crashed one may)."""
+    for env in (envs or {}).values():
+        try:
+            env.stop()
+        except Exception:  # stopping a crashed environment may fail; stop the others
+            continue
+
+
 def loggable(value: Any) -> Any:
     """Keep logs small and JSON-friendly: binary results are summarised, not stored."""
     if isinstance(value, bytes | bytearray):

@@ -17,7 +17,7 @@ from typing import Any
 from reefbench.action_sets import DEFAULT_ACTION_SET, get_action_set
 from reefbench.actions import ActionCall
 from reefbench.bridge import EpisodeDriver
-from reefbench.environment import Environment
+from reefbench.environment import Environment, stop_environments
 from reefbench.errors import ConfigError
 from reefbench.protocol import Turn
 from reefbench.task import Task
@@ -67,7 +67,9 @@ class TaskEnv(gymnasium.Env[str, str]):
             envs,
             agent_name="gym",
             action_set=self.action_set,
-            on_end=lambda: _stop(envs),
+            # make_envs makes new environments at every reset: a desktop left running
+            # would keep its X server and apps.
+            on_end=lambda: stop_environments(envs),
         )
         self._ratio = 0.0
         return self._render(self._driver.start())
@@ -108,14 +110,3 @@ class TaskEnv(gymnasium.Env[str, str]):
             info = {"termination": result.termination, "success": result.success}
             return "", info
         return json.dumps(turn.observations, default=str), {"step": turn.step}
-
-
-def _stop(envs: Mapping[str, Environment]) -> None:
-    """Stop each episode's environments once it ends (``make_envs`` makes new ones at
-    every reset: a desktop left running would keep its X server and apps), going on past
-    one that fails to stop."""
-    for env in envs.values():
-        try:
-            env.stop()
-        except Exception:  # a crashed environment may fail to stop; stop the others
-            continue

@@ -19,13 +19,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from reefbench.environment import Environment
+from reefbench.environment import Environment, stop_environments
 from reefbench.episode import Episode, EpisodeResult
 from reefbench.errors import ConfigError
 from reefbench.log.store import EpisodeKey, ResultsStore
 from reefbench.protocol import Agent
 from reefbench.runner.config import RunConfig
-from reefbench.runner.episodes import build_episode, infrastructure_result, stop_environments
+from reefbench.runner.episodes import build_episode, infrastructure_result
 from reefbench.runner.outcomes import RETRYABLE, needs_new_environments
 from reefbench.task import Task
 

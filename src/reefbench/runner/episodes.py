@@ -43,15 +43,6 @@ def build_episode(
     )
 
 
-def stop_environments(envs: Mapping[str, Environment] | None) -> None:
-    """Stop every environment, going on past one that fails to stop (a crashed one may)."""
-    for env in (envs or {}).values():
-        try:
-            env.stop()
-        except Exception:  # stopping a crashed environment may fail; stop the others
-            continue
-
-
 def infrastructure_result(task: Task, termination: Any, error: str) -> EpisodeResult:
     """The result of an episode that could not be played (no environment, no agent, a
     lost Ray actor): an infrastructure failure, retried by the runner."""

@@ -17,12 +17,13 @@ import base64
 import json
 from typing import Any
 
+from reefbench.environment import stop_environments
 from reefbench.episode import EpisodeResult
 from reefbench.log.observations import ObservationFiles
 from reefbench.log.store import EpisodeKey, ResultsStore
 from reefbench.protocol import Agent
 from reefbench.runner.config import AgentSpec, RunConfig
-from reefbench.runner.episodes import build_episode, stop_environments
+from reefbench.runner.episodes import build_episode
 from reefbench.runner.outcomes import needs_new_environments
 from reefbench.task import Task
 from reefbench.taskfile import task_from_dict, tasks_to_jsonl

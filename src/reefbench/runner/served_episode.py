@@ -16,7 +16,7 @@ from typing import Any
 from reefbench.action_sets import DEFAULT_ACTION_SET
 from reefbench.agents.tools import Toolbox
 from reefbench.bridge import EpisodeDriver
-from reefbench.environment import Environment
+from reefbench.environment import Environment, stop_environments
 from reefbench.episode import DEFAULT_INVALID_TOLERANCE, EpisodeResult
 from reefbench.errors import ConfigError
 from reefbench.log.run import open_run
@@ -24,7 +24,6 @@ from reefbench.log.store import EpisodeKey
 from reefbench.protocol import AgentOutput, Turn
 from reefbench.runner.config import AgentSpec, RunConfig
 from reefbench.runner.engine import select_tasks
-from reefbench.runner.episodes import stop_environments
 from reefbench.runner.launch import manifest, suite_identity
 from reefbench.suites import Suite, get_suite
 from reefbench.task import Task

@@ -272,8 +272,10 @@ class DesktopDevice(Environment):
         manager then show the task's day on them, as on the rest of the home."""
         if self.session.now is None:
             return
-        faketime.stamp_newer(
-            self.session.home, self._stamped_at, time.time() + self.session.clock_offset
+        faketime.stamp_tree(
+            self.session.home,
+            time.time() + self.session.clock_offset,
+            since=self._stamped_at,
         )
 
     def stamp_world_time(self, path: Path) -> None:

@@ -84,27 +84,14 @@ def available() -> bool:
     return Path(LIBRARY).is_file()
 
 
-def stamp_tree(root: Path, when: float) -> None:
+def stamp_tree(root: Path, when: float, *, since: float | None = None) -> None:
     """Set the modification (and access) time of ``root`` and everything under it to
-    ``when`` (POSIX seconds), symlinks themselves rather than their targets."""
-    for folder, dirs, files in os.walk(root):
-        for name in (*dirs, *files):
-            os.utime(os.path.join(folder, name), (when, when), follow_symlinks=False)
-    os.utime(root, (when, when))
-
-
-def stamp_newer(root: Path, since: float, when: float) -> int:
-    """Set the modification (and access) time of every entry under ``root`` (``root``
-    too) modified at or after host time ``since`` to ``when``, symlinks themselves rather
-    than their targets; returns how many were stamped."""
-    stamped = 0
+    ``when`` (POSIX seconds), symlinks themselves rather than their targets; with ``since``,
+    only of the entries modified at or after that host time (what was written since)."""
     for folder, dirs, files in os.walk(root):
         for name in (*dirs, *files):
             path = os.path.join(folder, name)
-            if os.lstat(path).st_mtime >= since:
+            if since is None or os.lstat(path).st_mtime >= since:
                 os.utime(path, (when, when), follow_symlinks=False)
-                stamped += 1
-    if os.stat(root).st_mtime >= since:
+    if since is None or os.stat(root).st_mtime >= since:
         os.utime(root, (when, when))
-        stamped += 1
-    return stamped
