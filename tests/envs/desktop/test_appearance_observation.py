@@ -7,10 +7,8 @@ copy dated at the host's time in the file chooser.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
-import sys
 import types
 from pathlib import Path
 from typing import Any
@@ -30,35 +28,6 @@ DESKTOP = pytest.mark.skipif(
     or not Path("/usr/bin/python3").exists(),
     reason="needs Xvfb, bubblewrap, xdotool, openbox, xfconf and Debian's python3",
 )
-
-
-class _Anything:
-    def __getattr__(self, name: str) -> str:
-        return name
-
-
-def _reader() -> types.ModuleType:
-    """The reader module, loaded with a stand-in for ``gi`` (it runs under Debian's
-    python3, which has Atspi; its parsing is plain Python)."""
-    gi = types.ModuleType("gi")
-    gi.require_version = lambda *_: None  # type: ignore[attr-defined]
-    repository = types.ModuleType("gi.repository")
-    repository.Atspi = types.SimpleNamespace(StateType=_Anything())  # type: ignore[attr-defined]
-    saved = {k: sys.modules.get(k) for k in ("gi", "gi.repository")}
-    sys.modules.update({"gi": gi, "gi.repository": repository})
-    try:
-        path = Path(__file__).parents[3] / "src/reefbench/envs/desktop/_a11y_reader.py"
-        spec = importlib.util.spec_from_file_location("_appearance_reader", path)
-        assert spec and spec.loader
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                sys.modules.pop(key, None)
-            else:
-                sys.modules[key] = value
 
 
 def _n(role: str, name: str, box: list[int], depth: int, **more: Any) -> dict[str, Any]:
@@ -128,8 +97,10 @@ def test_a_font_button_is_named_by_its_label_and_shows_font_and_size() -> None:
     assert 'push button "Default Font" value="Nimbus Sans Regular 12"' in _lines(FONTS_TAB)
 
 
-def test_the_reader_reads_the_size_a_font_button_shows_from_its_setting() -> None:
-    size = _reader().font_size
+def test_the_reader_reads_the_size_a_font_button_shows_from_its_setting(
+    a11y_reader: types.ModuleType,
+) -> None:
+    size = a11y_reader.font_size
     assert size("Nimbus Sans 12", "Nimbus Sans Regular") == "12"
     assert size("Sans 10", "Sans Regular") == "10"
     assert size("DejaVu Sans Semi-Condensed 10.5", "DejaVu Sans Condensed") == "10.5"

@@ -6,9 +6,7 @@ and its Default Icons check boxes missing, and the panel clock named by its date
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
-import sys
 import types
 from datetime import datetime
 from pathlib import Path
@@ -28,36 +26,6 @@ DESKTOP = pytest.mark.skipif(
     or not Path("/usr/bin/python3").exists(),
     reason="needs Xvfb, bubblewrap, xdotool, openbox, LibreOffice and Debian's python3",
 )
-
-
-class _Anything:
-    def __getattr__(self, name: str) -> str:
-        return name
-
-
-def _reader() -> types.ModuleType:
-    """The reader module, loaded with a stand-in for ``gi`` (it runs under Debian's
-    python3, which has Atspi; its parsing is plain Python)."""
-    gi = types.ModuleType("gi")
-    gi.require_version = lambda *_: None  # type: ignore[attr-defined]
-    repository = types.ModuleType("gi.repository")
-    # Atspi.StateType's members are read at import: any attribute will do here.
-    repository.Atspi = types.SimpleNamespace(StateType=_Anything())  # type: ignore[attr-defined]
-    saved = {k: sys.modules.get(k) for k in ("gi", "gi.repository")}
-    sys.modules.update({"gi": gi, "gi.repository": repository})
-    try:
-        path = Path(__file__).parents[3] / "src/reefbench/envs/desktop/_a11y_reader.py"
-        spec = importlib.util.spec_from_file_location("_reader_under_test", path)
-        assert spec and spec.loader
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                sys.modules.pop(key, None)
-            else:
-                sys.modules[key] = value
 
 
 def _n(role: str, name: str, box: list[int] | None, depth: int, **more: Any) -> dict[str, Any]:
@@ -82,8 +50,10 @@ def _window(app: str, *nodes: dict[str, Any], pid: int = 5) -> list[dict[str, An
 # ---------------------------------------------------------------- 1. Calc formulas
 
 
-def test_libreoffice_escapes_are_undone_and_a_cut_value_is_told_apart() -> None:
-    reader = _reader()
+def test_libreoffice_escapes_are_undone_and_a_cut_value_is_told_apart(
+    a11y_reader: types.ModuleType,
+) -> None:
+    reader = a11y_reader
     # As LibreOffice 7.4's GTK bridge hands them over (read on the real desktop).
     assert reader.unescape_attribute('IF(A1\\="Food"\\,1\\,2)') == ('IF(A1="Food",1,2)', False)
     assert reader.unescape_attribute("SUMIF(B2\\") == ("SUMIF(B2", True)
