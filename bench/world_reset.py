@@ -26,8 +26,9 @@ per line:
 ``world_desktop_reset_median``
     A real :class:`~reefbench.envs.desktop.DesktopEnvironment` (Xvfb, sandbox, window
     manager, accessibility reader): ``env.reset()`` then ``load_world(seed=7)``, after
-    each repetition changed the home. ``peer`` is the same reset without a world. Median
-    of 10; skipped when Xvfb or bubblewrap is missing.
+    each repetition changed the home, told the world's time first as an episode tells it
+    (so the session starts on it rather than restarting). ``peer`` is the same reset
+    without a world. Median of 10; skipped when Xvfb or bubblewrap is missing.
 
 Usage: ``python bench/world_reset.py`` (builds into a temporary cache, so "cold" is cold).
 """
@@ -121,6 +122,7 @@ def desktop() -> None:
         return
     from reefbench.envs.desktop import DesktopEnvironment
     from reefbench.envs.desktop.setup import load_world
+    from reefbench.worldtime import WORLD_NOW
 
     env = DesktopEnvironment()
     env.start()
@@ -130,6 +132,9 @@ def desktop() -> None:
             (env.session.home / "Documents" / "changed.txt").write_text("an episode was here")
 
         def reset_and_load() -> None:
+            # As an episode does: told the task's world time before each reset
+            # (reefbench.worldtime.ExpectsWorldTime), the session starts on it.
+            env.expect_world_time(WORLD_NOW)
             env.reset()
             load_world(seed=SEED).run(env)
 
