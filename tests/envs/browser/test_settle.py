@@ -1,5 +1,6 @@
 """The page settle on real Chromium: a page's own fetch counts as work in flight from
-the moment the page calls it, before the browser reports the request to the harness."""
+the moment the page calls it, before the browser reports the request to the harness; a
+frame a script has just added still loads while it shows its first, empty document."""
 
 from __future__ import annotations
 
@@ -31,6 +32,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
     saved: ClassVar[list[str]] = []
 
     def do_GET(self) -> None:
+        if self.path == "/slow":
+            self.release.wait(10)
+            self._answer(b"<!doctype html><title>Tasks</title><p>Water the plants", "text/html")
+            return
         self._answer(PAGE, "text/html")
 
     def do_POST(self) -> None:
@@ -84,3 +89,20 @@ def test_a_fetch_older_than_the_long_request_limit_does_not_hold_the_settle(
     # A long poll: unanswered, but past ``long_request`` it no longer counts.
     assert settle(page, None, quiet=0.05, timeout=5.0, long_request=0.2)
     assert Handler.saved == []
+
+
+def test_a_frame_a_script_adds_keeps_the_page_unsettled_until_its_document_loads(
+    browser: BrowserEnvironment,
+) -> None:
+    """The phone opens an app so: an iframe appended with a ``src``. Until the request
+    answers, the frame holds Chromium's initial about:blank, whose readyState is already
+    "complete" (a CI run observed the Tasks app's empty frame under load)."""
+    page = browser.page
+    page.evaluate(
+        "() => { const f = document.createElement('iframe'); f.src = '/slow';"
+        " document.body.appendChild(f); }"
+    )
+    assert not settle(page, None, quiet=0.05, timeout=0.5)
+    Handler.release.set()
+    assert settle(page, None, quiet=0.05, timeout=5.0)
+    assert "Water the plants" in page.frames[1].content()

@@ -6,7 +6,8 @@ A page has settled when, with a deadline:
   requests older than ``long_request`` seconds (streams, long polls); a page's own
   ``fetch()`` counts from the call, as the init script sees it, since the browser reports
   the request to the harness a moment later (after a probe that found the page quiet);
-* every frame readable from the top (same origin) has finished loading;
+* every frame readable from the top (same origin) has finished loading (a frame given a
+  ``src`` that still shows its initial about:blank is loading);
 * no click on a link or form submission is waiting for its navigation to start (the init
   script notes them as they happen, which closes the gap between a click returning and
   the browser issuing the request), and no page script has announced that a navigation

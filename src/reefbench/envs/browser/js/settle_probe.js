@@ -1,14 +1,22 @@
 ([grace, longRequest]) => {
   const now = Date.now();
   const wins = [window];
+  let ready = true, nav = false, quiet = 1e9;
   for (let i = 0; i < wins.length; i++) {
     let doc;
     try { doc = wins[i].document; } catch (e) { continue; }
     for (const f of doc.querySelectorAll('iframe, frame')) {
-      try { if (f.contentWindow && f.contentWindow.document) wins.push(f.contentWindow); } catch (e) {}
+      try {
+        const w = f.contentWindow;
+        if (!w || !w.document) continue;
+        // A frame given a src still shows its initial about:blank (readyState "complete")
+        // until the src's document arrives: it is loading.
+        const src = f.getAttribute('src');
+        if (src && !src.startsWith('about:') && w.location.href === 'about:blank') ready = false;
+        wins.push(w);
+      } catch (e) {}
     }
   }
-  let ready = true, nav = false, quiet = 1e9;
   for (const w of wins) {
     let doc;
     try { doc = w.document; } catch (e) { continue; }
