@@ -69,15 +69,15 @@ from pathlib import Path
 from typing import Any
 
 from reefbench import Episode, Task
-from reefbench.action_sets import ACTION_SETS
-from reefbench.actions import Action
+from reefbench.actions.sets import ACTION_SETS
+from reefbench.actions.spec import Action
 from reefbench.agents import ModelSettings, OracleAgent, SingleAgent
 from reefbench.agents.observation import OBSERVATION_POLICIES
 from reefbench.agents.providers import Message, ProviderReply, ToolCall, ToolSpec
 from reefbench.agents.providers.openai.chat import to_openai_messages
 from reefbench.agents.tools import SEPARATOR
-from reefbench.environment import Environment
-from reefbench.protocol import AgentOutput, Turn
+from reefbench.environments.contract import Environment
+from reefbench.episodes.protocol import AgentOutput, Turn
 from reefbench.suites import get_suite
 
 PLATFORMS = ("desktop", "phone", "browser", "cross")

@@ -13,7 +13,7 @@ synthetic pool of the same size and labels, deterministically:
 
 Every template acts in the in-memory ``laptop`` device (write/copy/append files, the
 clipboard) with real evaluators, so the tasks are real: a sample is loaded back through
-:mod:`reefbench.taskfile` and must pass an oracle run and fail a do-nothing run.
+:mod:`reefbench.tasks.taskfile` and must pass an oracle run and fail a do-nothing run.
 
 Metrics (one JSON object per line):
 
@@ -53,14 +53,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from reefbench.actions import ActionCall
+from reefbench.actions.spec import ActionCall
 from reefbench.agents import NullAgent, OracleAgent
 from reefbench.compose.synthesis import Request, Synthesizer
 from reefbench.envs import memory as m
-from reefbench.episode import Episode
-from reefbench.subtask import ATTRIBUTE_TYPES, SubTask, register_attribute_type
+from reefbench.episodes.episode import Episode
 from reefbench.suites.memory import make_environments
-from reefbench.taskfile import task_from_dict
+from reefbench.tasks.subtask import ATTRIBUTE_TYPES, SubTask, register_attribute_type
+from reefbench.tasks.taskfile import task_from_dict
 
 OMNIBENCH_TASKS = 36_076
 POOL_SIZE = 255

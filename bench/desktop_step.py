@@ -40,7 +40,7 @@ from collections.abc import Callable
 from reefbench.envs import procs
 from reefbench.envs.desktop import DesktopEnvironment
 from reefbench.envs.desktop import setup as st
-from reefbench.observe.image import encode_png
+from reefbench.perception.image import encode_png
 
 REPETITIONS = 25
 

@@ -69,8 +69,8 @@ from pathlib import Path
 from typing import Any
 
 from reefbench import ActionCall, AgentOutput, Episode, Task, Turn, evaluator
-from reefbench.actions import Action
-from reefbench.root import ROOT, RootEnvironment
+from reefbench.actions.spec import Action
+from reefbench.environments.root import ROOT, RootEnvironment
 
 SIZES: tuple[int, ...] = (5, 20, 100, 1000)
 BATCHES = 5

@@ -28,10 +28,10 @@ from pathlib import Path
 from typing import Any
 
 from reefbench import Task
-from reefbench.actions import ActionCall
+from reefbench.actions.spec import ActionCall
 from reefbench.agents import OracleAgent
+from reefbench.episodes.protocol import AgentOutput, Turn
 from reefbench.log.store import ResultsStore
-from reefbench.protocol import AgentOutput, Turn
 from reefbench.runner.config import RunConfig
 from reefbench.runner.engine import Runner
 

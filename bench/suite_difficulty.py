@@ -36,7 +36,7 @@ import statistics
 
 from reefbench.suites import get_suite
 from reefbench.suites.v1.crab_categories import coverage
-from reefbench.task import Task
+from reefbench.tasks.task import Task
 
 SCREEN_DEVICES = frozenset({"desktop", "phone", "browser", "android"})
 

@@ -34,7 +34,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from reefbench.environment import Environment
+from reefbench.environments.contract import Environment
 from reefbench.log.store import ResultsStore
 from reefbench.runner.agents import agent_from_spec
 from reefbench.runner.config import AgentSpec, RunConfig

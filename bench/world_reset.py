@@ -43,7 +43,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from reefbench.worlds import CACHE_ENV
+from reefbench.environments.worlds import CACHE_ENV
 
 SEED = 7
 
@@ -122,7 +122,7 @@ def desktop() -> None:
         return
     from reefbench.envs.desktop import DesktopEnvironment
     from reefbench.envs.desktop.setup import load_world
-    from reefbench.worldtime import WORLD_NOW
+    from reefbench.tasks.worldtime import WORLD_NOW
 
     env = DesktopEnvironment()
     env.start()
@@ -133,7 +133,7 @@ def desktop() -> None:
 
         def reset_and_load() -> None:
             # As an episode does: told the task's world time before each reset
-            # (reefbench.worldtime.ExpectsWorldTime), the session starts on it.
+            # (reefbench.tasks.worldtime.ExpectsWorldTime), the session starts on it.
             env.expect_world_time(WORLD_NOW)
             env.reset()
             load_world(seed=SEED).run(env)

@@ -222,10 +222,11 @@ def test_the_observation_policy_is_recorded_and_a_bad_one_is_one_line(tmp_path: 
     [run] = json.loads((out / "report" / "report.json").read_text())["runs"].values()
     assert run["observe"] == "all"
     assert "observations all" in (out / "report" / "report.html").read_text()
-    wrong = reef("run", "--suite", "memory", "--observe", "some", "--out", str(tmp_path / "x"))
-    assert wrong.returncode == 2
-    assert wrong.stderr.strip() == (
-        "error: run configuration: observe: unknown observation policy 'some': "
-        "choose one of all, latest, changed"
-    )
-    assert not (tmp_path / "x").exists()
+    for flag in ("--observe", "--observation-policy"):  # the old spelling and the new
+        wrong = reef("run", "--suite", "memory", flag, "some", "--out", str(tmp_path / "x"))
+        assert wrong.returncode == 2
+        assert wrong.stderr.strip() == (
+            "error: run configuration: observation_policy: unknown observation policy 'some': "
+            "choose one of all, latest, changed"
+        )
+        assert not (tmp_path / "x").exists()

@@ -22,7 +22,7 @@ def _episode_with_reserved_root() -> Any:
 
 
 def _duplicate_action() -> Any:
-    from reefbench.root import wait
+    from reefbench.environments.root import wait
 
     return Environment("twice", action_space=[wait, wait])
 

@@ -13,7 +13,7 @@ from reefbench.agents import ModelSettings, ScriptedAgent
 from reefbench.envs import memory as m
 from reefbench.envs.browser import BrowserEnvironment
 from reefbench.envs.browser.actions import goto, new_tab
-from reefbench.episode import DEFAULT_INVALID_TOLERANCE
+from reefbench.episodes.episode import DEFAULT_INVALID_TOLERANCE
 from reefbench.errors import ActionFailed
 from reefbench.runner.config import RunConfig
 

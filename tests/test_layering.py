@@ -2,8 +2,11 @@
 
 Every ``import`` in ``src/reefbench`` is read with :mod:`ast`, including the ones inside
 functions and under ``TYPE_CHECKING`` (a type is a dependency too). Each module belongs to
-a *component*; :data:`ALLOWED` says which components a component may import from. It is
-the table of ``docs/architecture.md``: change both together.
+a *component*: the top-level package it is in (``reefbench.tasks.graph`` is in ``tasks``),
+an environment kind or a suite package on its own, ``errors`` for ``reefbench.errors`` and
+``reefbench`` for the public API (``__init__.py``). :data:`ALLOWED` says which components a
+component may import from. It is the table of ``docs/architecture.md``: change both
+together.
 
 An environment kind that is not listed (a new ``envs/<kind>/`` folder) gets the default
 rule of a kind, so adding one needs no change here.
@@ -22,49 +25,51 @@ import networkx as nx
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "reefbench"
 
-# Top-level packages that are components of their own; every other top-level module of
-# reefbench (task, episode, actions, ...) is the core.
-PACKAGES = (
-    "observe",
-    "log",
-    "compose",
-    "documents",
-    "envs",
-    "agents",
-    "suites",
-    "runner",
-    "report",
-    "benchmark",
-    "validation",
-)
 # Entry points: they may import anything below them.
-TOP = {"reefbench.cli", "reefbench.doctor"}
+TOP = {"reefbench.cli", "reefbench.host.doctor"}
 
-# The default rule of an environment kind (an environment may read office documents).
-KIND = frozenset({"core", "observe", "documents", "envs"})
+# The core, what `import reefbench` loads, is grouped by purpose into packages that form a
+# ladder: each may import the ones below it, never one above.
+# Below everything: the errors, mechanics with no benchmark concept, the host's programs.
+BASE = frozenset({"errors", "plumbing", "host"})
+CORE = BASE | {"actions", "tasks", "environments", "episodes"}
+# The default rule of an environment kind (an environment may read office documents). A
+# kind knows no episode; `reefbench` itself is read for its `__version__`.
+KIND = BASE | {"actions", "tasks", "environments", "perception", "documents", "envs", "reefbench"}
 ALLOWED: dict[str, frozenset[str]] = {
-    "core": frozenset({"core"}),
-    "observe": frozenset({"core"}),
-    "log": frozenset({"core"}),
-    "compose": frozenset({"core"}),
-    "documents": frozenset({"core"}),  # office document readers, a library
+    "errors": frozenset(),
+    "plumbing": frozenset({"errors"}),  # waiting, serving an ASGI app, reading user files
+    "host": frozenset({"errors"}),  # the programs this machine needs (`reef doctor` is top)
+    "actions": BASE,  # actions, evaluators, action sets, stable names, references
+    "tasks": BASE | {"actions"},  # tasks, the graph, templates, task files, the world clock
+    "environments": BASE | {"actions", "tasks"},  # the contract, root, pointer, grounding
+    "episodes": BASE | {"actions", "tasks", "environments"},  # episode, protocol, metrics
+    "reefbench": CORE,  # the public API (__init__.py)
+    "perception": BASE,  # images, Set-of-Marks, OCR
+    "log": CORE,
+    "compose": BASE | {"actions", "tasks"},
+    "documents": BASE,  # office document readers, a library
     # Shared environment pieces: /proc helpers, the account protocol, the in-memory
     # reference device, the registry of kinds (by import reference, not by import).
     "envs": KIND,
     "envs.phone": KIND | {"envs.browser", "envs.ui"},  # Chromium in mobile emulation
     "envs.android": KIND | {"envs.ui"},
     # The services kind (the local cloud account) is a kind like the others: envs.services.
-    "agents": frozenset({"core", "observe"}),
+    "agents": CORE | {"perception"},
     # Releases: the table of suites (code named by reference, not imported), frozen data.
-    "suites": frozenset({"core", "compose", "envs"}),
+    "suites": CORE | {"compose", "envs"},
     # The benchmark's source (templates, handmade tasks, worlds, shared checks).
-    "benchmark": frozenset({"core", "compose", "envs.*", "suites"}),
+    "benchmark": CORE | {"compose", "envs.*", "suites"},
     # Gates, lint and device phrases, for any suite with a pool.
-    "validation": frozenset({"core", "compose", "envs.*", "agents", "benchmark"}),
+    "validation": CORE | {"compose", "envs.*", "agents", "benchmark"},
     # reef-v1 loads frozen data; only its freeze command synthesises from the source.
-    "suites.v1": frozenset({"core", "suites", "benchmark"}),
-    "runner": frozenset({"core", "log", "agents", "suites"}),
-    "report": frozenset({"core", "log", "suites"}),
+    "suites.v1": CORE | {"suites", "benchmark"},
+    "runner": CORE | {"reefbench", "log", "agents", "suites"},
+    "report": CORE | {"log", "suites"},
+    # `reef play`: a person plays a task in a page, stored as a run like `reef serve-mcp`.
+    "play": CORE | {"log", "suites", "runner"},
+    # Bridges to other tools (Inspect AI): reef's runner pieces behind another front door.
+    "integrations": CORE | {"agents", "runner", "suites"},
     "cli": frozenset({"*"}),
 }
 
@@ -73,8 +78,8 @@ def component(module: str) -> str:
     parts = module.split(".")
     if module in TOP or any(module.startswith(t + ".") for t in TOP):
         return "cli"
-    if len(parts) < 2 or parts[1] not in PACKAGES:
-        return "core"
+    if len(parts) < 2:
+        return "reefbench"
     if parts[1] in ("envs", "suites") and len(parts) >= 3 and _is_package(parts[:3]):
         return ".".join(parts[1:3])
     return parts[1]
@@ -87,7 +92,9 @@ def _is_package(parts: list[str]) -> bool:
 def allowed(source: str, target: str) -> bool:
     rule = ALLOWED.get(source)
     if rule is None:
-        rule = KIND if source.startswith("envs.") else frozenset({"core"})
+        rule = KIND if source.startswith("envs.") else CORE
+    if "core" in rule:  # "core" in a rule names every package of the core
+        rule = rule | CORE
     if source == target or "*" in rule or target in rule:
         return True
     return any(r.endswith(".*") and target.startswith(r[:-1]) for r in rule) or (
@@ -168,9 +175,12 @@ def test_there_are_no_import_circles() -> None:
 
 def test_the_check_catches_an_upward_import_even_inside_a_function() -> None:
     source = "def f():\n    from reefbench.agents.builtin import RandomAgent\n"
-    edges = [("reefbench.task", t, line) for t, line in imports("reefbench.task", source, False)]
+    edges = [
+        ("reefbench.tasks.task", t, line)
+        for t, line in imports("reefbench.tasks.task", source, False)
+    ]
     assert violations(edges) == [
-        "reefbench.task:2 imports reefbench.agents.builtin (core -> agents)"
+        "reefbench.tasks.task:2 imports reefbench.agents.builtin (tasks -> agents)"
     ]
     relative = "from ..services import mail\n"  # one kind importing another, relatively
     edges = [
@@ -184,7 +194,11 @@ def test_the_check_catches_an_upward_import_even_inside_a_function() -> None:
 
 
 def test_components_of_known_modules() -> None:
-    assert component("reefbench.episode") == "core"
+    assert component("reefbench.episodes.episode") == "episodes"
+    assert component("reefbench.errors") == "errors"
+    assert component("reefbench") == "reefbench"
+    assert component("reefbench.host.doctor") == "cli"
+    assert component("reefbench.host.system_packages") == "host"
     assert component("reefbench.envs.desktop.actions") == "envs.desktop"
     assert component("reefbench.envs.procs") == "envs"
     assert component("reefbench.benchmark.templates.desktop") == "benchmark"
@@ -192,12 +206,26 @@ def test_components_of_known_modules() -> None:
     assert component("reefbench.suites.v1.build") == "suites.v1"
     assert component("reefbench.log.store") == "log"
     assert component("reefbench.cli.run") == "cli"
-    assert allowed("envs.new_kind", "observe") and not allowed("envs.new_kind", "envs.services")
+    assert allowed("envs.new_kind", "perception")
+    assert not allowed("envs.new_kind", "envs.services")
+    assert not allowed("envs.new_kind", "episodes") and not allowed("tasks", "environments")
     assert not allowed("envs.desktop", "envs.browser")
+
+
+def test_the_top_level_is_packages_by_purpose() -> None:
+    """Only the public API and the errors are modules of their own at the top; every other
+    module is in a package that is a component of the table."""
+    assert sorted(p.name for p in SRC.glob("*.py")) == ["__init__.py", "errors.py"]
+    packages = {p.name for p in SRC.iterdir() if (p / "__init__.py").is_file()}
+    assert packages - set(ALLOWED) == set()
 
 
 FORBIDDEN_AT_IMPORT = (
     "reefbench.agents",
+    "reefbench.perception",
+    "reefbench.host.doctor",
+    "reefbench.log",
+    "reefbench.documents",
     "reefbench.envs",
     "reefbench.runner",
     "reefbench.compose",
@@ -219,7 +247,8 @@ def test_import_reefbench_loads_only_the_core() -> None:
     loaded: list[str] = __import__("json").loads(out)
     ours = [m for m in loaded if m == "reefbench" or m.startswith("reefbench.")]
     assert [m for m in ours if m.startswith(FORBIDDEN_AT_IMPORT)] == []
-    assert len(ours) <= 20, ours  # the core is about 20 modules
+    modules = [m for m in ours if not (SRC.parent / m.replace(".", "/")).is_dir()]
+    assert len(modules) <= 20, modules  # the core is about 20 modules (in 6 packages)
     assert [m for m in loaded if m.split(".")[0] in HEAVY] == []
 
 

@@ -9,10 +9,12 @@ the modules that need them, so ``import reefbench`` never fails for a missing ex
 from importlib import import_module
 from typing import Any
 
-from reefbench.action_sets import ACTION_SETS, DEFAULT_ACTION_SET, ActionSet, get_action_set
-from reefbench.actions import Action, ActionCall, action
-from reefbench.environment import ActionRecord, Environment
-from reefbench.episode import Episode, EpisodeResult, Termination
+from reefbench.actions.evaluators import EvalResult, Evaluator, evaluator
+from reefbench.actions.sets import ACTION_SETS, DEFAULT_ACTION_SET, ActionSet, get_action_set
+from reefbench.actions.spec import Action, ActionCall, action
+from reefbench.environments.contract import ActionRecord, Environment
+from reefbench.episodes.episode import Episode, EpisodeResult, Termination
+from reefbench.episodes.protocol import Agent, AgentOutput, CallResult, PrivilegedAgent, Turn, Usage
 from reefbench.errors import (
     ActionFailed,
     ConfigError,
@@ -23,13 +25,11 @@ from reefbench.errors import (
     ReefError,
     TaskLoadError,
 )
-from reefbench.evaluators import EvalResult, Evaluator, evaluator
-from reefbench.graph import GraphEvaluator, NodeCheck, StepReport
-from reefbench.link import compose_task
-from reefbench.protocol import Agent, AgentOutput, CallResult, PrivilegedAgent, Turn, Usage
-from reefbench.subtask import NearMiss, SubTask, register_attribute_type
-from reefbench.task import ActionStep, NearMissCase, SubtaskInfo, Task, TaskMetadata
-from reefbench.taskfile import load_tasks, save_tasks
+from reefbench.tasks.graph import GraphEvaluator, NodeCheck, StepReport
+from reefbench.tasks.link import compose_task
+from reefbench.tasks.subtask import NearMiss, SubTask, register_attribute_type
+from reefbench.tasks.task import ActionStep, NearMissCase, SubtaskInfo, Task, TaskMetadata
+from reefbench.tasks.taskfile import load_tasks, save_tasks
 
 __version__ = "0.1.0"
 

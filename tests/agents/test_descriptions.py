@@ -9,11 +9,11 @@ from collections import Counter
 
 import pytest
 
-from reefbench.action_sets import ACTION_SETS
+from reefbench.actions.sets import ACTION_SETS
 from reefbench.agents.descriptions import environments_text, sentences
+from reefbench.environments.root import RootEnvironment
 from reefbench.envs.registry import make_environment
-from reefbench.observe.marks import FIELDS_SENTENCE, MARKS_SENTENCE, PIXELS_SENTENCE
-from reefbench.root import RootEnvironment
+from reefbench.perception.marks import FIELDS_SENTENCE, MARKS_SENTENCE, PIXELS_SENTENCE
 
 
 def test_a_sentence_two_environments_share_is_written_once_naming_both() -> None:

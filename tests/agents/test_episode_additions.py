@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from reefbench import ActionCall, AgentOutput, Episode, Turn
-from reefbench.protocol import UNPARSABLE
+from reefbench.episodes.protocol import UNPARSABLE
 from reefbench.suites import memory
 
 TASKS = {t.id: t for t in memory.load()}

@@ -15,10 +15,10 @@ from reefbench.agents.images import downscale, image_mime
 from reefbench.agents.llm import observation_parts, parse_json_actions
 from reefbench.agents.providers import ImagePart, ProviderReply, TextPart, ToolCall
 from reefbench.agents.tools import Toolbox
+from reefbench.environments.root import RootEnvironment
 from reefbench.envs import memory as m
+from reefbench.episodes.protocol import NO_ACTION, UNPARSABLE, CallResult
 from reefbench.errors import ConfigError
-from reefbench.protocol import NO_ACTION, UNPARSABLE, CallResult
-from reefbench.root import RootEnvironment
 from reefbench.suites import memory
 
 from .conftest import ScriptedProvider
@@ -218,7 +218,7 @@ def _solid_png(color: str) -> bytes:
 
 def _sent(join_text: bool) -> list[list[object]]:
     """The user messages' parts of three requests with two devices, one changing."""
-    from reefbench.protocol import Turn
+    from reefbench.episodes.protocol import Turn
 
     provider = ScriptedProvider(["looking"] * 3)
     agent = SingleAgent(provider, ModelSettings(join_text=join_text, invalid_tolerance=9))

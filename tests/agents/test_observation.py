@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageDraw
 
-from reefbench.actions import ActionCall
+from reefbench.actions.spec import ActionCall
 from reefbench.agents.images import screens_differ
 from reefbench.agents.llm import Conversation, observation_parts
 from reefbench.agents.observation import (
@@ -20,8 +20,8 @@ from reefbench.agents.observation import (
     observations_differ,
 )
 from reefbench.agents.providers import ImagePart, ProviderReply, TextPart
+from reefbench.episodes.protocol import CallResult
 from reefbench.errors import ConfigError
-from reefbench.protocol import CallResult
 
 from .conftest import ScriptedProvider
 

@@ -18,12 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from reefbench.actions import Action, ActionCall
-from reefbench.environment import Environment
-from reefbench.episode import Episode
-from reefbench.protocol import AgentOutput, Turn
+from reefbench.actions.spec import Action, ActionCall
+from reefbench.environments.contract import Environment
+from reefbench.episodes.episode import Episode
+from reefbench.episodes.protocol import AgentOutput, Turn
 from reefbench.suites import get_suite
-from reefbench.task import Task
+from reefbench.tasks.task import Task
 from reefbench.validation.gates import used_environments
 
 pytestmark = [

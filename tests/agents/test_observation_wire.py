@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from reefbench import Episode
-from reefbench.actions import action
+from reefbench.actions.spec import action
 from reefbench.agents import ModelSettings, SingleAgent
 from reefbench.agents.providers import ProviderOptions, make_provider
 from reefbench.envs.memory import MemoryEnvironment, list_files

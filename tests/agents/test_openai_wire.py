@@ -9,7 +9,7 @@ import threading
 from reefbench import Episode
 from reefbench.agents import ModelSettings, SingleAgent
 from reefbench.agents.providers import Message, ProviderOptions, TextPart, make_provider
-from reefbench.protocol import UNPARSABLE
+from reefbench.episodes.protocol import UNPARSABLE
 from reefbench.suites import memory
 
 from .conftest import FAKE_KEY, FAST_RETRY, FakeServer, Scripted

@@ -16,7 +16,7 @@ import pytest
 from reefbench import Episode, Task, Usage
 from reefbench.agents import ByEnvironmentAgent, ByFunctionAgent, ModelSettings, SingleAgent
 from reefbench.agents.providers import ImagePart, ProviderReply, TextPart, ToolCall
-from reefbench.protocol import NO_ACTION, Turn
+from reefbench.episodes.protocol import NO_ACTION, Turn
 from reefbench.suites import memory
 
 from .conftest import ScriptedProvider

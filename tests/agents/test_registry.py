@@ -80,7 +80,7 @@ def test_reefbench_imports_without_any_sdk() -> None:
 # ------------------------------------------------------------------ the provider table
 def test_every_reader_of_the_table_lists_exactly_its_providers() -> None:
     from reefbench.agents.providers.registry import KEY_VARIABLES, PROVIDERS, TABLE
-    from reefbench.doctor import provider_checks
+    from reefbench.host.doctor import provider_checks
     from reefbench.runner.config import versions
 
     names = [info.name for info in TABLE]

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from reefbench.actions import Action
+from reefbench.actions.spec import Action
 from reefbench.agents import OracleAgent
-from reefbench.environment import Environment
-from reefbench.episode import Episode
+from reefbench.environments.contract import Environment
+from reefbench.episodes.episode import Episode
 from reefbench.suites import get_suite
-from reefbench.task import Task
+from reefbench.tasks.task import Task
 from reefbench.validation.gates import used_environments
 
 pytest.importorskip("playwright")

@@ -14,18 +14,18 @@ from typing import Any
 
 import pytest
 
-from reefbench.action_sets import ACTION_SETS
-from reefbench.actions import Action, compact_text
+from reefbench.actions.sets import ACTION_SETS
+from reefbench.actions.spec import Action, compact_text
 from reefbench.agents import ModelSettings, SingleAgent
 from reefbench.agents.providers import Message, ProviderReply, ToolSpec
 from reefbench.agents.providers.base import parameters_schema
 from reefbench.agents.providers.dialects import DIALECTS as PROVIDERS
 from reefbench.agents.providers.dialects import tool_schema
 from reefbench.agents.tools import Toolbox
-from reefbench.environment import Environment
+from reefbench.environments.contract import Environment
+from reefbench.environments.root import ROOT, RootEnvironment
 from reefbench.envs.registry import KINDS, make_environment
-from reefbench.protocol import Turn
-from reefbench.root import ROOT, RootEnvironment
+from reefbench.episodes.protocol import Turn
 
 # Everything that bounds or documents a value: none of it may be lost.
 LIMITS = (
@@ -270,7 +270,7 @@ def test_the_prompt_states_what_the_definitions_leave_out(
 ) -> None:
     from reefbench.agents.shared_parameters import shared_text
     from reefbench.envs import memory as m
-    from reefbench.task import Task
+    from reefbench.tasks.task import Task
 
     recorder = PromptRecorder()
     agent = SingleAgent(recorder, settings)

@@ -14,7 +14,7 @@ import pytest
 from reefbench import Episode, EpisodeResult
 from reefbench.agents import ModelSettings, SingleAgent
 from reefbench.agents.providers import ProviderReply, ToolCall
-from reefbench.episode import DEFAULT_INVALID_TOLERANCE
+from reefbench.episodes.episode import DEFAULT_INVALID_TOLERANCE
 from reefbench.log.store import EpisodeKey
 from reefbench.runner.agents import agent_from_spec
 from reefbench.runner.config import AgentSpec, RunConfig

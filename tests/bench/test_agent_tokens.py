@@ -16,8 +16,8 @@ import pytest
 
 from reefbench.agents import OracleAgent
 from reefbench.envs.registry import make_environment
-from reefbench.observe.marks import MARKS_SENTENCE
-from reefbench.protocol import PrivilegedAgent
+from reefbench.episodes.protocol import PrivilegedAgent
+from reefbench.perception.marks import MARKS_SENTENCE
 
 BENCH = Path(__file__).parents[2] / "bench" / "agent_tokens.py"
 

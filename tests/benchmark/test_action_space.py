@@ -15,14 +15,14 @@ from typing import Any
 
 import pytest
 
-from reefbench.action_sets import ACTION_SETS
-from reefbench.actions import Action
+from reefbench.actions.sets import ACTION_SETS
+from reefbench.actions.spec import Action
 from reefbench.agents.providers.base import parameters_schema
 from reefbench.benchmark.templates import POOL
-from reefbench.environment import Environment
-from reefbench.root import ROOT, RootEnvironment
+from reefbench.environments.contract import Environment
+from reefbench.environments.root import ROOT, RootEnvironment
 from reefbench.suites import get_suite
-from reefbench.task import Task
+from reefbench.tasks.task import Task
 
 pytest.importorskip("fastapi")
 

@@ -12,12 +12,14 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from reefbench.actions import ActionCall
+from reefbench.actions.evaluators import Evaluator
+from reefbench.actions.spec import ActionCall
 from reefbench.agents import OracleAgent
 from reefbench.benchmark import composed, handmade
 from reefbench.benchmark.finish import is_cross_device
 from reefbench.benchmark.templates import BY_PLATFORM, POOL
 from reefbench.compose.lint import lint_pool
+from reefbench.environments.root import ROOT, RootEnvironment
 from reefbench.envs import memory as m
 from reefbench.envs.browser.actions import ACTION_SET_ACTIONS as BROWSER_SETS
 from reefbench.envs.browser.actions import BROWSER_ACTIONS, choose_file
@@ -25,14 +27,12 @@ from reefbench.envs.desktop.actions import ACTION_SET_ACTIONS as DESKTOP_SETS
 from reefbench.envs.desktop.actions import DESKTOP_ACTIONS
 from reefbench.envs.ui.actions import ACTION_SET_ACTIONS as TOUCH_SETS
 from reefbench.envs.ui.actions import TOUCH_ACTIONS
-from reefbench.episode import Episode
-from reefbench.evaluators import Evaluator
-from reefbench.link import compose_task
-from reefbench.root import ROOT, RootEnvironment
-from reefbench.subtask import NearMiss, SubTask
+from reefbench.episodes.episode import Episode
 from reefbench.suites import get_suite
 from reefbench.suites.memory import make_environments as memory_environments
-from reefbench.task import SubtaskInfo, Task, TaskMetadata
+from reefbench.tasks.link import compose_task
+from reefbench.tasks.subtask import NearMiss, SubTask
+from reefbench.tasks.task import SubtaskInfo, Task, TaskMetadata
 from reefbench.validation.gates import (
     CLEANUP_CALLS,
     alternative_plan,
@@ -129,7 +129,7 @@ def test_the_validator_catches_a_wrong_instruction(tasks: list[Task]) -> None:
 
 def test_solutions_use_only_real_actions_and_spans_cover_them(tasks: list[Task]) -> None:
     # Solutions are written in the a11y set (names, not mark numbers); under the default
-    # marks set the oracle grounds the name-addressed calls (tests/test_grounding.py).
+    # marks set the oracle grounds the name-addressed calls (tests/environments/test_grounding.py).
     a11y = {
         "desktop": [*DESKTOP_ACTIONS, *DESKTOP_SETS["a11y"]],
         "phone": [*TOUCH_ACTIONS, *TOUCH_SETS["a11y"]],

@@ -10,7 +10,7 @@ import pytest
 from reefbench.benchmark import world_tasks
 from reefbench.benchmark.templates.world import WHICH_CONTACT
 from reefbench.envs.services.world import account_world
-from reefbench.task import Task
+from reefbench.tasks.task import Task
 
 SEED = 100
 

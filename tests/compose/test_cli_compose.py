@@ -86,7 +86,7 @@ def test_compose_reports_a_shortfall_and_bad_options_in_one_line(tmp_path: Path)
 def test_pool_lint_reports_a_broken_pool_module_in_one_line(tmp_path: Path) -> None:
     module = tmp_path / "pool.py"
     module.write_text(
-        "from reefbench.subtask import SubTask\n"
+        "from reefbench.tasks.subtask import SubTask\n"
         "POOL = {'t': SubTask(id='t', description='Open {file}.', env='laptop',"
         " evaluator_generator=lambda: None)}\n"
     )

@@ -7,15 +7,15 @@ from typing import Any
 
 import networkx as nx
 
-from reefbench.actions import ActionCall
+from reefbench.actions.spec import ActionCall
 from reefbench.compose.lint import lint_pool, lint_reference
 from reefbench.envs import memory as m
-from reefbench.subtask import SubTask
 from reefbench.suites.memory import POOL as MEMORY_POOL
+from reefbench.tasks.subtask import SubTask
 
 BROKEN_MODULE = """
 from reefbench.envs import memory as m
-from reefbench.subtask import SubTask
+from reefbench.tasks.subtask import SubTask
 
 POOL = {
     "bad": SubTask(
@@ -139,7 +139,7 @@ def test_import_errors_and_bad_references_are_one_line() -> None:
 def test_value_records_are_checked_and_count_as_pools() -> None:
     from reefbench.compose.lint import lint_pool
     from reefbench.envs import memory as m
-    from reefbench.subtask import SubTask
+    from reefbench.tasks.subtask import SubTask
 
     def card(rows: list[dict[str, object]]) -> SubTask:
         return SubTask(

@@ -17,10 +17,10 @@ from reefbench.compose.consistency import check_instruction
 from reefbench.compose.instructions import InstructionGraph
 from reefbench.compose.synthesis import Request, Synthesizer, synthesize
 from reefbench.envs import memory as m
-from reefbench.subtask import ATTRIBUTE_TYPES, SubTask
 from reefbench.suites.demo import POOL
 from reefbench.suites.memory import make_environments
-from reefbench.taskfile import save_tasks
+from reefbench.tasks.subtask import ATTRIBUTE_TYPES, SubTask
+from reefbench.tasks.taskfile import save_tasks
 
 
 @pytest.fixture(scope="module")

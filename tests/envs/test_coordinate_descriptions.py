@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from reefbench.agents.tools import Toolbox
-from reefbench.environment import Environment
-from reefbench.pointer import png_size
+from reefbench.environments.contract import Environment
+from reefbench.environments.pointer import png_size
 
 pytest.importorskip("playwright")
 pytestmark = pytest.mark.integration

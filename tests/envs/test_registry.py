@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from reefbench.environment import Environment
+from reefbench.environments.contract import Environment
 from reefbench.envs.registry import KINDS, make_environment
 from reefbench.errors import ConfigError
 

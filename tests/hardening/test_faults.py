@@ -22,15 +22,15 @@ from typing import Any
 import pytest
 
 from reefbench import Task, evaluator
-from reefbench.actions import ActionCall
+from reefbench.actions.spec import ActionCall
 from reefbench.agents import OracleAgent, SingleAgent
 from reefbench.envs import memory as m
+from reefbench.episodes.protocol import AgentOutput, Turn
 from reefbench.log.store import ResultsStore
-from reefbench.protocol import AgentOutput, Turn
 from reefbench.runner.config import RunConfig
 from reefbench.runner.engine import Progress, Runner, select_tasks
 from reefbench.suites import memory as suite
-from reefbench.task import ActionStep
+from reefbench.tasks.task import ActionStep
 
 from .conftest import (
     Fault,

@@ -19,9 +19,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reefbench.actions import Action
+from reefbench.actions.spec import Action
 from reefbench.errors import ConfigError, InvalidActionArguments
-from reefbench.taskfile import task_from_dict, task_to_dict
+from reefbench.tasks.taskfile import task_from_dict, task_to_dict
 
 FAST = settings(
     max_examples=200,
@@ -210,7 +210,7 @@ def served() -> Iterator[Any]:
 
     from reefbench.envs.memory import MemoryEnvironment
     from reefbench.envs.remote.server import create_app
-    from reefbench.net import ServedApp
+    from reefbench.plumbing.net import ServedApp
 
     app = ServedApp(create_app(MemoryEnvironment("laptop"), TOKEN, max_body=64 * 1024))
     client = httpx.Client(

@@ -284,7 +284,7 @@ TOKEN = secrets.token_urlsafe(24)
 def remote() -> Iterator[str]:
     from reefbench.envs.memory import MemoryEnvironment
     from reefbench.envs.remote.server import create_app
-    from reefbench.net import ServedApp
+    from reefbench.plumbing.net import ServedApp
 
     app = ServedApp(create_app(MemoryEnvironment("laptop"), TOKEN, max_body=64 * 1024))
     yield app.url

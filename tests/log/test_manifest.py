@@ -36,11 +36,41 @@ def test_an_old_run_json_reads_as_the_typed_manifest_and_writes_back_the_same(
     read = read_run_manifest(old_run)
     assert read.config_hash == "36a63e27ea8a99fb" and read.suite is not None
     assert (read.suite.name, read.suite.version, read.suite.tasks) == ("memory", None, 1)
-    assert (read.action_set, read.observe, read.agent_label) == ("marks", "changed", "oracle")
+    assert (read.action_set, read.observation_policy, read.agent_label) == (
+        "marks",
+        "changed",
+        "oracle",
+    )
     assert read.versions["reefbench"] == "0.1.0"
     assert read.as_json() == written  # nothing lost, nothing added
     config = RunConfig.model_validate(read.config)
     assert config.config_hash() == read.config_hash  # so the run resumes as itself
+
+
+def test_an_observe_key_is_the_observation_policy_and_stays_the_key_written(
+    old_run: Path,
+) -> None:
+    """The observation policy was the field ``observe``; run.json files and configuration
+    files spell it so. Such a manifest still loads (the alias of
+    ``RunConfig.observation_policy``; without it ``observe`` is an unknown field), resumes
+    with its own hash, and a manifest written today keeps the key."""
+    data = json.loads((old_run / "run.json").read_text())
+    data["config"]["observe"] = "latest"  # not the default: the value must come from the key
+    data["config_hash"] = RunConfig.model_validate(data["config"]).config_hash()
+    (old_run / "run.json").write_text(json.dumps(data))
+    read = read_run_manifest(old_run)
+    assert read.observation_policy == "latest"
+    from reefbench.runner.launch import config_of
+
+    config = config_of(read, old_run / "run.json")
+    assert config.observation_policy == "latest"
+    assert config.config_hash() == data["config_hash"]
+    written = manifest(config).as_json()["config"]
+    assert written["observe"] == "latest" and "observation_policy" not in written
+    assert (
+        RunConfig(observation_policy="all").config_hash()
+        == RunConfig.model_validate({"observe": "all"}).config_hash()
+    )
 
 
 def test_a_new_manifest_has_the_keys_an_old_one_has(tmp_path: Path) -> None:

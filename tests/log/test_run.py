@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import reefbench
-from reefbench.episode import summarise_observation
+from reefbench.episodes.episode import summarise_observation
 from reefbench.errors import ConfigError
 from reefbench.log.manifest import RunManifest
 from reefbench.log.observations import ObservationFiles

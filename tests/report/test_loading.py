@@ -16,8 +16,8 @@ from reefbench.report.loading import load_run
 from reefbench.runner.config import RunConfig
 from reefbench.runner.launch import launch
 from reefbench.suites import memory
-from reefbench.task import Task
-from reefbench.taskfile import task_to_dict
+from reefbench.tasks.task import Task
+from reefbench.tasks.taskfile import task_to_dict
 
 ORIGINAL_LOAD = memory.load
 

@@ -10,9 +10,9 @@ import httpx
 import pytest
 
 from reefbench import Environment, Task, action, evaluator
-from reefbench.actions import ActionCall
+from reefbench.actions.spec import ActionCall
 from reefbench.agents import NullAgent, OracleAgent
-from reefbench.net import ServedApp
+from reefbench.plumbing.net import ServedApp
 from reefbench.report.viewer import create_viewer
 from reefbench.runner.config import AgentSpec, RunConfig
 from reefbench.runner.launch import launch

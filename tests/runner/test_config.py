@@ -72,7 +72,7 @@ def test_runs_from_before_observation_policies_keep_their_hash_and_resume_as_all
     from reefbench.cli.run import _resumed_config
     from reefbench.runner.launch import manifest
 
-    old = RunConfig(suite="memory").model_dump(mode="json")
+    old = RunConfig(suite="memory").model_dump(mode="json", by_alias=True)  # as run.json
     del old["observe"]  # what run.json held before the field existed
     relevant = {k: v for k, v in old.items() if k not in ("workers", "ray_address")}
     del relevant["action_modules"], relevant["side_effects"]
@@ -80,7 +80,7 @@ def test_runs_from_before_observation_policies_keep_their_hash_and_resume_as_all
     old_hash = hashlib.sha256(text.encode()).hexdigest()[:16]
     write_run_manifest(tmp_path, {"config": old, "config_hash": old_hash})
     resumed = _resumed_config(tmp_path)
-    assert resumed.observe == "all" and resumed.config_hash() == old_hash
+    assert resumed.observation_policy == "all" and resumed.config_hash() == old_hash
     write_run_manifest(tmp_path, manifest(resumed))  # the same run: accepted
-    assert RunConfig(suite="memory").observe == "changed"
+    assert RunConfig(suite="memory").observation_policy == "changed"
     assert RunConfig(suite="memory").config_hash() != old_hash  # a new default is a new run

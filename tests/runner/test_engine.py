@@ -140,7 +140,7 @@ KILLABLE = textwrap.dedent(
     import sys, time
     from pathlib import Path
     from reefbench.agents import OracleAgent
-    from reefbench.protocol import AgentOutput
+    from reefbench.episodes.protocol import AgentOutput
     from reefbench.runner.config import RunConfig
     from reefbench.runner.engine import Runner
     from reefbench.log.store import ResultsStore

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from reefbench.episode import EpisodeResult
+from reefbench.episodes.episode import EpisodeResult
 from reefbench.log.store import ResultsStore
 from reefbench.runner.agents import agent_from_spec
 from reefbench.runner.config import AgentSpec, RunConfig
 from reefbench.runner.engine import Runner, select_tasks
 from reefbench.runner.ray_executor import EpisodePlayer
 from reefbench.suites import memory
-from reefbench.taskfile import tasks_to_jsonl
+from reefbench.tasks.taskfile import tasks_to_jsonl
 
 
 def test_a_thread_and_an_actor_play_the_same_episode(

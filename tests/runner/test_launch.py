@@ -15,8 +15,8 @@ from reefbench.errors import ConfigError
 from reefbench.runner.config import RunConfig
 from reefbench.runner.launch import launch
 from reefbench.suites import memory
-from reefbench.task import Task
-from reefbench.taskfile import load_tasks, task_to_dict, tasks_to_jsonl
+from reefbench.tasks.task import Task
+from reefbench.tasks.taskfile import load_tasks, task_to_dict, tasks_to_jsonl
 
 
 def _run(out: Path, **config: object) -> None:

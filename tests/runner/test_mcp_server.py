@@ -27,15 +27,15 @@ import pytest
 from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
-from reefbench.actions import ActionCall
-from reefbench.environment import Environment
+from reefbench.actions.spec import ActionCall
+from reefbench.environments.contract import Environment
 from reefbench.log.store import ResultsStore
-from reefbench.net import ServedApp
+from reefbench.plumbing.net import ServedApp
 from reefbench.report.loading import load_run
 from reefbench.runner.mcp_server import MCP_PATH, create_app
 from reefbench.runner.served_episode import ServedEpisode
 from reefbench.suites import Suite
-from reefbench.task import Task, TaskMetadata
+from reefbench.tasks.task import Task, TaskMetadata
 
 TOKEN = "test-token-0123456789abcdef"
 

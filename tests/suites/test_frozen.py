@@ -20,8 +20,8 @@ from reefbench.suites.frozen import (
     stale,
     write,
 )
-from reefbench.task import Task
-from reefbench.taskfile import task_to_dict
+from reefbench.tasks.task import Task
+from reefbench.tasks.taskfile import task_to_dict
 
 
 def _files(version: str = "1.0") -> tuple[list[Task], FrozenFiles]:
@@ -96,7 +96,7 @@ def test_freezing_refuses_a_task_that_names_a_module_of_reefbench(
     """An action of reefbench without a stable name would be frozen as its module path,
     which the next move of that module breaks: refused, naming the task, the reference and
     the fix."""
-    from reefbench import refs
+    from reefbench.actions import refs
 
     names = refs._name_of()
     for target in [t for t in names if t.startswith("reefbench.envs.memory:")]:
@@ -106,7 +106,7 @@ def test_freezing_refuses_a_task_that_names_a_module_of_reefbench(
         render([task], suite="m", version="1", command="c")
     message = str(caught.value)
     assert message.startswith(f"task '{task.id}' names 'reefbench.envs.memory:")
-    assert message.endswith("give it a stable name in reefbench/action_names.py (NAMES)")
+    assert message.endswith("give it a stable name in reefbench/actions/names.py (NAMES)")
     assert "\n" not in message
 
 
@@ -116,7 +116,7 @@ def test_data_frozen_with_legacy_references_is_up_to_date_and_kept_byte_for_byte
     """Data that wrote module paths before stable names (reef-v1) is what freezing gives
     today once those paths are read as the names they alias: not stale, not rewritten, and
     it loads."""
-    from reefbench import action_names
+    from reefbench.actions import names as action_names
 
     monkeypatch.setitem(action_names.LEGACY_REFS, "reefbench.old.place:fc", "memory.file_contains")
     tasks, files = _files()

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from reefbench import Episode, Task
+from reefbench.actions.names import NAMES
 from reefbench.agents import NullAgent, OracleAgent
 from reefbench.suites import memory
+from reefbench.tasks.taskfile import task_refs
 
 TASKS = memory.load()
 
@@ -45,3 +49,19 @@ def test_suite_covers_the_framework() -> None:
     assert any("answer" in t.nodes for t in TASKS), "an answer task"
     assert any(len(t.metadata.subtasks) >= 4 for t in TASKS), "a long chain for SR@k"
     assert len({t.id for t in TASKS}) == len(TASKS)
+
+
+def test_the_handmade_tasks_are_data_naming_only_stable_names() -> None:
+    documents = json.loads(memory.HANDMADE.read_text(encoding="utf-8"))
+    refs = [ref for document in documents for ref in task_refs(document)]
+    assert refs and set(refs) <= set(NAMES), sorted(set(refs) - set(NAMES))
+    assert [t.id for t in TASKS[: len(documents)]] == [
+        "mem-write-note",
+        "mem-cross-code",
+        "mem-answer-lines",
+        "mem-call-user-wifi",
+        "mem-fan-out-join",
+    ]
+    join = TASKS[4]
+    assert join.edges == [("a", "b"), ("a", "clip"), ("b", "done"), ("clip", "done")]
+    assert join.nodes["b"].env_name == "phone" and join.nodes["clip"].env_name == "laptop"

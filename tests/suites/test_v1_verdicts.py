@@ -2,7 +2,7 @@
 
 reef-v1's frozen data names its checks by the import paths they had when it was frozen
 (``reefbench.suites.v0.helpers:file_holds``); those resolve through the alias table of
-:mod:`reefbench.action_names`. Two records, made before any module moved, say what
+:mod:`reefbench.actions.names`. Two records, made before any module moved, say what
 "the same" means:
 
 * ``data/v1_refs_before.json``: every reference in the data -> the qualified name and the
@@ -32,9 +32,9 @@ from typing import Any
 
 import pytest
 
-from reefbench.refs import resolve_ref
+from reefbench.actions.refs import resolve_ref
 from reefbench.suites import get_suite
-from reefbench.task import Task
+from reefbench.tasks.task import Task
 
 DATA = Path(__file__).parent / "data"
 REFS_BEFORE = DATA / "v1_refs_before.json"
@@ -129,7 +129,7 @@ def test_every_v1_reference_resolves_to_the_function_it_named_when_frozen() -> N
 
 def _checkpoints(task: Task, envs: Any) -> dict[str, Any]:
     from reefbench.agents import OracleAgent
-    from reefbench.episode import Episode
+    from reefbench.episodes.episode import Episode
     from reefbench.validation.gates import STRICT, used_environments
 
     episode = Episode(

@@ -12,13 +12,13 @@ from typing import Any
 import networkx as nx
 import pytest
 
-from reefbench.actions import ActionCall
+from reefbench.actions.evaluators import Evaluator, keys_overlap
+from reefbench.actions.spec import ActionCall
 from reefbench.agents import OracleAgent, ScriptedAgent
 from reefbench.benchmark import load
-from reefbench.environment import Environment
-from reefbench.episode import Episode
-from reefbench.evaluators import Evaluator, keys_overlap
-from reefbench.protocol import AgentOutput, Turn
+from reefbench.environments.contract import Environment
+from reefbench.episodes.episode import Episode
+from reefbench.episodes.protocol import AgentOutput, Turn
 from reefbench.suites import get_suite
 from reefbench.validation.end_state_case import end_state_problems
 from reefbench.validation.gates import used_environments

@@ -3,8 +3,8 @@ failure seen only in CI can be diagnosed from the log."""
 
 from __future__ import annotations
 
-from reefbench.episode import CallRecord, EpisodeResult, TurnRecord
-from reefbench.graph import NodeCheck
+from reefbench.episodes.episode import CallRecord, EpisodeResult, TurnRecord
+from reefbench.tasks.graph import NodeCheck
 from reefbench.validation.gates import _failure
 
 

@@ -11,11 +11,11 @@ from collections.abc import Callable
 import pytest
 from typer.testing import CliRunner
 
-from reefbench.actions import ActionCall
+from reefbench.actions.spec import ActionCall
 from reefbench.benchmark.handmade import assemble
 from reefbench.benchmark.templates import POOL
 from reefbench.suites import get_suite
-from reefbench.task import Task
+from reefbench.tasks.task import Task
 from reefbench.validation import lint
 from reefbench.validation.devices import device_problems, requirements
 from reefbench.validation.gates import static_problems

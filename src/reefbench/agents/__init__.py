@@ -4,7 +4,7 @@
 Provider SDKs are imported only when a provider is created (:mod:`.providers`).
 """
 
-from reefbench.actions import ActionCall
+from reefbench.actions.spec import ActionCall
 from reefbench.agents.builtin import HumanAgent, RandomAgent, ReplayAgent
 from reefbench.agents.observation import (
     DEFAULT_OBSERVE,
@@ -22,7 +22,7 @@ from reefbench.agents.policies import (
 )
 from reefbench.agents.prompts import Prompts
 from reefbench.agents.scripted import NullAgent, OracleAgent, ScriptedAgent
-from reefbench.protocol import Agent, AgentOutput, CallResult, Turn, Usage
+from reefbench.episodes.protocol import Agent, AgentOutput, CallResult, Turn, Usage
 
 __all__ = [
     "DEFAULT_OBSERVE",

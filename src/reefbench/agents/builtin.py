@@ -12,17 +12,17 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import pydantic
 
-from reefbench.actions import Action, ActionCall
+from reefbench.actions.spec import Action, ActionCall
 from reefbench.agents.llm import describe_result
 from reefbench.agents.providers.base import parameters_schema
 from reefbench.agents.scripted import ScriptedAgent
+from reefbench.environments.root import ROOT
+from reefbench.episodes.protocol import AgentOutput, Turn
 from reefbench.errors import ConfigError, InvalidAction
-from reefbench.protocol import AgentOutput, Turn
-from reefbench.root import ROOT
 
 if TYPE_CHECKING:
-    from reefbench.episode import EpisodeResult
-    from reefbench.task import Task
+    from reefbench.episodes.episode import EpisodeResult
+    from reefbench.tasks.task import Task
 
 _WORDS = ("notes", "hello", "a.txt", "report", "42", "draft", "home", "ok", "list", "x")
 

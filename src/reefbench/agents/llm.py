@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from reefbench.actions import ActionCall
+from reefbench.actions.spec import ActionCall
 from reefbench.agents.images import downscale, image_mime
 from reefbench.agents.providers.base import (
     ImagePart,
@@ -31,8 +31,8 @@ from reefbench.agents.providers.base import (
     ToolSpec,
 )
 from reefbench.agents.tools import SKIP, Toolbox
+from reefbench.episodes.protocol import NO_ACTION, UNPARSABLE, CallResult, Usage
 from reefbench.errors import ConfigError
-from reefbench.protocol import NO_ACTION, UNPARSABLE, CallResult, Usage
 
 Mode = Literal["native", "json"]
 MODES: tuple[Mode, ...] = ("native", "json")

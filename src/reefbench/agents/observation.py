@@ -3,9 +3,10 @@
 An episode observes every device at every step, but a model need not be sent all of it
 every time: a task on the laptop leaves the phone and the browser as they were, and
 re-sending three screenshots (and repeating them in the history) made a request cost
-0.4–1.7 M prompt tokens per episode. A policy is chosen per run (``reef run --observe``,
-``RunConfig.observe``, recorded in ``run.json``) and applies to every role of a model
-agent that receives observations:
+0.4–1.7 M prompt tokens per episode. A policy is chosen per run (``reef run
+--observation-policy``, or ``--observe``; ``RunConfig.observation_policy``, recorded in
+``run.json`` as ``observe``) and applies to every role of a model agent that receives
+observations:
 
 * ``all`` (what agents did before policies): every device at every step, and earlier
   screenshots kept in the history window.
@@ -33,8 +34,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from reefbench.agents.images import image_mime, screens_differ
+from reefbench.episodes.protocol import CallResult
 from reefbench.errors import ConfigError
-from reefbench.protocol import CallResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +43,7 @@ class ObservationPolicy:
     """One way of choosing what a request carries.
 
     Attributes:
-        name: How runs select it (``--observe NAME``).
+        name: How runs select it (``--observation-policy NAME``).
         summary: One line for help texts and reports.
         skip_unchanged: Leave out devices not acted on whose observation did not change.
         supersede: Replace a device's earlier observation in the history by a note once a

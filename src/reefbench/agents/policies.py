@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, TypeVar
 
-from reefbench.actions import Action
+from reefbench.actions.spec import Action
 from reefbench.agents.descriptions import environments_text
 from reefbench.agents.llm import (
     DEFAULT_HISTORY,
@@ -30,13 +30,13 @@ from reefbench.agents.prompts import Prompts, turn_rules
 from reefbench.agents.providers.base import Part, Provider, TextPart
 from reefbench.agents.shared_parameters import shared_text
 from reefbench.agents.tools import SKIP_TOOL, Toolbox
-from reefbench.episode import DEFAULT_INVALID_TOLERANCE
+from reefbench.environments.root import ROOT
+from reefbench.episodes.episode import DEFAULT_INVALID_TOLERANCE
+from reefbench.episodes.protocol import NO_ACTION, AgentOutput, CallResult, Turn, Usage
 from reefbench.errors import ConfigError
-from reefbench.protocol import NO_ACTION, AgentOutput, CallResult, Turn, Usage
-from reefbench.root import ROOT
 
 if TYPE_CHECKING:
-    from reefbench.task import Task
+    from reefbench.tasks.task import Task
 
 POLICIES = ("single", "by-func", "by-env")
 # ``$action_descriptions`` of a native tool-calling role under ``prompt_tools="none"``.

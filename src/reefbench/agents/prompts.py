@@ -16,7 +16,7 @@ from pathlib import Path
 
 from reefbench.agents.observation import get_observation_policy
 from reefbench.errors import ConfigError
-from reefbench.userfiles import read_text
+from reefbench.plumbing.userfiles import read_text
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ def _default() -> Prompts:
 
 def invalid_rule(tolerance: int) -> str:
     """The invalid-action rule of a run forgiving ``tolerance`` invalid actions in a row
-    (what :class:`~reefbench.episode.Episode` does with its ``invalid_tolerance``)."""
+    (what :class:`~reefbench.episodes.episode.Episode` does with its ``invalid_tolerance``)."""
     what = (
         "An invalid action is only one that cannot run as written: an unknown tool, a "
         "missing or malformed argument, an element number that is not in the observation."

@@ -2,7 +2,7 @@
 
 They play stored calls, which name elements by accessible name (``click_on``) because mark
 numbers change with every observation. They are privileged
-(:class:`~reefbench.protocol.PrivilegedAgent`): under an action set without name-addressed
+(:class:`~reefbench.episodes.protocol.PrivilegedAgent`): under an action set without name-addressed
 actions (the default ``marks``) each such call is grounded against the current observation
 and played as the set's real element action (``click(elem=...)``), and under ``pixels`` as
 the coordinate action at the element's centre (``click_at(x=..., y=...)``), so a reference
@@ -14,14 +14,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from reefbench.actions import Action, ActionCall
+from reefbench.actions.spec import Action, ActionCall
+from reefbench.environments.grounding import element_call
+from reefbench.episodes.protocol import AgentOutput, Turn
 from reefbench.errors import ConfigError, InvalidAction
-from reefbench.grounding import element_call
-from reefbench.protocol import AgentOutput, Turn
 
 if TYPE_CHECKING:
-    from reefbench.environment import Environment
-    from reefbench.task import Task
+    from reefbench.environments.contract import Environment
+    from reefbench.tasks.task import Task
 
 
 class ScriptedAgent:

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from reefbench.actions import Action, ActionCall
+from reefbench.actions.spec import Action, ActionCall
 from reefbench.agents.providers.base import ToolSpec, parameters_schema
 from reefbench.errors import ConfigError
 

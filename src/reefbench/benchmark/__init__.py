@@ -18,7 +18,7 @@ content; v0 ids are retired, so report scores on v1.
 from __future__ import annotations
 
 from reefbench.benchmark.environments import make_environments
-from reefbench.task import Task
+from reefbench.tasks.task import Task
 
 
 def load() -> list[Task]:

@@ -10,7 +10,7 @@ The browser's session checks (signed in, signing out) are the browser's own:
 
 Reference solutions name elements with the ``a11y`` action set's ``click_on``/``tap_on``
 (stored mark ids change with every observation); under the default ``marks`` set the
-oracle grounds those names to mark ids itself (:mod:`reefbench.grounding`). No
+oracle grounds those names to mark ids itself (:mod:`reefbench.environments.grounding`). No
 task adds actions to the agent's tool list: it is the same in every task.
 """
 
@@ -22,12 +22,12 @@ import tarfile
 from pathlib import Path
 from typing import Any
 
-from reefbench.actions import action
+from reefbench.actions.evaluators import EvalResult, evaluator
+from reefbench.actions.spec import action
+from reefbench.environments.grounding import normalise
 from reefbench.envs.desktop.device import DesktopDevice
 from reefbench.envs.desktop.evaluators import file_key
 from reefbench.errors import ActionFailed
-from reefbench.evaluators import EvalResult, evaluator
-from reefbench.grounding import normalise
 
 
 # ----------------------------------------------------------------- desktop

@@ -20,7 +20,7 @@ from reefbench.benchmark.steps import describe_steps
 from reefbench.benchmark.templates import POOL, gallery, phonephoto
 from reefbench.benchmark.templates.gallery import GALLERY_INTENT
 from reefbench.compose.synthesis import ComposedSpec, Request, Synthesizer
-from reefbench.task import Task
+from reefbench.tasks.task import Task
 
 MAX_NODES = 11
 LONG_CHAIN = (4, 8)
@@ -248,7 +248,7 @@ def _removes_what_a_sibling_keeps(task: Task) -> bool:
     the reference solution can reach both, but one of them fails the end-state check."""
     import networkx as nx
 
-    from reefbench.evaluators import keys_overlap
+    from reefbench.actions.evaluators import keys_overlap
 
     dag = task.evaluator_graph
     keys = {node: ev.state_keys() for node, ev in task.nodes.items()}

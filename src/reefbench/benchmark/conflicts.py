@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from reefbench.evaluators import Evaluator
+from reefbench.actions.evaluators import Evaluator
 
 # Checkpoint arguments that hold the value a state is set to; the others name the state.
 VALUE_ARGUMENTS = ("value",)

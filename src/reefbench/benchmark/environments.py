@@ -12,7 +12,7 @@ any device may have changed it.
 
 from __future__ import annotations
 
-from reefbench.environment import Environment
+from reefbench.environments.contract import Environment
 
 DESKTOP, PHONE, BROWSER, SERVICES = "desktop", "phone", "browser", "services"
 

@@ -3,18 +3,18 @@
 Applied to composed and handmade tasks alike, so every task of the suite carries the
 credentials CALL_USER answers with, the devices it really touches (cross-device templates
 read both), and a step limit that leaves the reference solution room. It adds no actions:
-the tool list comes from the run's action set (:mod:`reefbench.action_sets`) and is the
+the tool list comes from the run's action set (:mod:`reefbench.actions.sets`) and is the
 same in every task, so it cannot hint which devices a task needs.
 """
 
 from __future__ import annotations
 
-from reefbench.actions import ActionCall
+from reefbench.actions.spec import ActionCall
 from reefbench.compose.capabilities import capabilities_for
 from reefbench.compose.complexity import task_complexity
 from reefbench.envs.services.login import DEFAULT_PASSWORD, DEFAULT_USERNAME
 from reefbench.suites.step_budget import DEFAULT_RULE, step_budget
-from reefbench.task import Task
+from reefbench.tasks.task import Task
 
 DEVICES = ("browser", "desktop", "phone")
 CREDENTIALS = {"username": DEFAULT_USERNAME, "password": DEFAULT_PASSWORD}

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from reefbench.actions.evaluators import EvalResult, evaluator
 from reefbench.envs.desktop.device import DesktopDevice
 from reefbench.envs.desktop.evaluators import file_key
 from reefbench.envs.services import photos
 from reefbench.errors import ActionFailed
-from reefbench.evaluators import EvalResult, evaluator
 
 LARGEST_DOWNLOAD = 20 * 1024 * 1024  # bytes read per file when looking for the photo
 

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from reefbench.actions import action
+from reefbench.actions.evaluators import EvalResult, evaluator
+from reefbench.actions.spec import action
 from reefbench.envs.desktop.device import DesktopDevice
 from reefbench.envs.desktop.evaluators import file_key
 from reefbench.errors import ActionFailed
-from reefbench.evaluators import EvalResult, evaluator
 
 if TYPE_CHECKING:
     from PIL.Image import Image

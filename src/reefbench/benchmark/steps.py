@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reefbench.actions import ActionCall
+from reefbench.actions.spec import ActionCall
 from reefbench.envs.phone.catalog import SERVICE_APPS, SYSTEM_APPS
 
 # Phone app icon ids (``drawer_<last part of the package>``) -> the label under the icon.

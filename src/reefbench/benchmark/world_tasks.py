@@ -20,10 +20,10 @@ from reefbench.benchmark.finish import finish
 from reefbench.benchmark.handmade import Part, assemble
 from reefbench.benchmark.templates.common import TEXTS, TITLES, WORDS
 from reefbench.benchmark.templates.world import WHICH_CONTACT
+from reefbench.environments.worlds import VENDORS
 from reefbench.envs.services.seeding import load_world
 from reefbench.envs.services.world import account_world
-from reefbench.task import ActionStep, Task
-from reefbench.worlds import VENDORS
+from reefbench.tasks.task import ActionStep, Task
 
 # The worlds the tasks load (reef-v1 gives this helper seeds 100-109). Each seed adds three
 # tasks and about 80 s to a gate run with two workers.

@@ -11,7 +11,17 @@ import sys
 
 from rich.console import Console
 
-from reefbench.cli import compose, core, report, run, serve, services, suite, tasks  # noqa: F401 - registers the commands
+from reefbench.cli import (  # noqa: F401 - registers the commands
+    compose,
+    core,
+    play,
+    report,
+    run,
+    serve,
+    services,
+    suite,
+    tasks,
+)
 from reefbench.cli.app import app
 from reefbench.errors import ReefError
 

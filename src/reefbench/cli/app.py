@@ -34,7 +34,7 @@ def trust(
 ) -> None:
     """Benchmark multimodal-LLM agents on real desktop, browser and phone environments."""
     if allow_module:
-        from reefbench.refs import allow_action_modules
+        from reefbench.actions.refs import allow_action_modules
 
         allow_action_modules(allow_module)
 

@@ -15,10 +15,11 @@ from reefbench.errors import ConfigError, ReefError
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from reefbench.actions import ActionCall
+    from reefbench.actions.spec import ActionCall
     from reefbench.compose.stats import TaskStats
-    from reefbench.subtask import SubTask
-    from reefbench.task import Task
+    from reefbench.compose.synthesis import SynthesisReport
+    from reefbench.tasks.subtask import SubTask
+    from reefbench.tasks.task import Task
 
 pool_app = typer.Typer(help="Check subtask pools.", no_args_is_help=True)
 app.add_typer(pool_app, name="pool")
@@ -66,8 +67,6 @@ def compose(
     ),
 ) -> None:
     """Synthesise distinct composed tasks at the requested complexity levels."""
-    from reefbench.compose.capabilities import constraints_for
-    from reefbench.compose.complexity import DIMENSIONS, LEVELS, level_range
     from reefbench.compose.pool import load_pool
     from reefbench.compose.synthesis import Request, Synthesizer
 
@@ -77,7 +76,6 @@ def compose(
         raise ConfigError(f"--n {n}: make at least one task")
     if out.suffix != ".jsonl":
         raise ConfigError(f"--out {out}: write tasks to a .jsonl file")
-    levels: dict[str, str] = {}
     given = {
         "dependency": dependency,
         "instruction": instruction,
@@ -85,17 +83,7 @@ def compose(
         "hierarchy": hierarchy,
         "branch": branch,
     }
-    for dimension, level in given.items():
-        if level is not None:
-            level_range(dimension, level)
-            levels[dimension] = level.lower()
-    for dimension, level in constraints_for(capability or []).items():
-        if levels.get(dimension, level) != level:
-            raise ConfigError(
-                f"--{dimension} {levels[dimension]} conflicts with --capability, "
-                f"which needs {dimension} {level}"
-            )
-        levels[dimension] = level
+    levels = _requested_levels(given, capability or [])
     subtasks = load_pool(pool)
     request = Request(
         levels=levels,
@@ -110,7 +98,39 @@ def compose(
     with out.open("w", encoding="utf-8") as handle:
         for spec in synthesizer.run(n):
             handle.write(json.dumps(spec.to_dict(), ensure_ascii=False) + "\n")
-    report = synthesizer.report
+    _print_made_levels(synthesizer.report, out)
+    if not synthesizer.report.complete:
+        console.print(f"[yellow]{synthesizer.report.summary()}[/]", highlight=False)
+        raise typer.Exit(1)
+
+
+def _requested_levels(given: dict[str, str | None], capabilities: list[str]) -> dict[str, str]:
+    """The complexity level asked for per dimension: the level flags given (each checked:
+    an unknown dimension or level fails in one line), then the levels the ``--capability``
+    flags need; a flag that contradicts a capability fails rather than one of them being
+    silently dropped."""
+    from reefbench.compose.capabilities import constraints_for
+    from reefbench.compose.complexity import level_range
+
+    levels: dict[str, str] = {}
+    for dimension, level in given.items():
+        if level is not None:
+            level_range(dimension, level)
+            levels[dimension] = level.lower()
+    for dimension, level in constraints_for(capabilities).items():
+        if levels.get(dimension, level) != level:
+            raise ConfigError(
+                f"--{dimension} {levels[dimension]} conflicts with --capability, "
+                f"which needs {dimension} {level}"
+            )
+        levels[dimension] = level
+    return levels
+
+
+def _print_made_levels(report: SynthesisReport, out: Path) -> None:
+    """A table of how many tasks were made at each level of each dimension."""
+    from reefbench.compose.complexity import DIMENSIONS, LEVELS
+
     table = Table(title=f"{report.made} task(s) written to {out}")
     table.add_column("dimension")
     for level in LEVELS:
@@ -118,9 +138,6 @@ def compose(
     for dimension in DIMENSIONS:
         table.add_row(dimension, *(str(report.made_levels[dimension][lv]) for lv in LEVELS))
     console.print(table)
-    if not report.complete:
-        console.print(f"[yellow]{report.summary()}[/]", highlight=False)
-        raise typer.Exit(1)
 
 
 @pool_app.command("lint")
@@ -318,7 +335,7 @@ def _find_task(
     task_id: str, files: list[Path] | None, pool: dict[str, SubTask] | None, suite: str
 ) -> Task:
     from reefbench.suites import get_suite
-    from reefbench.taskfile import load_tasks
+    from reefbench.tasks.taskfile import load_tasks
 
     tasks: list[Task] = []
     if files:

@@ -27,15 +27,15 @@ def doctor(
         typer.Option(
             "--system-packages",
             help="Print system-packages.txt as the set-up installs it (from the one table "
-            "in reefbench/system_packages.py) instead of checking.",
+            "in reefbench/host/system_packages.py) instead of checking.",
         ),
     ] = False,
 ) -> None:
     """Check system dependencies and say what to install."""
-    from reefbench.doctor import run_checks
+    from reefbench.host.doctor import run_checks
 
     if system_packages:
-        from reefbench.system_packages import packages_file_text
+        from reefbench.host.system_packages import packages_file_text
 
         sys.stdout.write(packages_file_text())
         return

@@ -128,13 +128,15 @@ def run(
             "(coordinates only, plain screenshots)."
         ),
     ] = None,
-    observe: Annotated[
+    observation_policy: Annotated[
         str | None,
         typer.Option(
+            "--observation-policy",
+            "--observe",
             help="Which devices' observations a model agent's request carries: changed "
             "(default: the devices acted on or changed since last sent, a note for the "
             "others), latest (every device, each once per request) or all (every device "
-            "every step, screenshots kept in the history)."
+            "every step, screenshots kept in the history).",
         ),
     ] = None,
     computer_use: Annotated[
@@ -175,21 +177,13 @@ def run(
     report: Annotated[bool, typer.Option(help="Write the HTML report at the end.")] = True,
 ) -> None:
     """Run a suite with an agent, store every episode, print the metrics and write a report."""
-    from reefbench.log.manifest import is_run
-    from reefbench.refs import allow_action_modules
-    from reefbench.runner.agents import check_spec, judge_from_spec
-    from reefbench.runner.config import RunConfig, load_config
-
+    # The signature is a flat declaration of the options; the body only sorts them into
+    # a configuration (_config_to_resume, _config_from_flags), checks it and runs it.
     if resume:
-        if out is None or not is_run(out):
-            raise ReefError("--resume needs --out pointing at an existing run directory")
-        chosen = _resumed_config(out)
-        if workers is not None or ray is not None:
-            chosen = chosen.model_copy(update=_drop_none({"workers": workers, "ray_address": ray}))
+        out, chosen = _config_to_resume(out, workers, ray)
     else:
-        base = load_config(config) if config else RunConfig()
-        chosen = _merge(
-            base,
+        chosen = _config_from_flags(
+            config,
             run={
                 "suite": suite,
                 "tasks": task,
@@ -202,7 +196,7 @@ def run(
                 "step_limit": step_limit,
                 "max_infra_retries": max_infra_retries,
                 "action_set": action_set,
-                "observe": observe,
+                "observation_policy": observation_policy,
                 "judge": judge,
             },
             agent={"name": agent, "model": model, "policy": policy},
@@ -226,15 +220,61 @@ def run(
             raise ReefError(
                 "--agent and --model exclude each other: pick a built-in agent or a model"
             )
-        out = out or Path("runs") / datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-        if is_run(out):
-            raise ReefError(
-                f"{out} already holds a run: pass --resume to continue it, or a new --out"
-            )
-    check_spec(chosen.agent)
-    judge_from_spec(chosen.judge)  # a bad model string or a missing key fails now, in one line
-    allow_action_modules(chosen.action_modules)
+        out = _new_run_directory(out)
+    _check_before_running(chosen)
     _execute(chosen, out, report)
+
+
+def _config_to_resume(out: Path | None, workers: int | None, ray: str | None) -> tuple[Path, Any]:
+    """``--resume``: the run directory and the configuration its run was started with;
+    only ``--workers`` and ``--ray`` may change (they do not change results)."""
+    from reefbench.log.manifest import is_run
+
+    if out is None or not is_run(out):
+        raise ReefError("--resume needs --out pointing at an existing run directory")
+    chosen = _resumed_config(out)
+    if workers is not None or ray is not None:
+        chosen = chosen.model_copy(update=_drop_none({"workers": workers, "ray_address": ray}))
+    return out, chosen
+
+
+def _config_from_flags(
+    config: Path | None,
+    *,
+    run: dict[str, Any],
+    agent: dict[str, Any],
+    options: dict[str, Any],
+) -> Any:
+    """A new run's configuration: the ``--config`` file (or the defaults) with the flags
+    given on top (``run``: RunConfig fields; ``agent``: the agent spec; ``options``: the
+    agent's options; ``None`` values are flags not given)."""
+    from reefbench.runner.config import RunConfig, load_config
+
+    base = load_config(config) if config else RunConfig()
+    return _merge(base, run=run, agent=agent, options=options)
+
+
+def _new_run_directory(out: Path | None) -> Path:
+    """Where a new run goes: ``--out``, or ``runs/<UTC time>``; a directory that holds a
+    run already is refused (``--resume`` continues one), so no run is overwritten."""
+    from reefbench.log.manifest import is_run
+
+    out = out or Path("runs") / datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    if is_run(out):
+        raise ReefError(f"{out} already holds a run: pass --resume to continue it, or a new --out")
+    return out
+
+
+def _check_before_running(chosen: Any) -> None:
+    """Fail now, in one line, for what would otherwise fail inside the first episode: the
+    agent spec, the judge model (a bad model string or a missing key), the packages trusted
+    to define actions."""
+    from reefbench.actions.refs import allow_action_modules
+    from reefbench.runner.agents import check_spec, judge_from_spec
+
+    check_spec(chosen.agent)
+    judge_from_spec(chosen.judge)
+    allow_action_modules(chosen.action_modules)
 
 
 def _resumed_config(out: Path) -> Any:
@@ -260,8 +300,8 @@ def _merge(
     """Flags given on the command line override the configuration file."""
     import pydantic
 
+    from reefbench.plumbing.userfiles import first_validation_error
     from reefbench.runner.config import RunConfig
-    from reefbench.userfiles import first_validation_error
 
     # Only what the file set: a default carried over would read as chosen (an action set
     # the file never named would keep a computer-use model off its own default, pixels).
@@ -283,14 +323,14 @@ def _merge(
 
 
 def _execute(config: Any, out: Path, write_report: bool) -> None:
-    from reefbench.metrics import summarize
+    from reefbench.episodes.metrics import summarize
     from reefbench.report import summary_table
     from reefbench.runner.agents import agent_from_spec, describe
     from reefbench.runner.launch import launch, select_run
     from reefbench.runner.progress import LiveProgress
 
     # The observation policy shapes only what a model is sent.
-    observed = f", {config.observe} observations" if config.agent.model else ""
+    observed = f", {config.observation_policy} observations" if config.agent.model else ""
     label = f"{describe(config.agent)} on {config.suite} ({config.action_set} actions{observed})"
     selection = select_run(config)  # once per run; a typo fails before anything is written
     console.print(f"run directory: {out}", highlight=False)

@@ -47,9 +47,9 @@ def serve_env(
     ] = None,
 ) -> None:
     """Serve an environment; the token comes from $REEF_ENV_TOKEN or is generated and printed."""
+    from reefbench.actions.refs import allow_action_modules
     from reefbench.envs.registry import make_environment
     from reefbench.envs.remote.server import DEFAULT_ALLOWED_MODULES, create_app
-    from reefbench.refs import allow_action_modules
 
     token, generated = _token(TOKEN_VARIABLE)
     allow_action_modules(allow_module or ())
@@ -79,7 +79,7 @@ def _serve_until_stopped(
     """Serve until SIGINT or SIGTERM (blocked by the caller, so the server thread never
     takes them), after printing ``lines(url)``; ``close`` what is served afterwards, and
     also when the app cannot be made or the port cannot be had."""
-    from reefbench.net import ServedApp
+    from reefbench.plumbing.net import ServedApp
 
     try:
         served = ServedApp(
@@ -129,7 +129,7 @@ def serve_mcp(
         typer.Option(
             min=0, help="Invalid calls in a row forgiven: the next one in a row ends the episode."
         ),
-    ] = 2,  # reefbench.episode.DEFAULT_INVALID_TOLERANCE (not imported: the CLI starts light)
+    ] = 2,  # episodes.episode.DEFAULT_INVALID_TOLERANCE (not imported: the CLI starts light)
     step_limit: Annotated[
         int | None, typer.Option(min=1, help="Override the task's step limit (tool calls).")
     ] = None,
@@ -147,40 +147,55 @@ def serve_mcp(
     'Authorization: Bearer <token>'. Stop with Ctrl+C (an unfinished episode is stored as
     aborted).
     """
+    _check_mcp_installed()
+    from reefbench.actions.sets import get_action_set
+    from reefbench.runner.served_episode import ServedEpisode
+
+    run_dir = out or Path("runs") / datetime.now(UTC).strftime("mcp-%Y%m%d-%H%M%S")
+
+    def new_episode() -> ServedEpisode:
+        return ServedEpisode(
+            suite,
+            task,
+            run_dir,
+            invalid_tolerance=invalid_tolerance,
+            step_limit=step_limit,
+            action_set=get_action_set(action_set).name,
+        )
+
+    if transport == "stdio":
+        _serve_mcp_stdio(new_episode())
+        return
+    _serve_mcp_http(new_episode, run_dir, host, port, allow_remote=allow_remote)
+
+
+def _check_mcp_installed() -> None:
+    """Fail in one line naming the extra to install when the MCP SDK is missing."""
     try:
         import mcp  # noqa: F401 - only to name the extra when it is missing
     except ImportError:
         raise ReefError("reef serve-mcp needs the MCP SDK: pip install 'reefbench[mcp]'") from None
-    from reefbench.action_sets import get_action_set
-    from reefbench.runner.served_episode import ServedEpisode
 
-    out = out or Path("runs") / datetime.now(UTC).strftime("mcp-%Y%m%d-%H%M%S")
-    if transport == "stdio":
-        _serve_mcp_stdio(
-            ServedEpisode(
-                suite,
-                task,
-                out,
-                invalid_tolerance=invalid_tolerance,
-                step_limit=step_limit,
-                action_set=get_action_set(action_set).name,
-            )
-        )
-        return
-    from reefbench.net import check_token
+
+def _serve_mcp_http(
+    new_episode: Callable[[], ServedEpisode],
+    out: Path,
+    host: str,
+    port: int,
+    *,
+    allow_remote: bool,
+) -> None:
+    """Serve the episode over streamable HTTP until stopped: the token is settled (and
+    checked) and the stop signals blocked before the episode starts, so a bad token starts
+    no devices and the server thread inherits the mask; an episode that fails to start is
+    closed before the error propagates."""
+    from reefbench.plumbing.net import check_token
     from reefbench.runner.mcp_server import MCP_PATH, create_app
 
     token, generated = _token(MCP_TOKEN_VARIABLE)
     check_token(token, "MCP server")
     signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)  # the server thread inherits this
-    episode = ServedEpisode(
-        suite,
-        task,
-        out,
-        invalid_tolerance=invalid_tolerance,
-        step_limit=step_limit,
-        action_set=get_action_set(action_set).name,
-    )
+    episode = new_episode()
     try:
         episode.start()
     except BaseException:

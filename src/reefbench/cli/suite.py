@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import fnmatch
 import time
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -58,27 +58,14 @@ def suite_check(
     ] = False,
 ) -> None:
     """Run the validation gates; print a verdict per failing task (exit 1 if any fails)."""
-    from reefbench.action_sets import get_action_set
-    from reefbench.compose.lint import lint_pool
-    from reefbench.suites import get_suite
-    from reefbench.validation.gates import run_gates
+    from reefbench.actions.sets import get_action_set
 
     if workers < 1:
         raise ConfigError(f"--workers must be at least 1, got {workers}")
     get_action_set(action_set)  # one line naming the known sets, before anything loads
-    chosen = get_suite(suite)
-    everything = chosen.load()
-    picked = [
-        t for t in everything if not tasks or any(fnmatch.fnmatchcase(t.id, p) for p in tasks)
-    ]
-    if not picked:
-        raise ReefError(f"no task of suite {suite} matches {', '.join(tasks or [])}")
+    chosen, picked = _tasks_to_check(suite, tasks)
     pool = dict(chosen.pool()) if chosen.pool is not None else None
-    failed = 0
-    if pool is not None:
-        for problem in lint_pool(pool, f"{suite} pool"):
-            console.print(f"[red]lint[/] {problem}", highlight=False)
-            failed += problem.severity == "error"
+    failed = _print_pool_lint(pool, suite)
     known = chosen.frozen.known_faults if chosen.frozen is not None else {}
     for task_id, fault in known.items():
         console.print(f"[yellow]known fault[/] {task_id}: {fault}", highlight=False)
@@ -86,25 +73,86 @@ def suite_check(
     if static:
         if pool is None:
             raise ConfigError(f"suite {suite} has no static gates (they read a subtask pool)")
-        from reefbench.validation.gates import static_problems
-
-        bad = 0
-        for task in picked:
-            found = static_problems(task, pool, known)
-            if found:
-                bad += 1
-                console.print(f"[red]FAIL[/] {task.id}: {'; '.join(found)}", highlight=False)
-        console.print(
-            f"{len(picked) - bad} of {len(picked)} tasks pass the static gates "
-            f"({time.perf_counter() - started:.1f} s)"
+        failed += _check_statically(picked, pool, known, started)
+    else:
+        failed += _check_by_playing(
+            chosen,
+            picked,
+            pool,
+            known,
+            workers=workers,
+            action_set=action_set,
+            every_alternative=every_alternative,
+            started=started,
         )
-        if failed or bad:
-            raise typer.Exit(1)
-        return
-    done = [0]
+    if failed:
+        raise typer.Exit(1)
+
+
+def _tasks_to_check(suite: str, tasks: list[str] | None) -> tuple[Any, list[Any]]:
+    """The suite and its tasks that match the ``--tasks`` globs (all without any); globs
+    that match nothing fail in one line rather than check nothing."""
+    from reefbench.suites import get_suite
+
+    chosen = get_suite(suite)
+    everything = chosen.load()
+    picked = [
+        t for t in everything if not tasks or any(fnmatch.fnmatchcase(t.id, p) for p in tasks)
+    ]
+    if not picked:
+        raise ReefError(f"no task of suite {suite} matches {', '.join(tasks or [])}")
+    return chosen, picked
+
+
+def _print_pool_lint(pool: dict[str, Any] | None, suite: str) -> int:
+    """Print the lint of the suite's subtask pool (none without a pool); the number of
+    errors, each of which fails the check (warnings are only printed)."""
+    from reefbench.compose.lint import lint_pool
+
+    errors = 0
+    if pool is not None:
+        for problem in lint_pool(pool, f"{suite} pool"):
+            console.print(f"[red]lint[/] {problem}", highlight=False)
+            errors += problem.severity == "error"
+    return errors
+
+
+def _check_statically(
+    picked: list[Any], pool: dict[str, Any], known: dict[str, str], started: float
+) -> int:
+    """``--static``: the gates that need no environment, per task; prints each failing
+    task and the tally, and returns the number of failing tasks."""
+    from reefbench.validation.gates import static_problems
+
+    bad = 0
+    for task in picked:
+        found = static_problems(task, pool, known)
+        if found:
+            bad += 1
+            console.print(f"[red]FAIL[/] {task.id}: {'; '.join(found)}", highlight=False)
+    console.print(
+        f"{len(picked) - bad} of {len(picked)} tasks pass the static gates "
+        f"({time.perf_counter() - started:.1f} s)"
+    )
+    return bad
+
+
+def _check_by_playing(
+    chosen: Any,
+    picked: list[Any],
+    pool: dict[str, Any] | None,
+    known: dict[str, str],
+    *,
+    workers: int,
+    action_set: str,
+    every_alternative: bool,
+    started: float,
+) -> int:
+    """Every gate, episodes played in the suite's environments; prints each failing
+    verdict as it comes and the tally, and returns the number of failing tasks."""
+    from reefbench.validation.gates import run_gates
 
     def show(verdict: object) -> None:
-        done[0] += 1
         if not verdict.ok:  # type: ignore[attr-defined]
             console.print(f"[red]FAIL[/] {verdict.line()}", highlight=False)  # type: ignore[attr-defined]
 
@@ -118,16 +166,15 @@ def suite_check(
         every_alternative=every_alternative,
         known_faults=known,
     )
-    failed += sum(not v.ok for v in verdicts)
+    failing = sum(not v.ok for v in verdicts)
     seconds = time.perf_counter() - started
     episodes = sum(v.episodes for v in verdicts)
     console.print(
-        f"{len(verdicts) - sum(not v.ok for v in verdicts)} of {len(verdicts)} tasks pass "
+        f"{len(verdicts) - failing} of {len(verdicts)} tasks pass "
         f"the gates ({episodes} episodes, {seconds:.0f} s, {workers} worker(s), "
         f"{action_set} actions)"
     )
-    if failed:
-        raise typer.Exit(1)
+    return failing
 
 
 @suite_app.command("freeze")

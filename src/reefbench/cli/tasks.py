@@ -11,7 +11,7 @@ from rich.table import Table
 
 from reefbench.cli.app import console, tasks_app
 from reefbench.errors import ReefError
-from reefbench.subtask import SubTask
+from reefbench.tasks.subtask import SubTask
 
 
 @tasks_app.command("validate")
@@ -25,7 +25,7 @@ def tasks_validate(
     ] = None,
 ) -> None:
     """Load task files and report the first problem precisely."""
-    from reefbench.taskfile import load_tasks
+    from reefbench.tasks.taskfile import load_tasks
 
     subtasks = _load_pool(pool) if pool else None
     for path in files:

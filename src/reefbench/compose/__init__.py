@@ -1,7 +1,7 @@
 """Task composition: subtask templates joined into tasks with one graph evaluator.
 
 Modules (import them directly, nothing is re-exported here; linking subtasks into one task,
-:func:`reefbench.compose_task`, is core vocabulary and lives in :mod:`reefbench.link`):
+:func:`reefbench.compose_task`, is core vocabulary and lives in :mod:`reefbench.tasks.link`):
 
 * :mod:`.pool` - load pools, index templates' slots, outputs and intents;
 * :mod:`.lint` - check every template of a pool (``reef pool lint``);

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Literal
 from reefbench.errors import ConfigError, GraphError
 
 if TYPE_CHECKING:
-    from reefbench.task import Task
+    from reefbench.tasks.task import Task
 
 Level = Literal["easy", "medium", "hard"]
 LEVELS: tuple[Level, ...] = ("easy", "medium", "hard")

@@ -16,7 +16,7 @@ import networkx as nx
 from reefbench.errors import ConfigError
 
 if TYPE_CHECKING:
-    from reefbench.task import Task
+    from reefbench.tasks.task import Task
 
 _PALETTE = (
     "#8dd3c7",

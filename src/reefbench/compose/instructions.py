@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from reefbench.compose.complexity import descendants, topological_order
 
 if TYPE_CHECKING:
-    from reefbench.actions import ActionCall
+    from reefbench.actions.spec import ActionCall
 
 # The connectives, shared with the parser so the two can never drift apart.
 INDEPENDENT = "Independently, "

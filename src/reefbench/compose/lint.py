@@ -1,7 +1,7 @@
 """``reef pool lint``: check every template of a pool before composing from it.
 
 CRAB's shipped data had templates whose instruction placeholders did not match their
-attributes. :class:`~reefbench.subtask.SubTask` already refuses such a template when it is
+attributes. :class:`~reefbench.tasks.subtask.SubTask` already refuses such a template when it is
 built, so a broken pool module fails at import: lint turns that into one line. For pools
 that do import it checks, per template: placeholders name attributes; attribute, output
 and input types are known; inputs name attributes and some template produces their type;
@@ -20,13 +20,13 @@ from typing import Any, Literal
 
 import networkx as nx
 
-from reefbench.actions import ActionCall
+from reefbench.actions.evaluators import Evaluator
+from reefbench.actions.spec import ActionCall
 from reefbench.compose.pool import default_values, load_pool
 from reefbench.errors import ConfigError, ReefError
-from reefbench.evaluators import Evaluator
-from reefbench.graph import GraphEvaluator
-from reefbench.subtask import ATTRIBUTE_TYPES, SubTask
-from reefbench.task import ActionStep
+from reefbench.tasks.graph import GraphEvaluator
+from reefbench.tasks.subtask import ATTRIBUTE_TYPES, SubTask
+from reefbench.tasks.task import ActionStep
 
 Severity = Literal["error", "warning"]
 

@@ -1,6 +1,6 @@
 """Subtask pools: loading them and indexing how their templates can be linked.
 
-A pool maps template id -> :class:`~reefbench.subtask.SubTask`. On the command line it is
+A pool maps template id -> :class:`~reefbench.tasks.subtask.SubTask`. On the command line it is
 named ``package.module:NAME`` or ``path/to/file.py:NAME``.
 
 Linking (CRAB §3.4 typed attributes + OmniBench App. B.3 resources). An edge i -> j feeds
@@ -33,7 +33,7 @@ from typing import Any
 import pydantic
 
 from reefbench.errors import ConfigError
-from reefbench.subtask import ATTRIBUTE_TYPES, SubTask
+from reefbench.tasks.subtask import ATTRIBUTE_TYPES, SubTask
 
 DEFAULT_POOL_SIZE = 24
 NO_INTENT = "(no intent)"

@@ -27,9 +27,9 @@ from reefbench.compose.complexity import (
     task_complexity,
 )
 from reefbench.errors import TaskLoadError
-from reefbench.subtask import SubTask
-from reefbench.task import Task, TaskMetadata
-from reefbench.userfiles import TOO_DEEP, json_documents
+from reefbench.plumbing.userfiles import TOO_DEEP, json_documents
+from reefbench.tasks.subtask import SubTask
+from reefbench.tasks.task import Task, TaskMetadata
 
 if TYPE_CHECKING:
     from reefbench.compose.synthesis import ComposedSpec
@@ -114,7 +114,7 @@ def stats_for_files(
     Composed tasks are measured from their templates unless ``full`` is set, in which case
     every task is built (slower, but counts checkpoints too).
     """
-    from reefbench.taskfile import task_from_dict
+    from reefbench.tasks.taskfile import task_from_dict
 
     stats = TaskStats()
     for where, document in _documents(paths):

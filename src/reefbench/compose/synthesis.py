@@ -17,9 +17,9 @@ App. B.3). One attempt here:
 
 Everything random comes from one ``random.Random(seed)`` and all iteration is over sorted
 keys, so the same pool, request and seed give the same tasks. The result is a list of
-:class:`ComposedSpec`: the composed-task JSON of :mod:`reefbench.taskfile` (template ids,
+:class:`ComposedSpec`: the composed-task JSON of :mod:`reefbench.tasks.taskfile` (template ids,
 attribute values, links, instruction and metadata), which loads back into a full
-:class:`~reefbench.task.Task` through the pool.
+:class:`~reefbench.tasks.task.Task` through the pool.
 """
 
 from __future__ import annotations
@@ -43,8 +43,8 @@ from reefbench.compose.pool import NO_INTENT, Group, PoolIndex, TemplateInfo
 from reefbench.compose.shapes import Shape, bounds_for, sample_shape
 from reefbench.compose.topo import count_topological_orders
 from reefbench.errors import ConfigError
-from reefbench.subtask import SubTask
-from reefbench.task import Task
+from reefbench.tasks.subtask import SubTask
+from reefbench.tasks.task import Task
 
 Style = Literal["prose", "steps"]
 
@@ -78,7 +78,7 @@ class Request:
 
 @dataclass(slots=True)
 class ComposedSpec:
-    """One synthesised task in composed form (see :mod:`reefbench.taskfile`)."""
+    """One synthesised task in composed form (see :mod:`reefbench.tasks.taskfile`)."""
 
     id: str
     instruction: str
@@ -103,7 +103,7 @@ class ComposedSpec:
 
     def build(self, pool: Mapping[str, SubTask]) -> Task:
         """The full task: evaluator graph, setup and reference solution from the templates."""
-        from reefbench.taskfile import task_from_dict
+        from reefbench.tasks.taskfile import task_from_dict
 
         return task_from_dict(self.to_dict(), pool, where=f"synthesised task {self.id}")
 

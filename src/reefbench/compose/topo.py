@@ -21,7 +21,7 @@ from reefbench.compose.complexity import topological_order
 from reefbench.errors import ConfigError
 
 if TYPE_CHECKING:
-    from reefbench.task import Task
+    from reefbench.tasks.task import Task
 
 
 def count_topological_orders(n: int, edges: Sequence[tuple[int, int]]) -> int:

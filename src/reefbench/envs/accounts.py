@@ -57,7 +57,7 @@ class Account(Protocol):
 
     def follow_clock(self, listener: Callable[[str], None]) -> None:
         """Call ``listener(now)`` at once and whenever the account's clock (the task's
-        world time, :mod:`reefbench.worldtime`) changes: the device then shows it."""
+        world time, :mod:`reefbench.tasks.worldtime`) changes: the device then shows it."""
 
 
 def sign_in_context(context: BrowserContext, account: Account, client: str) -> None:

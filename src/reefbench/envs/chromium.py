@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from reefbench.envs import procs
 from reefbench.envs.accounts import Account, sign_in_context
 from reefbench.errors import ConfigError, EnvironmentFailure
-from reefbench.waiting import wait_until
+from reefbench.plumbing.waiting import wait_until
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Playwright

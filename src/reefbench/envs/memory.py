@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from reefbench.actions import action
-from reefbench.environment import Environment
+from reefbench.actions.evaluators import EvalResult, Evaluator, evaluator
+from reefbench.actions.spec import action
+from reefbench.environments.contract import Environment
 from reefbench.errors import ActionFailed
-from reefbench.evaluators import EvalResult, Evaluator, evaluator
 
 
 class MemoryEnvironment(Environment):

@@ -14,7 +14,7 @@ import os
 import signal
 from collections.abc import Iterable
 
-from reefbench.waiting import wait_until
+from reefbench.plumbing.waiting import wait_until
 
 
 def _stat_fields(pid: int) -> list[str] | None:

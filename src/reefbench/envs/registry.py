@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from reefbench.environment import Environment
+from reefbench.environments.contract import Environment
 from reefbench.errors import ConfigError
 
 KINDS: dict[str, str] = {

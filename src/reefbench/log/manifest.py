@@ -25,7 +25,7 @@ import pydantic
 from pydantic import BaseModel, ConfigDict, Field
 
 from reefbench.errors import ConfigError
-from reefbench.userfiles import first_validation_error, parse_json, read_text
+from reefbench.plumbing.userfiles import first_validation_error, parse_json, read_text
 
 RUN_FILE = "run.json"
 """The manifest's file name in a run directory (the only place it is spelled)."""
@@ -68,10 +68,14 @@ class RunManifest(BaseModel):
         return str(self.config.get("action_set", "legacy"))
 
     @property
-    def observe(self) -> str:
+    def observation_policy(self) -> str:
         """The run's observation policy (which devices' observations a model agent's
-        request carried); ``all`` for runs made before policies, which sent everything."""
-        return str(self.config.get("observe", "all"))
+        request carried); ``all`` for runs made before policies, which sent everything.
+
+        run.json stores it as ``observe`` (the option's name before it was renamed, still
+        what ``reef run`` writes); ``observation_policy`` is read too."""
+        found = self.config.get("observe", self.config.get("observation_policy", "all"))
+        return str(found)
 
     @property
     def agent(self) -> dict[str, Any]:

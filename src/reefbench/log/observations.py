@@ -1,6 +1,6 @@
 """Observations in the log: binary ones (screenshots) become files beside the trajectory.
 
-The episode hands every observation to a sink (:data:`reefbench.episode.ObservationSink`)
+The episode hands every observation to a sink (:data:`reefbench.episodes.episode.ObservationSink`)
 and stores what the sink returns in the trajectory. The log's sink names binary
 observations (``step003-desktop-screenshot.png``) and hands their bytes to ``save``; text
 is kept inline and anything else summarised, as :func:`summarise_observation` does. The
@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from reefbench.episode import summarise_observation
+from reefbench.episodes.episode import summarise_observation
 
 PNG_MAGIC = b"\x89PNG"
 

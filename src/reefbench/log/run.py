@@ -17,17 +17,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from reefbench.episode import EpisodeResult
+from reefbench.episodes.episode import EpisodeResult
 from reefbench.errors import ConfigError, ReefError
 from reefbench.log.manifest import RunManifest, is_run, read_run_manifest, write_run_manifest
 from reefbench.log.store import RESULTS_FILE, ResultsStore, write_durably
-from reefbench.task import Task
-from reefbench.taskfile import load_tasks
+from reefbench.tasks.task import Task
+from reefbench.tasks.taskfile import load_tasks
 
 _log = logging.getLogger(__name__)
 
 TASKS_FILE = "tasks.jsonl"
-"""The definitions of the tasks a run ran (:func:`reefbench.taskfile.tasks_to_jsonl`)."""
+"""The definitions of the tasks a run ran (:func:`reefbench.tasks.taskfile.tasks_to_jsonl`)."""
 
 TasksSource = Literal["run", "suite", "none"]
 
@@ -73,14 +73,15 @@ class Run:
         return self.manifest.action_set
 
     @property
-    def observe(self) -> str:
-        return self.manifest.observe
+    def observation_policy(self) -> str:
+        return self.manifest.observation_policy
 
     @property
     def label(self) -> str:
         """How tables and reports name the run: agent, action set (and observation
         policy for a model), directory."""
-        observed = f", observe {self.observe}" if self.manifest.agent.get("model") else ""
+        policy = self.observation_policy
+        observed = f", observe {policy}" if self.manifest.agent.get("model") else ""
         return f"{self.manifest.agent_label} [{self.action_set}{observed}] · {self.path.name}"
 
 

@@ -4,7 +4,7 @@ A run directory (:mod:`reefbench.log.run` creates and reads it) holds ``run.json
 (:mod:`reefbench.log.manifest`), ``tasks.jsonl`` (the definitions of the tasks the run
 ran, so reports never relabel it with later code), ``results.sqlite`` (one row per
 planned episode: pending, done or failed) and a folder per episode, ``episodes/<key>/``,
-with ``result.json`` (the :class:`~reefbench.episode.EpisodeResult` without its
+with ``result.json`` (the :class:`~reefbench.episodes.episode.EpisodeResult` without its
 trajectory), ``trajectory.jsonl`` (one line per step) and the observation files
 (screenshots) the trajectory points to, written by the store as the episode makes them
 (:meth:`ResultsStore.observations`).
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from reefbench.episode import EpisodeResult
+from reefbench.episodes.episode import EpisodeResult
 from reefbench.errors import ReefError
 from reefbench.log.manifest import write_run_manifest as write_run_manifest
 from reefbench.log.observations import ObservationFiles

@@ -27,7 +27,7 @@ def episode_rows(run_dir: Path) -> list[dict[str, Any]]:
                 "platform": task.metadata.platform if task else "",
                 "agent": r.agent,
                 "action_set": run.action_set,
-                "observe": run.observe,
+                "observe": run.observation_policy,  # the key reports and exports use
                 "start_at": r.start_at,
                 "termination": r.termination,
                 "success": r.success,

@@ -17,10 +17,10 @@ from pathlib import Path
 from statistics import fmean
 from typing import Any
 
-from reefbench.metrics import Summary, breakdown, difficulty_level, summarize
+from reefbench.episodes.metrics import Summary, breakdown, difficulty_level, summarize
 from reefbench.report import plots
 from reefbench.report.loading import LoadedRun
-from reefbench.task import Task
+from reefbench.tasks.task import Task
 
 COLUMNS = (
     "episodes", "sr", "cr", "ee", "ce", "cr_w", "lc", "ae", "fc", "rsl", "ia", "se", "infra",
@@ -82,7 +82,7 @@ def build(runs: Sequence[LoadedRun]) -> dict[str, Any]:
             "tasks_source": run.tasks_source,
             "warnings": run.warnings,
             "action_set": run.action_set,
-            "observe": run.observe,
+            "observe": run.observation_policy,  # the key reports and exports use
             "summary": summary_row(summarize(results, run.tasks)),
             "platform": _rows(run, "platform"),
             "capability": _rows(run, "capabilities"),

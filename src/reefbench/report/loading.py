@@ -14,7 +14,7 @@ from pathlib import Path
 
 from reefbench.log.run import Run, TasksSource
 from reefbench.log.run import load_run as read_run
-from reefbench.task import Task
+from reefbench.tasks.task import Task
 
 LoadedRun = Run
 """One run directory as the report reads it (the log's :class:`~reefbench.log.run.Run`)."""

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from rich.table import Table
 
-from reefbench.metrics import Summary
+from reefbench.episodes.metrics import Summary
 
 
 def _pct(value: float | None) -> str:

@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from reefbench.agents.observation import DEFAULT_OBSERVE
-from reefbench.episode import DEFAULT_INVALID_TOLERANCE
+from reefbench.environments.root import Judge
+from reefbench.episodes.episode import DEFAULT_INVALID_TOLERANCE
+from reefbench.episodes.protocol import Agent
 from reefbench.errors import ConfigError
 from reefbench.log.store import EpisodeKey
-from reefbench.protocol import Agent
-from reefbench.root import Judge
 from reefbench.runner.config import AgentSpec, RunConfig
 
 TOOL_MODES = ("auto", "native", "json")
@@ -119,9 +119,9 @@ def agent_from_spec(spec: AgentSpec, key: EpisodeKey, config: RunConfig | None =
     A model agent follows the run's observation policy and is told the run's
     invalid-action tolerance (``config``; the defaults without one)."""
     if spec.model is not None:
-        observe = config.observe if config else DEFAULT_OBSERVE
+        policy = config.observation_policy if config else DEFAULT_OBSERVE
         tolerance = config.invalid_tolerance if config else DEFAULT_INVALID_TOLERANCE
-        model_agent: Agent = _model_factory(spec.model_dump_json(), observe, tolerance)()
+        model_agent: Agent = _model_factory(spec.model_dump_json(), policy, tolerance)()
         return model_agent
     builtin = BUILTINS.get(spec.name)
     if builtin is None:
@@ -169,16 +169,13 @@ def check_spec(spec: AgentSpec) -> None:
 @functools.lru_cache(maxsize=8)
 def _model_factory(
     spec_json: str,
-    observe: str = DEFAULT_OBSERVE,
+    observation_policy: str = DEFAULT_OBSERVE,
     invalid_tolerance: int = DEFAULT_INVALID_TOLERANCE,
 ) -> Any:
-    from reefbench.agents import POLICIES, ModelSettings, Prompts, policy_factory
-    from reefbench.agents.providers import (
-        ProviderOptions,
-        RetryPolicy,
-        make_provider,
-        parse_model,
-    )
+    """A factory of agents for a model spec (cached: one provider client per process and
+    spec), after every option is checked, in one line each, before an episode starts."""
+    from reefbench.agents import POLICIES
+    from reefbench.agents.providers import ProviderOptions, RetryPolicy, parse_model
     from reefbench.agents.providers.registry import provider_info
 
     spec = AgentSpec.model_validate_json(spec_json)
@@ -189,6 +186,55 @@ def _model_factory(
     tool_mode = options.get("tool_mode", "auto")
     if tool_mode not in TOOL_MODES:
         raise ConfigError(f"tool mode '{tool_mode}': choose one of {', '.join(TOOL_MODES)}")
+    limits = _request_limits(options)
+    parsed = parse_model(spec.model)
+    options_for_requests = ProviderOptions(
+        max_tokens=limits.max_tokens,
+        timeout=limits.timeout,
+        retry=RetryPolicy(attempts=limits.retries, base=limits.retry_base),
+    )
+    if _computer_use(spec):
+        return _native_factory(spec, parsed, options_for_requests)
+    if "computer_tool" in options:
+        raise ConfigError(
+            f"--computer-tool picks Anthropic's computer tool, but '{parsed}' does not play "
+            "through native computer use (add --computer-use on or --action-set pixels)"
+        )
+    if tool_mode == "auto":
+        tool_mode = provider_info(parsed.provider).tool_mode
+    grounding = options.get("grounding")
+    if grounding is not None and spec.policy != "single":
+        raise ConfigError(
+            f"--grounding plays one model on one screen at a time: use policy single, "
+            f"not {spec.policy}"
+        )
+    settings = _model_settings(
+        tool_mode, limits, options.get("prompts"), observation_policy, invalid_tolerance
+    )
+    return _text_agent_factory(spec, parsed, options_for_requests, settings)
+
+
+@dataclass(frozen=True, slots=True)
+class _RequestLimits:
+    """A model spec's numeric options, checked: ``history`` is ``None`` for the whole
+    episode (:data:`reefbench.agents.llm.DEFAULT_HISTORY`)."""
+
+    history: int | None
+    max_tokens: int
+    timeout: float
+    retries: int
+    retry_base: float
+    max_image_side: int | None
+
+
+def _request_limits(options: dict[str, Any]) -> _RequestLimits:
+    """The numeric options of a model spec with their defaults; out-of-range values fail
+    here, in one line, rather than inside an episode.
+
+    Raises:
+        ConfigError: a negative history, max tokens or retries below 1, a timeout not
+            above 0, a negative retry base, or a longer image side below 16 pixels.
+    """
     # No --history: the whole episode (reefbench.agents.llm.DEFAULT_HISTORY).
     history = None if options.get("history") is None else int(options["history"])
     max_tokens = int(options.get("max_tokens", 2048))
@@ -208,37 +254,42 @@ def _model_factory(
         )
     if side is not None and int(side) < 16:
         raise ConfigError("the longer image side must be at least 16 pixels")
-    parsed = parse_model(spec.model)
-    options_for_requests = ProviderOptions(
-        max_tokens=max_tokens,
-        timeout=timeout,
-        retry=RetryPolicy(attempts=retries, base=retry_base),
+    return _RequestLimits(
+        history, max_tokens, timeout, retries, retry_base, None if side is None else int(side)
     )
-    if _computer_use(spec):
-        return _native_factory(spec, parsed, options_for_requests)
-    if "computer_tool" in options:
-        raise ConfigError(
-            f"--computer-tool picks Anthropic's computer tool, but '{parsed}' does not play "
-            "through native computer use (add --computer-use on or --action-set pixels)"
-        )
-    if tool_mode == "auto":
-        tool_mode = provider_info(parsed.provider).tool_mode
-    grounding = options.get("grounding")
-    if grounding is not None and spec.policy != "single":
-        raise ConfigError(
-            f"--grounding plays one model on one screen at a time: use policy single, "
-            f"not {spec.policy}"
-        )
-    prompts = options.get("prompts")
-    settings = ModelSettings(
+
+
+def _model_settings(
+    tool_mode: str,
+    limits: _RequestLimits,
+    prompts: str | None,
+    observation_policy: str,
+    invalid_tolerance: int,
+) -> Any:
+    """The :class:`~reefbench.agents.ModelSettings` of a text (non-native) model agent:
+    how it calls tools (``tool_mode`` settled, ``json`` or ``native``), its history, image
+    size, prompt templates (``prompts``: a directory, or the defaults), the run's
+    observation policy and invalid-action tolerance."""
+    from reefbench.agents import ModelSettings, Prompts
+
+    return ModelSettings(
         mode="json" if tool_mode == "json" else "native",
-        history=history,
-        max_image_side=None if side is None else int(side),
+        history=limits.history,
+        max_image_side=limits.max_image_side,
         prompts=Prompts.from_dir(Path(prompts)) if prompts else Prompts.default(),
-        observe=observe,
+        observe=observation_policy,
         invalid_tolerance=invalid_tolerance,
     )
-    provider = make_provider(parsed, options_for_requests)
+
+
+def _text_agent_factory(spec: AgentSpec, parsed: Any, requests: Any, settings: Any) -> Any:
+    """A factory of agents that read observations and answer with tool calls: an open
+    grounding model (``--grounding``), or the spec's agent system (``policy``)."""
+    from reefbench.agents import policy_factory
+    from reefbench.agents.providers import make_provider
+
+    provider = make_provider(parsed, requests)
+    grounding = spec.options.get("grounding")
     if grounding is not None:
         from reefbench.agents.grounding_models import GroundingAgent, get_profile
 
@@ -246,7 +297,7 @@ def _model_factory(
             GroundingAgent,
             provider,
             get_profile(str(grounding)),
-            history=history,
+            history=settings.history,
             max_image_side=settings.max_image_side,
         )
     return policy_factory(spec.policy, provider, settings)

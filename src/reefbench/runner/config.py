@@ -19,19 +19,26 @@ from pathlib import Path
 from typing import Any
 
 import pydantic
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    field_validator,
+    model_validator,
+)
 
-from reefbench.action_sets import ACTION_SETS, DEFAULT_ACTION_SET, PIXELS
+from reefbench.actions.sets import ACTION_SETS, DEFAULT_ACTION_SET, PIXELS
 from reefbench.agents.observation import (
     DEFAULT_OBSERVE,
     LEGACY_OBSERVE,
     OBSERVATION_POLICIES,
 )
 from reefbench.agents.providers.registry import TABLE
-from reefbench.episode import DEFAULT_INVALID_TOLERANCE
+from reefbench.episodes.episode import DEFAULT_INVALID_TOLERANCE
 from reefbench.errors import ConfigError
-from reefbench.sideeffects import SideEffectPolicy
-from reefbench.userfiles import TOO_DEEP, first_validation_error, parse_json, read_text
+from reefbench.plumbing.userfiles import TOO_DEEP, first_validation_error, parse_json, read_text
+from reefbench.tasks.sideeffects import SideEffectPolicy
 
 
 class AgentSpec(BaseModel):
@@ -55,10 +62,18 @@ def default_workers() -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
 
+OBSERVATION_POLICY_KEY = "observe"
+"""How run.json, configuration files and ``config_hash`` spell
+:attr:`RunConfig.observation_policy` (its name before it was renamed; both are read)."""
+
+
 class RunConfig(BaseModel):
     """Everything a run needs; ``workers``, ``ray_address`` and ``action_modules`` do not
     change results (they are left out of :meth:`config_hash`; the run directory is not part
-    of the configuration at all)."""
+    of the configuration at all).
+
+    Dump with ``by_alias=True`` for what run.json holds: ``observation_policy`` is stored
+    as ``observe`` (:data:`OBSERVATION_POLICY_KEY`)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -79,8 +94,12 @@ class RunConfig(BaseModel):
         default=DEFAULT_ACTION_SET,
         description="how agents address devices: marks (default), a11y or pixels",
     )
-    observe: str = Field(
+    observation_policy: str = Field(
         default=DEFAULT_OBSERVE,
+        # Read as ``observe`` too and written as ``observe``: the key of every run.json and
+        # configuration file so far (and of the hash, so those runs resume as themselves).
+        validation_alias=AliasChoices("observation_policy", OBSERVATION_POLICY_KEY),
+        serialization_alias=OBSERVATION_POLICY_KEY,
         description="which devices' observations a model agent's request carries: "
         + ", ".join(OBSERVATION_POLICIES),
     )
@@ -102,7 +121,7 @@ class RunConfig(BaseModel):
             raise ValueError(f"unknown action set {name!r}: choose one of {', '.join(ACTION_SETS)}")
         return name
 
-    @field_validator("observe")
+    @field_validator("observation_policy")
     @classmethod
     def _known_observation_policy(cls, name: str) -> str:
         if name not in OBSERVATION_POLICIES:
@@ -147,11 +166,13 @@ class RunConfig(BaseModel):
             self.action_set = PIXELS.name
 
     def config_hash(self) -> str:
-        relevant = self.model_dump(exclude={"workers", "ray_address", "action_modules"})
+        relevant = self.model_dump(
+            by_alias=True, exclude={"workers", "ray_address", "action_modules"}
+        )
         if relevant["side_effects"] == "fail":  # the default: hashes of earlier runs stand
             del relevant["side_effects"]
-        if relevant["observe"] == LEGACY_OBSERVE:  # what runs before policies did
-            del relevant["observe"]
+        if relevant[OBSERVATION_POLICY_KEY] == LEGACY_OBSERVE:  # what runs before policies did
+            del relevant[OBSERVATION_POLICY_KEY]
         text = json.dumps(relevant, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 

@@ -19,15 +19,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from reefbench.environment import Environment, stop_environments
-from reefbench.episode import Episode, EpisodeResult
+from reefbench.environments.contract import Environment, stop_environments
+from reefbench.episodes.episode import Episode, EpisodeResult
+from reefbench.episodes.protocol import Agent
 from reefbench.errors import ConfigError
 from reefbench.log.store import EpisodeKey, ResultsStore
-from reefbench.protocol import Agent
 from reefbench.runner.config import RunConfig
 from reefbench.runner.episodes import build_episode, infrastructure_result
 from reefbench.runner.outcomes import RETRYABLE, needs_new_environments
-from reefbench.task import Task
+from reefbench.tasks.task import Task
 
 AgentFactory = Callable[[EpisodeKey], Agent]
 EnvironmentFactory = Callable[[], Mapping[str, Environment]]

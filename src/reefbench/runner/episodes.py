@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from reefbench.environment import Environment
-from reefbench.episode import Episode, EpisodeResult, ObservationSink
-from reefbench.protocol import Agent
+from reefbench.environments.contract import Environment
+from reefbench.episodes.episode import Episode, EpisodeResult, ObservationSink
+from reefbench.episodes.protocol import Agent
 from reefbench.runner.agents import judge_from_spec
 from reefbench.runner.config import RunConfig
-from reefbench.task import Task
+from reefbench.tasks.task import Task
 
 
 def build_episode(

@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, Any
 from reefbench.errors import ConfigError
 from reefbench.log.manifest import RunManifest
 from reefbench.log.run import open_run
-from reefbench.runner.config import RunConfig, versions
+from reefbench.runner.config import OBSERVATION_POLICY_KEY, RunConfig, versions
 from reefbench.runner.engine import AgentFactory, Progress, Runner, select_tasks
 from reefbench.suites import Suite, get_suite
 from reefbench.suites.frozen import content_hash
-from reefbench.task import Task
-from reefbench.taskfile import tasks_to_jsonl
+from reefbench.tasks.task import Task
+from reefbench.tasks.taskfile import tasks_to_jsonl
 
 if TYPE_CHECKING:
     from reefbench.log.run import Run
@@ -81,7 +81,7 @@ def manifest(config: RunConfig, suite: dict[str, object] | None = None) -> RunMa
     identity (when known), the versions, the start time."""
     return RunManifest.model_validate(
         {
-            "config": config.model_dump(mode="json"),
+            "config": config.model_dump(mode="json", by_alias=True),  # run.json's keys
             "config_hash": config.config_hash(),
             "suite": suite,
             "versions": versions(),
@@ -101,9 +101,9 @@ def config_of(run: RunManifest, where: Path) -> RunConfig:
     from reefbench.agents.observation import LEGACY_OBSERVE
 
     config = run.config
-    if "observe" not in config:
+    if OBSERVATION_POLICY_KEY not in config and "observation_policy" not in config:
         # A run from before observation policies sent every observation: resume it so.
-        config = {**config, "observe": LEGACY_OBSERVE}
+        config = {**config, OBSERVATION_POLICY_KEY: LEGACY_OBSERVE}
     try:
         return RunConfig.model_validate(config)
     except pydantic.ValidationError:
@@ -164,7 +164,7 @@ def run_suite(config: RunConfig | Mapping[str, Any], out_dir: str | Path) -> Run
 def _validated(fields: Mapping[str, Any]) -> RunConfig:
     import pydantic
 
-    from reefbench.userfiles import first_validation_error
+    from reefbench.plumbing.userfiles import first_validation_error
 
     try:
         return RunConfig.model_validate(dict(fields))

@@ -33,7 +33,7 @@ from mcp.server.context import ServerRequestContext
 from reefbench import __version__
 from reefbench.agents.images import image_mime
 from reefbench.agents.providers.base import parameters_schema
-from reefbench.net import RequireBearer
+from reefbench.plumbing.net import RequireBearer
 from reefbench.runner.served_episode import ServedEpisode
 
 TASK_URI = "reef://task"
@@ -52,7 +52,22 @@ RULES = (
 
 
 def create_server(episode: ServedEpisode) -> Server[Any]:
-    """The MCP server of a started :class:`ServedEpisode`."""
+    """The MCP server of a started :class:`ServedEpisode`: its tools (the actions),
+    resources (task, observations, result) and prompts, each group's handlers built by
+    :func:`_tool_handlers`, :func:`_resource_handlers` and :func:`_prompt_handlers`."""
+    return Server(
+        "reefbench",
+        version=__version__,
+        instructions=f"{episode.task.instruction}\n\n{RULES}",
+        **_tool_handlers(episode),
+        **_resource_handlers(episode),
+        **_prompt_handlers(episode),
+    )
+
+
+def _tool_handlers(episode: ServedEpisode) -> dict[str, Any]:
+    """``tools/list`` (the episode's actions with their JSON schemas) and ``tools/call``
+    (one action played as a step of the episode), as :class:`Server` keyword arguments."""
 
     async def list_tools(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
@@ -77,6 +92,13 @@ def create_server(episode: ServedEpisode) -> Server[Any]:
         # The episode blocks (environments act, evaluators check): off the event loop.
         text, failed = await anyio.to_thread.run_sync(episode.call, params.name, arguments)
         return types.CallToolResult(content=[types.TextContent(text=text)], is_error=failed)
+
+    return {"on_list_tools": list_tools, "on_call_tool": call_tool}
+
+
+def _resource_handlers(episode: ServedEpisode) -> dict[str, Any]:
+    """``resources/list`` and ``resources/read``: the task's instruction, every current
+    observation, and the stored result once the episode has ended."""
 
     async def list_resources(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
@@ -121,6 +143,13 @@ def create_server(episode: ServedEpisode) -> Server[Any]:
                 return _value_resource(uri, value)
         raise ValueError(f"no resource {uri} (list the resources to see what exists now)")
 
+    return {"on_list_resources": list_resources, "on_read_resource": read_resource}
+
+
+def _prompt_handlers(episode: ServedEpisode) -> dict[str, Any]:
+    """``prompts/list`` and ``prompts/get``: ``task`` (instruction, environments, rules and
+    the current observations) and ``observation`` (the current observations only)."""
+
     async def list_prompts(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListPromptsResult:
@@ -150,17 +179,7 @@ def create_server(episode: ServedEpisode) -> Server[Any]:
         messages.extend(_user(block) for block in observation_blocks(episode))
         return types.GetPromptResult(messages=messages)
 
-    return Server(
-        "reefbench",
-        version=__version__,
-        instructions=f"{episode.task.instruction}\n\n{RULES}",
-        on_list_tools=list_tools,
-        on_call_tool=call_tool,
-        on_list_resources=list_resources,
-        on_read_resource=read_resource,
-        on_list_prompts=list_prompts,
-        on_get_prompt=get_prompt,
-    )
+    return {"on_list_prompts": list_prompts, "on_get_prompt": get_prompt}
 
 
 def create_app(episode: ServedEpisode, token: str, host: str = "127.0.0.1") -> Any:

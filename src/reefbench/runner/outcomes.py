@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from reefbench.environment import Environment
-from reefbench.episode import EpisodeResult
+from reefbench.environments.contract import Environment
+from reefbench.episodes.episode import EpisodeResult
 
 # Infrastructure outcomes worth another attempt (an aborted run is not retried).
 RETRYABLE = frozenset({"agent_error", "env_error", "evaluator_error"})

@@ -17,16 +17,16 @@ import base64
 import json
 from typing import Any
 
-from reefbench.environment import stop_environments
-from reefbench.episode import EpisodeResult
+from reefbench.environments.contract import stop_environments
+from reefbench.episodes.episode import EpisodeResult
+from reefbench.episodes.protocol import Agent
 from reefbench.log.observations import ObservationFiles
 from reefbench.log.store import EpisodeKey, ResultsStore
-from reefbench.protocol import Agent
 from reefbench.runner.config import AgentSpec, RunConfig
 from reefbench.runner.episodes import build_episode
 from reefbench.runner.outcomes import needs_new_environments
-from reefbench.task import Task
-from reefbench.taskfile import task_from_dict, tasks_to_jsonl
+from reefbench.tasks.task import Task
+from reefbench.tasks.taskfile import task_from_dict, tasks_to_jsonl
 
 
 class EpisodePlayer:
@@ -38,7 +38,7 @@ class EpisodePlayer:
     """
 
     def __init__(self, config_json: str, tasks_jsonl: str) -> None:
-        from reefbench.refs import allow_action_modules
+        from reefbench.actions.refs import allow_action_modules
         from reefbench.suites import get_suite
 
         self.config = RunConfig.model_validate_json(config_json)

@@ -1,7 +1,7 @@
 """One episode played by an outside agent (an MCP client), stored like any run.
 
 The protocol server (:mod:`.mcp_server`) only translates: every call goes through an
-:class:`~reefbench.bridge.EpisodeDriver`, so the episode validates, routes and scores it
+:class:`~reefbench.episodes.bridge.EpisodeDriver`, so the episode validates, routes and scores it
 exactly as ``reef run`` would, and the result lands in a run directory opened by the log
 (:func:`reefbench.log.run.open_run`) that ``reef report`` reads like any other.
 """
@@ -13,21 +13,21 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from reefbench.action_sets import DEFAULT_ACTION_SET
+from reefbench.actions.sets import DEFAULT_ACTION_SET
 from reefbench.agents.tools import Toolbox
-from reefbench.bridge import EpisodeDriver
-from reefbench.environment import Environment, stop_environments
-from reefbench.episode import DEFAULT_INVALID_TOLERANCE, EpisodeResult
+from reefbench.environments.contract import Environment, stop_environments
+from reefbench.episodes.bridge import EpisodeDriver
+from reefbench.episodes.episode import DEFAULT_INVALID_TOLERANCE, EpisodeResult
+from reefbench.episodes.protocol import AgentOutput, Turn
 from reefbench.errors import ConfigError
 from reefbench.log.run import open_run
 from reefbench.log.store import EpisodeKey
-from reefbench.protocol import AgentOutput, Turn
 from reefbench.runner.config import AgentSpec, RunConfig
 from reefbench.runner.engine import select_tasks
 from reefbench.runner.launch import manifest, suite_identity
 from reefbench.suites import Suite, get_suite
-from reefbench.task import Task
-from reefbench.taskfile import tasks_to_jsonl
+from reefbench.tasks.task import Task
+from reefbench.tasks.taskfile import tasks_to_jsonl
 
 AGENT_NAME = "mcp"
 

@@ -14,11 +14,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from reefbench.environment import Environment
+from reefbench.environments.contract import Environment
 from reefbench.errors import ConfigError
-from reefbench.subtask import SubTask
 from reefbench.suites.frozen import FrozenSuite
-from reefbench.task import Task
+from reefbench.tasks.subtask import SubTask
+from reefbench.tasks.task import Task
 
 
 @dataclass(frozen=True)

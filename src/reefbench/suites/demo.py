@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from reefbench.subtask import ATTRIBUTE_TYPES, SubTask, register_attribute_type
 from reefbench.suites import memory
+from reefbench.tasks.subtask import ATTRIBUTE_TYPES, SubTask, register_attribute_type
 
 FILE_TYPES = {device: f"{device}_file" for device in memory.DEVICES}
 for _type_name in FILE_TYPES.values():

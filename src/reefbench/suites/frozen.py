@@ -6,11 +6,11 @@ template or a value pool silently changes what a score means. A frozen suite is 
 once by a command (``reef suite freeze NAME``) and then loaded as data, so a change to
 the benchmark is a change to a file that a test (regenerate in memory, compare bytes)
 refuses until the file is frozen again. The bytes are canonical
-(:func:`reefbench.taskfile.tasks_to_jsonl`): no timestamps, keys in a fixed order, and
+(:func:`reefbench.tasks.taskfile.tasks_to_jsonl`): no timestamps, keys in a fixed order, and
 the same tasks always give the same file, so the content hash names the benchmark.
 
 Frozen data names reefbench's actions and evaluators by stable name
-(:mod:`reefbench.action_names`), never by module path: freezing refuses a task that names
+(:mod:`reefbench.actions.names`), never by module path: freezing refuses a task that names
 a module of reefbench, which would break when that module moves. Data frozen before stable
 names (reef-v1) keeps its bytes: it equals what freezing gives today once its legacy
 references are read as the names they alias (:func:`settle`), so it is not rewritten.
@@ -26,11 +26,12 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from reefbench.action_names import LEGACY_REFS
+from reefbench.actions.names import LEGACY_REFS
+from reefbench.actions.refs import is_reefbench_ref
 from reefbench.errors import ConfigError
-from reefbench.refs import is_reefbench_ref
-from reefbench.task import Task
-from reefbench.taskfile import (
+from reefbench.plumbing.userfiles import parse_json, read_text
+from reefbench.tasks.task import Task
+from reefbench.tasks.taskfile import (
     SCHEMA_VERSION,
     json_line,
     load_tasks,
@@ -39,7 +40,6 @@ from reefbench.taskfile import (
     task_to_dict,
     tasks_to_jsonl,
 )
-from reefbench.userfiles import parse_json, read_text
 
 TASKS_FILE = "tasks.jsonl"
 MANIFEST_FILE = "manifest.json"
@@ -115,7 +115,7 @@ def _refuse_module_paths(task: Task) -> None:
         if is_reefbench_ref(ref):
             raise ConfigError(
                 f"task '{task.id}' names '{ref}' by module path, which breaks when the module "
-                "moves; give it a stable name in reefbench/action_names.py (NAMES)"
+                "moves; give it a stable name in reefbench/actions/names.py (NAMES)"
             )
 
 

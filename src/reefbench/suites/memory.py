@@ -8,15 +8,18 @@ software lives in the desktop, browser and phone environments.
 
 from __future__ import annotations
 
-from reefbench.actions import ActionCall
-from reefbench.environment import Environment
+from pathlib import Path
+
+from reefbench.actions.spec import ActionCall
+from reefbench.environments.contract import Environment
 from reefbench.envs import memory as m
-from reefbench.link import compose_task
-from reefbench.root import answer_equals, user_was_asked
-from reefbench.subtask import SubTask
-from reefbench.task import ActionStep, Task, TaskMetadata
+from reefbench.tasks.link import compose_task
+from reefbench.tasks.subtask import SubTask
+from reefbench.tasks.task import Task, TaskMetadata
+from reefbench.tasks.taskfile import load_tasks
 
 DEVICES = ("laptop", "phone")
+HANDMADE = Path(__file__).with_name("memory_handmade.json")
 
 
 def make_environments() -> dict[str, Environment]:
@@ -88,86 +91,9 @@ POOL: dict[str, SubTask] = {t.id: t for device in DEVICES for t in _templates(de
 
 
 def _handmade() -> list[Task]:
-    code = "482913"
-    return [
-        Task(
-            id="mem-write-note",
-            instruction='On the laptop, create "notes/hello.txt" containing exactly "hello world".',
-            nodes={"saved": m.file_equals("notes/hello.txt", "hello world").on("laptop")},
-            reference_solution=[
-                _call("laptop", "write_file", path="notes/hello.txt", content="hello world")
-            ],
-            metadata=TaskMetadata(level="L2", scenario="notes", apps=["editor"]),
-        ),
-        Task(
-            id="mem-cross-code",
-            instruction=(
-                "A verification code arrived on the phone in sms/latest.txt. Save just the "
-                'code (digits only) on the laptop in "login/code.txt".'
-            ),
-            nodes={"code": m.file_equals("login/code.txt", code).on("laptop")},
-            setup=[
-                ActionStep(
-                    env="phone", action=m.write_file("sms/latest.txt", f"Your code is {code}")
-                )
-            ],
-            reference_solution=[
-                _call("phone", "read_file", path="sms/latest.txt"),
-                _call("laptop", "write_file", path="login/code.txt", content=code),
-            ],
-            metadata=TaskMetadata(level="L2", scenario="login", apps=["messages", "editor"]),
-        ),
-        Task(
-            id="mem-answer-lines",
-            instruction="How many lines does report.txt on the laptop have? Submit the number.",
-            nodes={"answer": answer_equals("3")},
-            setup=[ActionStep(env="laptop", action=m.write_file("report.txt", "a\nb\nc"))],
-            reference_solution=[
-                _call("laptop", "read_file", path="report.txt"),
-                _call("root", "submit", answer="3"),
-            ],
-            metadata=TaskMetadata(environments=["laptop"], level="L2", scenario="reports"),
-        ),
-        Task(
-            id="mem-call-user-wifi",
-            instruction=(
-                'Save the home Wi-Fi password on the phone in "wifi.txt". Only the user knows it.'
-            ),
-            nodes={
-                "asked": user_was_asked("password"),
-                "saved": m.file_equals("wifi.txt", "correct-horse").on("phone"),
-            },
-            edges=[("asked", "saved")],
-            user_data={"password": "correct-horse"},
-            reference_solution=[
-                _call("root", "call_user", kind="password"),
-                _call("phone", "write_file", path="wifi.txt", content="correct-horse"),
-            ],
-            metadata=TaskMetadata(environments=["phone"], level="L3", scenario="settings"),
-        ),
-        Task(
-            id="mem-fan-out-join",
-            instruction=(
-                'On the laptop, write "draft" to a.txt; then copy a.txt to the phone as '
-                'b.txt and put "draft" on the laptop clipboard; when both are done, write '
-                '"ok" to done.txt on the laptop.'
-            ),
-            nodes={
-                "a": m.file_equals("a.txt", "draft").on("laptop"),
-                "b": m.file_equals("b.txt", "draft").on("phone"),
-                "clip": m.clipboard_equals("draft").on("laptop"),
-                "done": m.file_equals("done.txt", "ok").on("laptop"),
-            },
-            edges=[("a", "b"), ("a", "clip"), ("b", "done"), ("clip", "done")],
-            reference_solution=[
-                _call("laptop", "write_file", path="a.txt", content="draft"),
-                _call("phone", "write_file", path="b.txt", content="draft"),
-                _call("laptop", "copy_text", text="draft"),
-                _call("laptop", "write_file", path="done.txt", content="ok"),
-            ],
-            metadata=TaskMetadata(level="L4", scenario="sync"),
-        ),
-    ]
+    """The tasks written by hand: explicit task files (:mod:`reefbench.tasks.taskfile`) in
+    ``memory_handmade.json`` beside this module, naming checks and setup by stable name."""
+    return load_tasks(HANDMADE)
 
 
 def _composed() -> list[Task]:

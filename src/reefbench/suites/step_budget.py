@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from reefbench.errors import ConfigError
-from reefbench.task import DEFAULT_STEP_LIMIT, STEP_LIMIT_BY_LEVEL, Task
+from reefbench.tasks.task import DEFAULT_STEP_LIMIT, STEP_LIMIT_BY_LEVEL, Task
 
 
 def longest_solution(task: Task) -> int:

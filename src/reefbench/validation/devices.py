@@ -19,9 +19,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from reefbench.actions import ActionCall
-from reefbench.evaluators import Evaluator
-from reefbench.task import Task
+from reefbench.actions.evaluators import Evaluator
+from reefbench.actions.spec import ActionCall
+from reefbench.tasks.task import Task
 
 OPENS_APP = frozenset({"search_app", "tap_on"})  # the calls that open an app by its name
 

@@ -21,9 +21,9 @@ import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from reefbench.episode import Episode
-from reefbench.evaluators import keys_overlap
-from reefbench.task import Task
+from reefbench.actions.evaluators import keys_overlap
+from reefbench.episodes.episode import Episode
+from reefbench.tasks.task import Task
 
 # The kinds of state the case can undo, by state-key kind: files and folders (deleted),
 # GSettings and phone settings (set back to their value after setup).

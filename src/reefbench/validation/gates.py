@@ -36,7 +36,7 @@ For each task, on real environments:
    completing there would score (the check after the call, the settled final check and
    the side effects, on a fork of its graph evaluator, environments only read) and then
    goes on; this gives the verdict a separate replay would, for one episode less;
-8. every near miss of every template (:class:`~reefbench.subtask.NearMiss`: a plausible
+8. every near miss of every template (:class:`~reefbench.tasks.subtask.NearMiss`: a plausible
    wrong behaviour) fails: played in place of its subtask's part of the reference
    solution, in the smallest task that uses the template, the subtask's checkpoints do
    not all complete and the task does not succeed; a near miss may act on a device the
@@ -71,19 +71,19 @@ import time
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from reefbench.action_sets import DEFAULT_ACTION_SET, get_action_set
-from reefbench.actions import ActionCall
+from reefbench.actions.sets import DEFAULT_ACTION_SET, get_action_set
+from reefbench.actions.spec import ActionCall
 from reefbench.agents import OracleAgent, ScriptedAgent
 from reefbench.compose.consistency import check_instruction
 from reefbench.compose.instructions import InstructionGraph
-from reefbench.environment import Environment
-from reefbench.episode import Episode, EpisodeResult
-from reefbench.subtask import SubTask
-from reefbench.task import Task
+from reefbench.environments.contract import Environment
+from reefbench.episodes.episode import Episode, EpisodeResult
+from reefbench.plumbing.waiting import wait_until
+from reefbench.tasks.subtask import SubTask
+from reefbench.tasks.task import Task
 from reefbench.validation.devices import device_problems
 from reefbench.validation.end_state_case import end_state_problems
 from reefbench.validation.lint import lint_problems
-from reefbench.waiting import wait_until
 
 EnvironmentFactory = Callable[[], Mapping[str, Environment]]
 
@@ -332,10 +332,36 @@ def check_task(
     every_env, envs = envs, used_environments(task, envs)
     verdict = Verdict(task.id)
     short = truncated_reference(task)
-    # Gates 4 and 7 are judged inside the oracle's episode: the null agent declares
-    # completion before any action, the shortened reference after the same calls, so at
-    # those turns the oracle's episode asks what completing there would give, then goes
-    # on (see Episode.probe_at).
+    oracle, result = _play_the_oracle(task, envs, short, action_set, verdict)
+    for number in range(len(task.alternative_solutions) if alternatives else 0):
+        _play_alternative(task, envs, number, action_set, verdict)
+    if "long-chain" in task.metadata.tags:
+        _check_long_chain(task, envs, result, action_set, verdict)
+    _check_the_last_step_counts(task, oracle, short, result, verdict)
+    if near_misses_of:
+        found, played = _near_miss_problems(task, every_env, set(near_misses_of), action_set)
+        verdict.problems += found
+        verdict.episodes += played
+    _check_the_null_agent(oracle, verdict)
+    verdict.seconds = time.perf_counter() - started
+    return verdict
+
+
+def _play_the_oracle(
+    task: Task,
+    envs: Mapping[str, Environment],
+    short: list[ActionCall] | None,
+    action_set: str,
+    verdict: Verdict,
+) -> tuple[Episode, EpisodeResult]:
+    """Gates 1, 2 and 11: the reference solution succeeds, its checkpoints agree on the
+    same final state, and what earlier subtasks made is checked at the end (the end-state
+    case). The episode and its result are returned for the gates judged inside it.
+
+    Gates 4 and 7 are judged inside the oracle's episode: the null agent declares
+    completion before any action, the shortened reference (``short``) after the same
+    calls, so at those turns the oracle's episode asks what completing there would give,
+    then goes on (see Episode.probe_at)."""
     probe_at = {1} if short is None else {1, len(short) + 1}
     oracle = Episode(
         task,
@@ -356,24 +382,52 @@ def check_task(
         # Last on the oracle's end state: it changes that state (later episodes reset it).
         found, verdict.undone = end_state_problems(task, oracle)
         verdict.problems += found
-    for number in range(len(task.alternative_solutions) if alternatives else 0):
-        alternative = Episode(
-            task,
-            OracleAgent(alternative=number, observe=False),
-            envs,
-            action_set=action_set,
-            invalid_tolerance=STRICT,
-        ).run()
-        verdict.episodes += 1
-        if not alternative.success:
-            verdict.problems.append(_failure(f"alternative solution {number}", alternative))
-    if "long-chain" in task.metadata.tags:
-        if result.success:
-            for k in range(1, len(task.metadata.subtasks)):
-                verdict.problems += late_checkpoint_problems(task, result, k)
-        replayed = chain_start_problems(task, envs, _replayed_start(task), action_set)
-        verdict.problems += [p for p in replayed if p not in verdict.problems]
-        verdict.episodes += 1
+    return oracle, result
+
+
+def _play_alternative(
+    task: Task, envs: Mapping[str, Environment], number: int, action_set: str, verdict: Verdict
+) -> None:
+    """Gate 3: the task's alternative solution ``number`` succeeds too."""
+    alternative = Episode(
+        task,
+        OracleAgent(alternative=number, observe=False),
+        envs,
+        action_set=action_set,
+        invalid_tolerance=STRICT,
+    ).run()
+    verdict.episodes += 1
+    if not alternative.success:
+        verdict.problems.append(_failure(f"alternative solution {number}", alternative))
+
+
+def _check_long_chain(
+    task: Task,
+    envs: Mapping[str, Environment],
+    result: EpisodeResult,
+    action_set: str,
+    verdict: Verdict,
+) -> None:
+    """Gate 6: every start ``k`` is judged from the oracle's trajectory (later subtasks'
+    checkpoints are reached by its own actions), and one real start after the middle
+    subtask proves that the prefix replays on reset environments (one more episode)."""
+    if result.success:
+        for k in range(1, len(task.metadata.subtasks)):
+            verdict.problems += late_checkpoint_problems(task, result, k)
+    replayed = chain_start_problems(task, envs, _replayed_start(task), action_set)
+    verdict.problems += [p for p in replayed if p not in verdict.problems]
+    verdict.episodes += 1
+
+
+def _check_the_last_step_counts(
+    task: Task,
+    oracle: Episode,
+    short: list[ActionCall] | None,
+    result: EpisodeResult,
+    verdict: Verdict,
+) -> None:
+    """Gate 7: the reference without its last (non-cleanup) action must not succeed, or
+    no checkpoint verifies that step (judged from the oracle's probe at that turn)."""
     # No probe: the oracle's episode ended before that turn, which it does only when
     # every checkpoint was done earlier (the shortened reference then ends the same way)
     # or when it failed (already reported).
@@ -385,10 +439,11 @@ def check_task(
             f"the reference solution without its last action ({last.env}.{last.name}) "
             "still succeeds: no checkpoint verifies that step"
         )
-    if near_misses_of:
-        found, played = _near_miss_problems(task, every_env, set(near_misses_of), action_set)
-        verdict.problems += found
-        verdict.episodes += played
+
+
+def _check_the_null_agent(oracle: Episode, verdict: Verdict) -> None:
+    """Gate 4: completing before any action (the oracle's probe at turn 1) completes no
+    checkpoint and raises no evaluator error."""
     # No probe at turn 1: the oracle's episode did not get that far (already reported).
     null = oracle.probes.get(1)
     if null is not None and null.error is not None:
@@ -397,8 +452,6 @@ def check_task(
         verdict.problems.append(
             f"null agent completed {list(null.completed)}: they hold before the agent acts"
         )
-    verdict.seconds = time.perf_counter() - started
-    return verdict
 
 
 # Calls that change nothing a checkpoint reads: waiting, and closing an app whose work is
@@ -499,12 +552,7 @@ def run_gates(
         if pool is not None and not every_alternative
         else {t.id for t in todo}
     )
-    verdicts: dict[str, Verdict] = {}
-    if pool is not None:
-        for task in todo:
-            found = static_problems(task, pool, known_faults)
-            if found:
-                verdicts[task.id] = Verdict(task.id, found)
+    verdicts = _static_failures(todo, pool, known_faults)
     work: queue.Queue[Task] = queue.Queue()
     for task in sorted(
         todo, key=lambda t: -gate_cost(t, plan.get(t.id, set()), t.id in with_alternatives)
@@ -513,40 +561,29 @@ def run_gates(
             work.put(task)
     lock = threading.Lock()
 
-    def worker() -> None:
-        envs: Mapping[str, Environment] | None = None
-        try:
-            while True:
-                try:
-                    task = work.get_nowait()
-                except queue.Empty:
-                    return
-                if envs is None:
-                    envs = make_environments()
-                try:
-                    verdict = check_task(
-                        task,
-                        envs,
-                        pool=pool,
-                        near_misses_of=plan.get(task.id, set()),
-                        alternatives=task.id in with_alternatives,
-                        action_set=action_set,
-                    )
-                except Exception as exc:  # a crash is a failing task, not a dead worker
-                    verdict = Verdict(task.id, [f"gate crashed: {type(exc).__name__}: {exc}"])
-                with lock:
-                    verdicts[task.id] = verdict
-                    if on_verdict is not None:
-                        on_verdict(verdict)
-        finally:
-            for env in (envs or {}).values():
-                try:
-                    env.stop()
-                except Exception:  # stopping a broken environment may fail; keep going
-                    continue
+    def check(task: Task, envs: Mapping[str, Environment]) -> Verdict:
+        return check_task(
+            task,
+            envs,
+            pool=pool,
+            near_misses_of=plan.get(task.id, set()),
+            alternatives=task.id in with_alternatives,
+            action_set=action_set,
+        )
+
+    def record(verdict: Verdict) -> None:
+        with lock:
+            verdicts[verdict.task_id] = verdict
+            if on_verdict is not None:
+                on_verdict(verdict)
 
     threads = [
-        threading.Thread(target=worker, name=f"reef-gate-{i}", daemon=True)
+        threading.Thread(
+            target=_gate_worker,
+            args=(work, make_environments, check, record),
+            name=f"reef-gate-{i}",
+            daemon=True,
+        )
         for i in range(max(1, min(workers, work.qsize())))
     ]
     for thread in threads:
@@ -554,3 +591,48 @@ def run_gates(
     for thread in threads:
         thread.join()
     return [verdicts[t.id] for t in todo if t.id in verdicts]
+
+
+def _static_failures(
+    todo: list[Task], pool: Mapping[str, SubTask] | None, known_faults: Mapping[str, str] | None
+) -> dict[str, Verdict]:
+    """The verdicts of the tasks that fail a static gate (none without a pool): they are
+    not played, since an episode could not make up for a broken instruction."""
+    verdicts: dict[str, Verdict] = {}
+    if pool is not None:
+        for task in todo:
+            found = static_problems(task, pool, known_faults)
+            if found:
+                verdicts[task.id] = Verdict(task.id, found)
+    return verdicts
+
+
+def _gate_worker(
+    work: queue.Queue[Task],
+    make_environments: EnvironmentFactory,
+    check: Callable[[Task, Mapping[str, Environment]], Verdict],
+    record: Callable[[Verdict], None],
+) -> None:
+    """One worker thread: take tasks off ``work`` until it is empty and ``check`` each on
+    this worker's own environments (made at its first task, stopped at the end); a crash is
+    recorded as a failing task, not a dead worker."""
+    envs: Mapping[str, Environment] | None = None
+    try:
+        while True:
+            try:
+                task = work.get_nowait()
+            except queue.Empty:
+                return
+            if envs is None:
+                envs = make_environments()
+            try:
+                verdict = check(task, envs)
+            except Exception as exc:  # a crash is a failing task, not a dead worker
+                verdict = Verdict(task.id, [f"gate crashed: {type(exc).__name__}: {exc}"])
+            record(verdict)
+    finally:
+        for env in (envs or {}).values():
+            try:
+                env.stop()
+            except Exception:  # stopping a broken environment may fail; keep going
+                continue

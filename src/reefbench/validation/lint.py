@@ -22,10 +22,10 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
+from reefbench.actions.evaluators import Evaluator
 from reefbench.benchmark.conflicts import conflicting_states, leaf_evaluators
-from reefbench.evaluators import Evaluator
-from reefbench.subtask import SubTask
-from reefbench.task import Task
+from reefbench.tasks.subtask import SubTask
+from reefbench.tasks.task import Task
 
 Rule = Callable[[Task, Mapping[str, SubTask]], list[str]]
 
@@ -51,10 +51,10 @@ ID_LIKE = re.compile(r"^[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+$")
 @cache
 def action_names() -> frozenset[str]:
     """Every action an agent of reef-v0 can call (devices, helpers, the root)."""
+    from reefbench.environments.root import call_user, complete, submit, wait
     from reefbench.envs.browser import actions as browser
     from reefbench.envs.desktop import actions as desktop
     from reefbench.envs.ui import actions as touch
-    from reefbench.root import call_user, complete, submit, wait
 
     spaces = [desktop.DESKTOP_ACTIONS, touch.TOUCH_ACTIONS, browser.BROWSER_ACTIONS]
     for kind in (desktop, touch, browser):  # every action set's additions (click_on, tap_on)

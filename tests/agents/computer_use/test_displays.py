@@ -14,7 +14,7 @@ from reefbench.agents.computer_use.displays import find_devices, pointer_kind, s
 from reefbench.agents.providers.anthropic.computer_use import xga
 from reefbench.agents.providers.gemini.computer_use import normalized
 from reefbench.agents.providers.openai.computer_use import fit
-from reefbench.pointer import PointerOp, png_size
+from reefbench.environments.pointer import PointerOp, png_size
 
 RULES = {"anthropic": xga, "openai": fit, "google": normalized}
 sizes = st.tuples(st.integers(64, 3000), st.integers(64, 3000))
@@ -90,11 +90,11 @@ def test_ops_map_both_points() -> None:
 
 
 def test_the_real_kinds_are_told_apart_by_their_actions() -> None:
+    from reefbench.environments.root import RootEnvironment
     from reefbench.envs.browser.actions import BROWSER_ACTIONS
     from reefbench.envs.desktop.actions import DESKTOP_ACTIONS
     from reefbench.envs.memory import MemoryEnvironment
     from reefbench.envs.ui.actions import TOUCH_ACTIONS
-    from reefbench.root import RootEnvironment
 
     assert pointer_kind(DESKTOP_ACTIONS) == "desktop"
     assert pointer_kind(BROWSER_ACTIONS) == "browser"

@@ -11,13 +11,13 @@ from typing import Any, ClassVar
 
 import pytest
 
-from reefbench.actions import action
+from reefbench.actions.evaluators import evaluator
+from reefbench.actions.spec import action
 from reefbench.agents.computer_use import ComputerUseAgent
-from reefbench.environment import Environment
-from reefbench.episode import Episode
-from reefbench.evaluators import evaluator
-from reefbench.pointer import PointerKind, png_size
-from reefbench.task import Task
+from reefbench.environments.contract import Environment
+from reefbench.environments.pointer import PointerKind, png_size
+from reefbench.episodes.episode import Episode
+from reefbench.tasks.task import Task
 
 from .conftest import ENVIRON, TARGET, Request, Said, WireServer, find_colour
 

@@ -19,11 +19,11 @@ from typing import Any
 
 import pytest
 
-from reefbench.environment import Environment
-from reefbench.episode import Episode
-from reefbench.grounding import ground
-from reefbench.pointer import png_size
-from reefbench.task import Task
+from reefbench.environments.contract import Environment
+from reefbench.environments.grounding import ground
+from reefbench.environments.pointer import png_size
+from reefbench.episodes.episode import Episode
+from reefbench.tasks.task import Task
 
 from .conftest import Request, Said, WireServer
 
@@ -126,7 +126,7 @@ def test_native_agents_complete_a_task_on_each_device_kind(
     task = tasks[TASKS[device]]
     setup = [c for c in task.reference_solution if c.name in SETUP_STEPS]
     steps = [c for c in task.reference_solution if c.name not in SETUP_STEPS]
-    from reefbench.task import ActionStep
+    from reefbench.tasks.task import ActionStep
 
     bound = [ActionStep(env=c.env, action=envs[c.env].action_space[c.name](**c.arguments))
              for c in setup]  # fmt: skip

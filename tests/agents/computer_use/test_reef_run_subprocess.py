@@ -87,7 +87,7 @@ def find_text(png: bytes, text: str) -> tuple[int, int]:
 
     import numpy as np
 
-    from reefbench.observe.ocr import group_lines, ocr_image
+    from reefbench.perception.ocr import group_lines, ocr_image
 
     wanted = text.casefold()
     with PIL.open(io.BytesIO(png)) as image:

@@ -70,7 +70,7 @@ def find_words(png: bytes, text: str) -> tuple[int, int]:
     """The centre of the words ``text`` in the image, read word by word (a menu bar is one
     OCR line: "File Edit Search View"), in grey, with dark parts turned light and with
     coloured pixels painted white, at two enlargements; the closest reading wins."""
-    from reefbench.observe.ocr import ocr_image
+    from reefbench.perception.ocr import ocr_image
 
     wanted = " ".join(text.casefold().split())
     size = len(wanted.split())

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from reefbench.environment import Environment
+from reefbench.environments.contract import Environment
 
 from .conftest import ENVIRON, MODELS, Request, Said, WireServer
 from .test_real_devices import TASKS, Player, pytestmark  # noqa: F401

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from reefbench.episode import Episode
-from reefbench.pointer import png_size
-from reefbench.task import SubtaskInfo, Task, TaskMetadata
+from reefbench.environments.pointer import png_size
+from reefbench.episodes.episode import Episode
+from reefbench.tasks.task import SubtaskInfo, Task, TaskMetadata
 
 from .conftest import FAKE_KEY, MODELS, Request, Said, WireServer, find_colour
 from .test_native_agents import DesktopScreen, PhoneScreen, target_clicked

@@ -13,15 +13,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reefbench.actions import Action, ActionCall
+from reefbench.actions.spec import Action, ActionCall
 from reefbench.agents.grounding_models import PROFILES, GroundingAgent, get_profile, pointer_kind
 from reefbench.agents.providers import ImagePart, ProviderReply
+from reefbench.environments.pointer import Scale
+from reefbench.environments.root import call_user, complete, submit, wait
 from reefbench.envs.browser.actions import BROWSER_ACTIONS
 from reefbench.envs.desktop.actions import DESKTOP_ACTIONS
 from reefbench.envs.ui.actions import TOUCH_ACTIONS
-from reefbench.pointer import Scale
-from reefbench.protocol import Turn, Usage
-from reefbench.root import call_user, complete, submit, wait
+from reefbench.episodes.protocol import Turn, Usage
 from reefbench.suites import memory
 
 from ..conftest import ScriptedProvider
@@ -167,7 +167,7 @@ def test_calls_read_before_a_problem_still_run() -> None:
 
 
 def test_results_are_told_without_device_coordinates() -> None:
-    from reefbench.protocol import CallResult
+    from reefbench.episodes.protocol import CallResult
 
     played, provider = agent("uitars", ["Action: wait()", "Action: wait()"])
     first = played.act(Turn(1, observations("laptop")))

@@ -20,17 +20,17 @@ from typing import Any
 
 import pytest
 
-from reefbench.actions import ActionCall
+from reefbench.actions.spec import ActionCall
 from reefbench.agents.grounding_models import GroundingAgent, get_profile
 from reefbench.agents.grounding_models.profiles import GroundingProfile
 from reefbench.agents.providers import ProviderOptions, make_provider
-from reefbench.environment import Environment
-from reefbench.episode import Episode
-from reefbench.grounding import pick
-from reefbench.pointer import Scale, png_size
-from reefbench.protocol import UNPARSABLE, AgentOutput, Turn
+from reefbench.environments.contract import Environment
+from reefbench.environments.grounding import pick
+from reefbench.environments.pointer import Scale, png_size
+from reefbench.episodes.episode import Episode
+from reefbench.episodes.protocol import UNPARSABLE, AgentOutput, Turn
 from reefbench.suites import get_suite
-from reefbench.task import ActionStep, Task
+from reefbench.tasks.task import ActionStep, Task
 from reefbench.validation.gates import used_environments
 
 from ..conftest import FAKE_KEY, FAST_RETRY, FakeServer, Scripted, render_openai

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from reefbench.actions import ActionCall
+from reefbench.actions.spec import ActionCall
 from reefbench.benchmark.templates.desktop import (
     APPEND_LINE,
     COPY_FILE,
@@ -22,8 +22,8 @@ from reefbench.benchmark.templates.desktop import (
 )
 from reefbench.envs.desktop import DesktopEnvironment
 from reefbench.envs.desktop import evaluators as ev
-from reefbench.episode import FINAL_SETTLE_SECONDS, STEP_SETTLE_SECONDS
-from reefbench.subtask import SubTask
+from reefbench.episodes.episode import FINAL_SETTLE_SECONDS, STEP_SETTLE_SECONDS
+from reefbench.tasks.subtask import SubTask
 
 CASES = [
     (CREATE_FILE, {"path": "~/Documents/amber.txt", "content": "renew the gym pass"}),

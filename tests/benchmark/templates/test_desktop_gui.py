@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from reefbench.benchmark.templates.desktop import MAKE_FOLDER, MOVE_INTO_FOLDER, RENAME_FILE
-from reefbench.subtask import SubTask
+from reefbench.tasks.subtask import SubTask
 
 CASES = [
     (RENAME_FILE, {"path": "~/Documents/amber.txt", "new_name": "amber-final.txt"}),

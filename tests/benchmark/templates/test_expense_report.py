@@ -45,7 +45,7 @@ def test_the_look_alike_near_miss_reports_another_total() -> None:
 def test_this_month_s_expenses_are_dated_in_the_world_s_month() -> None:
     """A playtest saw "this month's expenses" dated March 2026 under a clock showing June
     2024: the sheets are dated in the month of the task's world time."""
-    from reefbench.worldtime import task_now
+    from reefbench.tasks.worldtime import task_now
 
     record = expense_report.RECORDS[0]
     built = POOL["desktop.calc_writer_report"].instantiate(record)

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from reefbench.actions import ActionCall
+from reefbench.actions.spec import ActionCall
+from reefbench.environments.grounding import element_call
 from reefbench.envs.android import AndroidEnvironment, ScriptedAdb
 from reefbench.envs.android.shell import parse_foreground, parse_screen_size, text_commands
 from reefbench.envs.android.transport import AdbResult, SubprocessAdb
 from reefbench.envs.ui.evaluators import current_app, element_checked, text_on_screen
 from reefbench.errors import ActionFailed, EnvironmentFailure, InvalidAction
-from reefbench.grounding import element_call
 
 DUMPS = Path("/work/shared/android")
 if not DUMPS.exists():
@@ -228,7 +228,7 @@ def test_the_subprocess_transport_builds_argv_lists_with_the_serial(tmp_path: Pa
 def test_doctor_lists_attached_devices_from_adb_devices():
     import shutil
 
-    from reefbench.doctor import adb_devices_check
+    from reefbench.host.doctor import adb_devices_check
 
     if shutil.which("adb") is None:
         assert adb_devices_check() is None

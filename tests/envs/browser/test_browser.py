@@ -11,10 +11,10 @@ import pytest
 pytest.importorskip("playwright")
 pytestmark = pytest.mark.integration
 
-from reefbench.actions import ActionCall  # noqa: E402
+from reefbench.actions.spec import ActionCall  # noqa: E402
+from reefbench.environments.grounding import element_call  # noqa: E402
 from reefbench.envs.browser import BrowserEnvironment  # noqa: E402
 from reefbench.errors import ActionFailed, InvalidAction  # noqa: E402
-from reefbench.grounding import element_call  # noqa: E402
 
 PAGES = {
     "/": """<!doctype html><title>Start</title>

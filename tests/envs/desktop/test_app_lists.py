@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from reefbench.actions import Action
+from reefbench.actions.spec import Action
 from reefbench.agents.shared_parameters import shared_text, strip_shared
 from reefbench.envs.browser import actions as browser_actions
 from reefbench.envs.desktop import DesktopEnvironment

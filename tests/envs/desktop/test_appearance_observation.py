@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 
+from reefbench.environments.grounding import Candidate, ground, pick
 from reefbench.envs.desktop import DesktopEnvironment
 from reefbench.envs.desktop.a11y import parse_windows
 from reefbench.envs.desktop.observation import take_snapshot
 from reefbench.envs.desktop.screen import Frame
 from reefbench.envs.desktop.x11 import XWindow
 from reefbench.envs.desktop.xsession import DEFAULT_WALLPAPER
-from reefbench.grounding import Candidate, ground, pick
 
 DESKTOP = pytest.mark.skipif(
     not all(shutil.which(t) for t in ("Xvfb", "bwrap", "xdotool", "openbox", "xfconf-query"))
@@ -181,7 +181,7 @@ def _line(desk: DesktopEnvironment, start: str) -> str:
 @DESKTOP
 def test_the_fonts_tab_lists_what_it_shows(desk: DesktopEnvironment) -> None:
     from reefbench.envs.desktop.session_evaluators import xfconf_value
-    from reefbench.waiting import wait_until
+    from reefbench.plumbing.waiting import wait_until
 
     desk.reset()
     desk.step("search_app", {"name": "Appearance"})

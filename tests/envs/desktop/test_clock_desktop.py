@@ -20,7 +20,7 @@ pytest.importorskip("fastapi")
 
 from reefbench.envs.desktop import DesktopEnvironment
 from reefbench.envs.services import ServicesEnvironment
-from reefbench.worldtime import DEFAULT_NOW, WORLD_NOW
+from reefbench.tasks.worldtime import DEFAULT_NOW, WORLD_NOW
 
 pytestmark = [
     pytest.mark.integration,
@@ -100,12 +100,12 @@ def test_files_a_setup_writes_carry_the_world_time_and_so_do_new_folders(
     it) on the host's day, next to the home's files on the task's day: every file a setup
     writes is stamped with the world time once the setup has run, whichever helper wrote
     it (here one that never stamps, ``draw_picture``)."""
-    from reefbench.actions import ActionCall
+    from reefbench.actions.spec import ActionCall
     from reefbench.agents import OracleAgent
     from reefbench.benchmark.checks import draw_picture
     from reefbench.envs.desktop.evaluators import file_exists
-    from reefbench.episode import Episode
-    from reefbench.task import ActionStep, Task
+    from reefbench.episodes.episode import Episode
+    from reefbench.tasks.task import ActionStep, Task
 
     services, desk = devices
     task = Task(

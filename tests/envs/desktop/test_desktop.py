@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from reefbench.actions import ActionCall
+from reefbench.actions.spec import ActionCall
+from reefbench.environments.grounding import element_call
 from reefbench.envs.desktop import DesktopEnvironment
 from reefbench.envs.desktop import evaluators as ev
 from reefbench.envs.desktop import setup as st
 from reefbench.errors import ActionFailed, InvalidAction
-from reefbench.grounding import element_call
 
 pytestmark = [
     pytest.mark.integration,

@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from reefbench.actions import ActionCall, action
+from reefbench.actions.spec import ActionCall, action
 from reefbench.agents.scripted import ScriptedAgent
 from reefbench.envs.desktop import DesktopEnvironment
 from reefbench.envs.desktop import evaluators as ev
 from reefbench.envs.desktop.device import DesktopDevice
-from reefbench.episode import Episode
+from reefbench.episodes.episode import Episode
 from reefbench.errors import ActionFailed
-from reefbench.task import ActionStep, Task
-from reefbench.waiting import wait_until
+from reefbench.plumbing.waiting import wait_until
+from reefbench.tasks.task import ActionStep, Task
 
 pytestmark = [
     pytest.mark.integration,

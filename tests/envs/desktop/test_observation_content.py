@@ -14,7 +14,7 @@ from reefbench.envs.desktop.a11y import parse_windows
 from reefbench.envs.desktop.observation import take_snapshot
 from reefbench.envs.desktop.screen import Frame
 from reefbench.envs.desktop.x11 import XWindow
-from reefbench.observe.marks import build_marks, draw_marks
+from reefbench.perception.marks import build_marks, draw_marks
 
 
 def _n(role: str, name: str, box: list[int] | None, depth: int, **more: Any) -> dict[str, Any]:

@@ -21,9 +21,9 @@ from reefbench.envs.desktop import DesktopEnvironment
 from reefbench.envs.desktop.observation import Snapshot, visible_nodes
 from reefbench.envs.desktop.session_evaluators import DESKTOP_CHANNEL, xfconf_value
 from reefbench.envs.desktop.xsession import WALLPAPER_PROPERTY
-from reefbench.observe.marks import Mark, overlap
-from reefbench.observe.ocr import group_lines, ocr_image
-from reefbench.waiting import wait_until
+from reefbench.perception.marks import Mark, overlap
+from reefbench.perception.ocr import group_lines, ocr_image
+from reefbench.plumbing.waiting import wait_until
 
 pytestmark = [
     pytest.mark.integration,

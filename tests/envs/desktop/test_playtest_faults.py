@@ -261,7 +261,7 @@ def test_desktop_settings_lists_its_current_wallpaper_sizes_and_default_icons(
     desk: DesktopEnvironment,
 ) -> None:
     from reefbench.envs.desktop.session_evaluators import DESKTOP_CHANNEL, xfconf_value
-    from reefbench.waiting import wait_until
+    from reefbench.plumbing.waiting import wait_until
 
     desk.reset()
     desk.step("search_app", {"name": "Desktop Settings"})

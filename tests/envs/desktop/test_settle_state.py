@@ -13,7 +13,7 @@ import pytest
 from reefbench.envs.desktop import device as device_module
 from reefbench.envs.desktop.device import DesktopDevice
 from reefbench.envs.desktop.hometree import scan
-from reefbench.waiting import wait_until
+from reefbench.plumbing.waiting import wait_until
 
 
 class Clock:

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from reefbench.environments.grounding import ground
 from reefbench.envs.desktop import DesktopEnvironment
 from reefbench.envs.desktop.screen import Frame
 from reefbench.envs.desktop.settling import unpainted
 from reefbench.envs.desktop.xsession import SESSION_WINDOW_CLASSES
-from reefbench.grounding import ground
 
 pytestmark = [
     pytest.mark.integration,

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from reefbench.environments.worlds import CACHE_ENV
 from reefbench.envs.desktop.reset import build_baseline, restore_home
 from reefbench.envs.desktop.world import build_home, copy_world_into, home_world
 from reefbench.errors import TaskLoadError
-from reefbench.taskfile import task_from_dict
-from reefbench.worlds import CACHE_ENV
+from reefbench.tasks.taskfile import task_from_dict
 
 pytest.importorskip("PIL")
 EXISTS = "reefbench.envs.desktop.evaluators:file_exists"

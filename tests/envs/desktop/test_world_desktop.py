@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from reefbench.actions import ActionCall, action
+from reefbench.actions.spec import ActionCall, action
 from reefbench.agents.scripted import ScriptedAgent
+from reefbench.environments.worlds import CACHE_ENV
 from reefbench.envs.desktop import DesktopEnvironment
 from reefbench.envs.desktop import evaluators as ev
 from reefbench.envs.desktop.device import DesktopDevice
 from reefbench.envs.desktop.setup import load_world
-from reefbench.episode import Episode
-from reefbench.task import ActionStep, Task
-from reefbench.worlds import CACHE_ENV
+from reefbench.episodes.episode import Episode
+from reefbench.tasks.task import ActionStep, Task
 
 pytestmark = [
     pytest.mark.integration,

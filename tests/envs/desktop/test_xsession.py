@@ -20,7 +20,7 @@ from reefbench.envs.desktop.xsession import (
     desktop_xml,
     screen_sized_wallpaper,
 )
-from reefbench.waiting import wait_until
+from reefbench.plumbing.waiting import wait_until
 
 pytestmark = [
     pytest.mark.integration,

@@ -21,8 +21,8 @@ from PIL import Image
 from reefbench.envs.phone import PhoneEnvironment
 from reefbench.envs.phone.system import clock_boxes
 from reefbench.envs.services import ServicesEnvironment
-from reefbench.observe.image import differs_only_inside
-from reefbench.worldtime import WorldClock
+from reefbench.perception.image import differs_only_inside
+from reefbench.tasks.worldtime import WorldClock
 
 pytestmark = pytest.mark.integration
 

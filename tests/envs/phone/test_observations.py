@@ -14,11 +14,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from reefbench.actions import ActionCall
+from reefbench.actions.spec import ActionCall
+from reefbench.environments.grounding import element_call
 from reefbench.envs.browser import BrowserEnvironment
 from reefbench.envs.phone import PhoneEnvironment
-from reefbench.grounding import element_call
-from reefbench.observe.marks import MarkSet
+from reefbench.perception.marks import MarkSet
 
 pytest.importorskip("playwright")
 pytest.importorskip("fastapi")
@@ -117,7 +117,7 @@ def _label_boxes(marks: MarkSet, png: bytes) -> list[tuple[float, float, float, 
     """Where draw_marks puts each mark's number (its filled tag), in screenshot pixels."""
     from PIL import Image
 
-    from reefbench.observe.marks import tag_boxes
+    from reefbench.perception.marks import tag_boxes
 
     with Image.open(io.BytesIO(png)) as image:
         placed = tag_boxes(marks, image.size, image=image)

@@ -17,11 +17,11 @@ from typing import Any
 
 import pytest
 
-from reefbench.actions import Action, ActionCall
-from reefbench.episode import Episode
-from reefbench.protocol import AgentOutput, Turn
+from reefbench.actions.spec import Action, ActionCall
+from reefbench.episodes.episode import Episode
+from reefbench.episodes.protocol import AgentOutput, Turn
 from reefbench.suites import get_suite
-from reefbench.task import Task
+from reefbench.tasks.task import Task
 
 pytest.importorskip("playwright")
 pytest.importorskip("fastapi")
@@ -131,7 +131,7 @@ def reads(png: bytes, wanted: str) -> int | None:
     import numpy as np
     from PIL import Image
 
-    from reefbench.observe.ocr import group_lines, ocr_image
+    from reefbench.perception.ocr import group_lines, ocr_image
 
     key = re.sub(r"\W", "", wanted).casefold()
     with Image.open(io.BytesIO(png)) as opened:

@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from reefbench.actions import ActionCall
+from reefbench.actions.spec import ActionCall
+from reefbench.environments.grounding import element_call
+from reefbench.environments.pointer import png_size
 from reefbench.envs.browser import BrowserEnvironment
 from reefbench.envs.chromium import process_tree
 from reefbench.envs.phone import PhoneEnvironment
@@ -28,9 +30,7 @@ from reefbench.envs.ui.evaluators import (
     text_on_screen,
 )
 from reefbench.errors import ActionFailed, InvalidAction
-from reefbench.grounding import element_call
-from reefbench.pointer import png_size
-from reefbench.waiting import wait_until
+from reefbench.plumbing.waiting import wait_until
 
 pytest.importorskip("playwright")
 pytest.importorskip("fastapi")
@@ -421,9 +421,9 @@ def test_switches_show_whether_they_are_on(phone: PhoneEnvironment):
 
 
 def test_static_text_such_as_a_mail_body_is_listed_whole_up_to_a_cap(phone: PhoneEnvironment):
+    from reefbench.environments.grounding import ground
     from reefbench.envs.services.seeding import add_mail
     from reefbench.envs.ui.marks import TEXT_ITEM_CAP, TEXT_TOTAL_CAP
-    from reefbench.grounding import ground
 
     body = "Meet me at the Harbour Cafe at noon on Friday. " + "More words follow. " * 40
     huge = "A very long letter begins here. " + "More words follow. " * 100

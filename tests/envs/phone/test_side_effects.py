@@ -6,10 +6,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from reefbench.actions import ActionCall, action
+from reefbench.actions.spec import ActionCall, action
 from reefbench.agents.scripted import ScriptedAgent
-from reefbench.episode import Episode
-from reefbench.task import ActionStep, Task
+from reefbench.episodes.episode import Episode
+from reefbench.tasks.task import ActionStep, Task
 
 pytest.importorskip("playwright")
 pytestmark = pytest.mark.integration

@@ -11,13 +11,13 @@ import httpx
 import pytest
 
 from reefbench import ActionFailed, EnvironmentFailure, Episode, InvalidAction
-from reefbench.actions import Action, action
+from reefbench.actions.spec import Action, action
 from reefbench.agents import NullAgent, OracleAgent
 from reefbench.agents.providers.dialects import tool_schema
 from reefbench.envs import memory as m
 from reefbench.envs.remote import RemoteEnvironment
 from reefbench.envs.remote.server import create_app
-from reefbench.net import ServedApp
+from reefbench.plumbing.net import ServedApp
 from reefbench.suites import memory as suite
 
 pytestmark = pytest.mark.integration

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from reefbench.actions import ActionCall, action
+from reefbench.actions.spec import ActionCall, action
 from reefbench.agents.scripted import ScriptedAgent
 from reefbench.envs.services import ServicesEnvironment
 from reefbench.envs.services import evaluators as ev
 from reefbench.envs.services.mail import send_mail
 from reefbench.envs.services.seeding import add_contact
-from reefbench.episode import Episode
-from reefbench.task import ActionStep, Task
+from reefbench.episodes.episode import Episode
+from reefbench.tasks.task import ActionStep, Task
 
 pytestmark = pytest.mark.integration
 

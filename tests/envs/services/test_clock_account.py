@@ -15,7 +15,7 @@ import pytest
 
 from reefbench.envs.services import ServicesEnvironment
 from reefbench.envs.services.store import Store, now, now_text, today
-from reefbench.worldtime import DEFAULT_NOW, WorldClock
+from reefbench.tasks.worldtime import DEFAULT_NOW, WorldClock
 
 
 class Seconds:

@@ -10,10 +10,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from reefbench.actions import ActionCall
+from reefbench.actions.spec import ActionCall
+from reefbench.environments.grounding import element_call
 from reefbench.envs.browser import BrowserEnvironment
 from reefbench.envs.phone import PhoneEnvironment
-from reefbench.grounding import element_call
 
 pytest.importorskip("playwright")
 pytest.importorskip("fastapi")

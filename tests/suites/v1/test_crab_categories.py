@@ -7,7 +7,7 @@ from pathlib import Path
 
 from reefbench.suites import get_suite
 from reefbench.suites.v1.crab_categories import CATEGORIES, WEB_BROWSER, categories_of, coverage
-from reefbench.task import SubtaskInfo
+from reefbench.tasks.task import SubtaskInfo
 
 README = Path(__file__).resolve().parents[3] / "README.md"
 

@@ -1,7 +1,7 @@
 """reef-v1 as frozen, published data: the shipped bytes are the benchmark (never rebuilt
 from the source, which moves on), ids come from content, and runs record the suite's
 hash. reef-v1 was frozen when task files named actions by module path; those load
-through the alias table (:data:`reefbench.action_names.LEGACY_REFS`)."""
+through the alias table (:data:`reefbench.actions.names.LEGACY_REFS`)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from reefbench.suites import get_suite
 from reefbench.suites import v1 as suite
 from reefbench.suites.frozen import stale
 from reefbench.suites.v1.build import task_id
-from reefbench.taskfile import tasks_to_jsonl
+from reefbench.tasks.taskfile import tasks_to_jsonl
 
 
 def test_a_published_release_is_its_data_not_a_rebuild_of_the_source(tmp_path: Path) -> None:

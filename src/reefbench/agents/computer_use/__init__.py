@@ -5,8 +5,8 @@
 * :class:`ComputerUseAgent` (:mod:`.base`) is the agent every interface plays through:
   one device is shown at a time (``switch_device(name)`` moves to another), screenshots
   are scaled for the model and its coordinates mapped back with
-  :class:`reefbench.pointer.Scale`, and its actions become the devices' own coordinate
-  actions through :func:`reefbench.pointer.to_calls`.
+  :class:`reefbench.environments.pointer.Scale`, and its actions become the devices' own coordinate
+  actions through :func:`reefbench.environments.pointer.to_calls`.
 
 Which runs use them: :func:`wants_computer_use` (the rule ``reef run`` applies).
 """

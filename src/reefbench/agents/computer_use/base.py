@@ -4,9 +4,10 @@ episode's action calls.
 
 Each provider module speaks its own wire format through its official SDK and hands the
 agent provider-neutral :class:`Request` s in *model* coordinates; the agent maps them to
-device pixels with the display's :class:`~reefbench.pointer.Scale` and into the device's own
-actions with :func:`~reefbench.pointer.to_calls`. So an episode played by a native agent
-has the same steps, checks and run files as any other: only the agent differs.
+device pixels with the display's :class:`~reefbench.environments.pointer.Scale` and into
+the device's own actions with :func:`~reefbench.environments.pointer.to_calls`. So an
+episode played by a native agent has the same steps, checks and run files as any other:
+only the agent differs.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from reefbench.actions import Action, ActionCall, action
+from reefbench.actions.spec import Action, ActionCall, action
 from reefbench.agents.computer_use.displays import (
     KIND_WORDS,
     Screen,
@@ -25,13 +26,13 @@ from reefbench.agents.computer_use.displays import (
 )
 from reefbench.agents.llm import describe_result, episode_results
 from reefbench.agents.providers.base import ToolSpec
+from reefbench.environments.pointer import PointerKind, PointerOp, Scale, first_device, to_calls
+from reefbench.environments.root import ROOT
+from reefbench.episodes.protocol import NO_ACTION, AgentOutput, CallResult, Turn, Usage
 from reefbench.errors import ConfigError, InvalidAction
-from reefbench.pointer import PointerKind, PointerOp, Scale, first_device, to_calls
-from reefbench.protocol import NO_ACTION, AgentOutput, CallResult, Turn, Usage
-from reefbench.root import ROOT
 
 if TYPE_CHECKING:
-    from reefbench.task import Task
+    from reefbench.tasks.task import Task
 
 SafetyPolicy = Literal["acknowledge", "refuse"]
 SAFETY_POLICIES: tuple[SafetyPolicy, ...] = ("acknowledge", "refuse")

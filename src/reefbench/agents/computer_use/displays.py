@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from reefbench.actions import Action
-from reefbench.pointer import PointerKind, Scale, png_size, resize_png
+from reefbench.actions.spec import Action
+from reefbench.environments.pointer import PointerKind, Scale, png_size, resize_png
 
-# Coordinate actions that tell a device kind apart (reefbench.pointer.to_calls emits them).
+# Coordinate actions that tell a device kind apart (emitted by
+# reefbench.environments.pointer.to_calls).
 _TOUCH = "tap_at"
 _DESKTOP = ("click_at", "drag", "hotkey")
 _BROWSER = ("click_at", "goto")

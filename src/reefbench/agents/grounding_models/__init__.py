@@ -1,9 +1,9 @@
 """Open grounding models (UI-TARS, Qwen-VL) over OpenAI-compatible servers: a profile
 says how the model writes actions and coordinates, a parser reads its replies, and
 :class:`GroundingAgent` plays them on the task's devices through their coordinate
-actions (:mod:`reefbench.pointer`).
+actions (:mod:`reefbench.environments.pointer`).
 
-Not to be confused with :mod:`reefbench.grounding`, which maps element *names* to mark
+Not to be confused with :mod:`reefbench.environments.grounding`, which maps element *names* to mark
 numbers for the ``a11y`` action set and the oracle.
 """
 

@@ -1,17 +1,17 @@
 """The grounding-model agent: one screenshot in, one parsed action out, mapped to the
 device's own coordinate actions.
 
-Each turn the model sees the screenshot of one device (the *current* one: the first
-device of the task until the model switches), at the size its profile asks for, and
-answers in its own format. The agent parses the reply (:mod:`.uitars`, :mod:`.qwen`),
-maps each point back to the device screenshot's pixels with a
-:class:`reefbench.pointer.Scale` for the image actually sent, and turns it into the
-device's call with :func:`reefbench.pointer.to_calls`. ``switch(device=...)`` changes the
-current device: when the reply does nothing else, the model is asked again at once with
-that device's screenshot (at most :data:`MAX_SWITCHES` times a turn). Model output that
-cannot be read, or asks for something the device cannot do, is the turn's ``invalid``
-report with the reason, so the run's invalid-action tolerance applies; calls read before
-the problem still run.
+Each turn the model sees the screenshot of one device (the *current* one: the first device
+of the task until the model switches), at the size its profile asks for, and answers in
+its own format. The agent parses the reply (:mod:`.uitars`, :mod:`.qwen`), maps each point
+back to the device screenshot's pixels with a
+:class:`reefbench.environments.pointer.Scale` for the image actually sent, and turns it
+into the device's call with :func:`reefbench.environments.pointer.to_calls`.
+``switch(device=...)`` changes the current device: when the reply does nothing else, the
+model is asked again at once with that device's screenshot (at most :data:`MAX_SWITCHES`
+times a turn). Model output that cannot be read, or asks for something the device cannot
+do, is the turn's ``invalid`` report with the reason, so the run's invalid-action
+tolerance applies; calls read before the problem still run.
 """
 
 from __future__ import annotations
@@ -20,14 +20,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from reefbench.actions import Action, ActionCall
+from reefbench.actions.spec import Action, ActionCall
 from reefbench.agents.grounding_models.parsed import Control, Gesture, ModelAction, Parsed
 from reefbench.agents.grounding_models.profiles import GroundingProfile, fit
 from reefbench.agents.images import image_mime
 from reefbench.agents.llm import DEFAULT_HISTORY, Conversation
 from reefbench.agents.providers.base import ImagePart, Part, Provider, TextPart
-from reefbench.errors import InvalidAction
-from reefbench.pointer import (
+from reefbench.environments.pointer import (
     Direction,
     PointerKind,
     PointerOp,
@@ -37,11 +36,12 @@ from reefbench.pointer import (
     resize_png,
     to_calls,
 )
-from reefbench.protocol import NO_ACTION, UNPARSABLE, AgentOutput, CallResult, Turn, Usage
-from reefbench.root import ROOT
+from reefbench.environments.root import ROOT
+from reefbench.episodes.protocol import NO_ACTION, UNPARSABLE, AgentOutput, CallResult, Turn, Usage
+from reefbench.errors import InvalidAction
 
 if TYPE_CHECKING:
-    from reefbench.task import Task
+    from reefbench.tasks.task import Task
 
 MAX_SWITCHES = 2
 SCREENSHOT = "screenshot"

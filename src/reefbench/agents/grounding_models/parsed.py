@@ -26,7 +26,8 @@ class Gesture:
     """A pointer or keyboard action in model coordinates.
 
     Attributes:
-        kind: One of :data:`GestureKind` (the kinds of :class:`reefbench.pointer.PointerOp`).
+        kind: One of :data:`GestureKind` (the kinds of
+            :class:`reefbench.environments.pointer.PointerOp`).
         at: Where (``None``: where the pointer is, for ``scroll``, ``drag`` and keys).
         to: The end point of a ``drag`` (a swipe on a touch screen).
         text: What ``type`` writes.

@@ -63,7 +63,7 @@ def smart_resize(
 
 def fit(device: tuple[int, int], max_side: int) -> tuple[int, int]:
     """``device`` shrunk (never enlarged) so that its longer side is at most ``max_side``."""
-    from reefbench.pointer import Scale
+    from reefbench.environments.pointer import Scale
 
     return Scale.fit(device, max_width=max_side, max_height=max_side).model
 

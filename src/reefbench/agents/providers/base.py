@@ -15,11 +15,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from reefbench.actions import Action, compact_text
+from reefbench.actions.spec import Action, compact_text
 from reefbench.agents.providers.dialects import tool_schema
 from reefbench.agents.shared_parameters import strip_shared
+from reefbench.episodes.protocol import Usage
 from reefbench.errors import ReefError
-from reefbench.protocol import Usage
 
 
 class ProviderError(ReefError):

@@ -1,7 +1,7 @@
 """Tool-schema dialects: how each provider's API wants an action offered as a tool.
 
-The core (:mod:`reefbench.actions`) knows an action's parameters as one JSON schema
-(:attr:`~reefbench.actions.Action.parameters_schema`); only the model providers care that
+The core (:mod:`reefbench.actions.spec`) knows an action's parameters as one JSON schema
+(:attr:`~reefbench.actions.spec.Action.parameters_schema`); only the model providers care that
 OpenAI's Chat Completions wraps it in ``{"type": "function", ...}``, Anthropic's Messages
 API names it ``input_schema`` and Gemini takes an OpenAPI subset. So the shapes live here,
 next to the providers that send them, and the core stays free of any vendor's format.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from reefbench.actions import Action, compact_schema, compact_text
+from reefbench.actions.spec import Action, compact_schema, compact_text
 from reefbench.errors import ConfigError
 
 SchemaDialect = Literal["openai", "anthropic", "gemini"]
@@ -21,9 +21,9 @@ DIALECTS: tuple[SchemaDialect, ...] = ("openai", "anthropic", "gemini")
 def tool_schema(action: Action, dialect: str) -> dict[str, Any]:
     """The tool definition of ``action`` in the shape ``dialect`` expects.
 
-    The parameters are :func:`~reefbench.actions.compact_schema` of the action's
+    The parameters are :func:`~reefbench.actions.spec.compact_schema` of the action's
     parameters schema and the description is on one line
-    (:func:`~reefbench.actions.compact_text`): a model is sent every tool definition with
+    (:func:`~reefbench.actions.spec.compact_text`): a model is sent every tool definition with
     every request, so what carries no information is left out. ``"openai"`` gives a Chat
     Completions ``{"type": "function", ...}`` entry, ``"anthropic"`` a Messages API tool
     with ``input_schema``, ``"gemini"`` a function declaration (OpenAPI subset:

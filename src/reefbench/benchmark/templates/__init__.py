@@ -16,7 +16,7 @@ from reefbench.benchmark.templates import (
     session,
     world,
 )
-from reefbench.subtask import SubTask
+from reefbench.tasks.subtask import SubTask
 
 POOL: dict[str, SubTask] = {
     t.id: t

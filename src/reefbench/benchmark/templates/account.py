@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from reefbench.actions import ActionCall
+from reefbench.actions.evaluators import Evaluator
+from reefbench.actions.spec import ActionCall
 from reefbench.benchmark.templates import near as nm
 from reefbench.benchmark.templates.common import (
     CITIES,
@@ -26,8 +27,7 @@ from reefbench.benchmark.templates.common import (
     phone_fill,
 )
 from reefbench.envs.services import evaluators as aev
-from reefbench.evaluators import Evaluator
-from reefbench.subtask import NearMiss
+from reefbench.tasks.subtask import NearMiss
 
 
 def browser_form(

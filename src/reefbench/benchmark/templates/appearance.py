@@ -23,15 +23,15 @@ Select.
 
 from __future__ import annotations
 
-from reefbench.actions import ActionCall
+from reefbench.actions.evaluators import Evaluator
+from reefbench.actions.spec import ActionCall
 from reefbench.benchmark.templates import near as nm
 from reefbench.benchmark.templates import session as ses
 from reefbench.benchmark.templates.common import call, phone_app, read_on_phone
 from reefbench.envs.desktop import session_evaluators as sev
 from reefbench.envs.services import seeding as sd
-from reefbench.evaluators import Evaluator
-from reefbench.subtask import NearMiss, SubTask, register_attribute_type
-from reefbench.task import ActionStep
+from reefbench.tasks.subtask import NearMiss, SubTask, register_attribute_type
+from reefbench.tasks.task import ActionStep
 
 D = "desktop"
 # A font face as the chooser lists it, a size in points and the colleague who writes:

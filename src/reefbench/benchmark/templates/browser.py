@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from datetime import date as Date
 
-from reefbench.actions import ActionCall
+from reefbench.actions.evaluators import Evaluator
+from reefbench.actions.spec import ActionCall
 from reefbench.benchmark.templates import near as nm
 from reefbench.benchmark.templates.account import (
     MAIL_ATTRIBUTES,
@@ -48,15 +49,14 @@ from reefbench.benchmark.templates.common import (
     phone_app,
     phone_fill,
 )
+from reefbench.environments.root import user_was_asked
 from reefbench.envs.browser import actions as bact
 from reefbench.envs.browser import evaluators as bev
 from reefbench.envs.services import evaluators as aev
 from reefbench.envs.services.attribution import BROWSER
 from reefbench.envs.services.login import DEFAULT_PASSWORD, DEFAULT_USERNAME
-from reefbench.evaluators import Evaluator
-from reefbench.root import user_was_asked
-from reefbench.subtask import NearMiss, SubTask
-from reefbench.task import ActionStep
+from reefbench.tasks.subtask import NearMiss, SubTask
+from reefbench.tasks.task import ActionStep
 
 B = "browser"
 WORK_INTENT = "organise the week in the browser"

@@ -10,11 +10,11 @@ from __future__ import annotations
 import posixpath
 import shlex
 
-from reefbench.actions import ActionCall
+from reefbench.actions.evaluators import Evaluator
+from reefbench.actions.spec import ActionCall
 from reefbench.envs.services.login import DEFAULT_PASSWORD, DEFAULT_USERNAME
 from reefbench.envs.ui import evaluators as uev
-from reefbench.evaluators import Evaluator
-from reefbench.subtask import ATTRIBUTE_TYPES, register_attribute_type
+from reefbench.tasks.subtask import ATTRIBUTE_TYPES, register_attribute_type
 
 # Semantic types: a desktop path never feeds a phone field, a code never a file name.
 TYPES = {

@@ -9,7 +9,8 @@ where it lives. The pool's linking pairs (``phone.read_code`` -> ``desktop.save_
 
 from __future__ import annotations
 
-from reefbench.actions import ActionCall
+from reefbench.actions.evaluators import Evaluator
+from reefbench.actions.spec import ActionCall
 from reefbench.benchmark import checks as hp
 from reefbench.benchmark.templates import near as nm
 from reefbench.benchmark.templates.account import (
@@ -42,9 +43,8 @@ from reefbench.envs.services import evaluators as aev
 from reefbench.envs.services import seeding as sd
 from reefbench.envs.services.attribution import PHONE
 from reefbench.envs.ui import evaluators as uev
-from reefbench.evaluators import Evaluator
-from reefbench.subtask import NearMiss, SubTask
-from reefbench.task import ActionStep
+from reefbench.tasks.subtask import NearMiss, SubTask
+from reefbench.tasks.task import ActionStep
 
 # The goal line of tasks built from these templates. A playtest read "bring a code" over a
 # task that brought a place: the intent also seeds synthesis, so its rewording waits for

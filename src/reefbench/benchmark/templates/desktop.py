@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 
-from reefbench.actions import ActionCall
+from reefbench.actions.evaluators import Evaluator
+from reefbench.actions.spec import ActionCall
 from reefbench.benchmark import checks as hp
 from reefbench.benchmark.templates import near as nm
 from reefbench.benchmark.templates.common import (
@@ -51,12 +52,11 @@ from reefbench.benchmark.templates.drawing import (
     drawing_save_as,
     drawing_scale,
 )
+from reefbench.environments.root import answer_equals
 from reefbench.envs.desktop import evaluators as ev
 from reefbench.envs.desktop import setup as st
-from reefbench.evaluators import Evaluator
-from reefbench.root import answer_equals
-from reefbench.subtask import NearMiss, SubTask
-from reefbench.task import ActionStep
+from reefbench.tasks.subtask import NearMiss, SubTask
+from reefbench.tasks.task import ActionStep
 
 D = "desktop"
 FILES_INTENT = "organise files on the computer"

@@ -16,7 +16,7 @@ episode; the element list shows the boxes and values an agent reads to do the sa
 
 from __future__ import annotations
 
-from reefbench.actions import ActionCall
+from reefbench.actions.spec import ActionCall
 from reefbench.benchmark.templates.common import call, expand
 
 D = "desktop"

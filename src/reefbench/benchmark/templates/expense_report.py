@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import random
 
-from reefbench.actions import ActionCall
+from reefbench.actions.evaluators import Evaluator
+from reefbench.actions.spec import ActionCall
 from reefbench.benchmark.templates.common import call, expand
 from reefbench.benchmark.templates.office import save_and_quit, saved_document
 from reefbench.envs.desktop import office_evaluators as oe
 from reefbench.envs.desktop import setup as st
-from reefbench.evaluators import Evaluator
-from reefbench.subtask import NearMiss, SubTask
-from reefbench.task import ActionStep
-from reefbench.worldtime import DEFAULT_NOW
+from reefbench.tasks.subtask import NearMiss, SubTask
+from reefbench.tasks.task import ActionStep
+from reefbench.tasks.worldtime import DEFAULT_NOW
 
 D = "desktop"
 REPORT_INTENT = "report on a spreadsheet on the computer"
@@ -36,7 +36,7 @@ DESCRIPTIONS = {
 }
 ROWS = 12
 # "This month's expenses" are dated in the month of the task's world time (a task whose
-# setup sets no clock: reefbench.worldtime.DEFAULT_NOW); a playtest saw a sheet of March
+# setup sets no clock: reefbench.tasks.worldtime.DEFAULT_NOW); a playtest saw a sheet of March
 # 2026 under a clock showing June 2024. reef-v1's published sheets keep their dates.
 MONTH = DEFAULT_NOW[:7]
 

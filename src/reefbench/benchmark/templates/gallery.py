@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from reefbench.actions import ActionCall
+from reefbench.actions.evaluators import Evaluator
+from reefbench.actions.spec import ActionCall
 from reefbench.benchmark.templates import near as nm
 from reefbench.benchmark.templates.common import (
     EMAILS,
@@ -31,9 +32,8 @@ from reefbench.benchmark.templates.common import (
 from reefbench.envs.services import evaluators as aev
 from reefbench.envs.services import seeding as sd
 from reefbench.envs.services.attribution import BROWSER, PHONE
-from reefbench.evaluators import Evaluator
-from reefbench.subtask import NearMiss, SubTask
-from reefbench.task import ActionStep
+from reefbench.tasks.subtask import NearMiss, SubTask
+from reefbench.tasks.task import ActionStep
 
 GALLERY_INTENT = "move photos between the phone and the computer"
 CATEGORY = "photos"

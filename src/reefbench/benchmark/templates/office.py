@@ -15,12 +15,12 @@ the composed suite builds its tasks.
 
 from __future__ import annotations
 
-from reefbench.actions import ActionCall
+from reefbench.actions.evaluators import Evaluator
+from reefbench.actions.spec import ActionCall
 from reefbench.benchmark.templates.common import call, expand
 from reefbench.envs.desktop import office_evaluators as oe
-from reefbench.evaluators import Evaluator
-from reefbench.subtask import NearMiss, SubTask
-from reefbench.task import Task
+from reefbench.tasks.subtask import NearMiss, SubTask
+from reefbench.tasks.task import Task
 
 D = "desktop"
 OFFICE_INTENT = "prepare office documents on the computer"
@@ -316,7 +316,7 @@ def single_task(template: SubTask, values: dict[str, object], task_id: str) -> T
     (template instantiated through the composed-task format, then the suite's finish)."""
     from reefbench.benchmark.finish import finish
     from reefbench.compose.instructions import InstructionGraph, render_instruction
-    from reefbench.taskfile import task_from_dict
+    from reefbench.tasks.taskfile import task_from_dict
 
     document = {
         "schema_version": 1,

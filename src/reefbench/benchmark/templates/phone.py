@@ -10,7 +10,8 @@ device" near miss, not a second solution, and the static device gate
 
 from __future__ import annotations
 
-from reefbench.actions import ActionCall
+from reefbench.actions.evaluators import Evaluator
+from reefbench.actions.spec import ActionCall
 from reefbench.benchmark.templates import near as nm
 from reefbench.benchmark.templates.account import (
     MAIL_ATTRIBUTES,
@@ -56,17 +57,16 @@ from reefbench.benchmark.templates.common import (
     phone_fill,
     read_on_phone,
 )
+from reefbench.environments.root import answer_equals
 from reefbench.envs.phone import actions as pa
 from reefbench.envs.phone import evaluators as pc
 from reefbench.envs.services import evaluators as aev
 from reefbench.envs.services import seeding as sd
 from reefbench.envs.services.attribution import PHONE
 from reefbench.envs.ui import evaluators as uev
-from reefbench.evaluators import Evaluator
-from reefbench.root import answer_equals
-from reefbench.subtask import NearMiss, SubTask
-from reefbench.task import ActionStep
-from reefbench.worldtime import DEFAULT_NOW
+from reefbench.tasks.subtask import NearMiss, SubTask
+from reefbench.tasks.task import ActionStep
+from reefbench.tasks.worldtime import DEFAULT_NOW
 
 P = "phone"
 TODAY = DEFAULT_NOW[:10]  # the world time of a task whose setup sets no clock

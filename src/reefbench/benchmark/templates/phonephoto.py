@@ -21,7 +21,8 @@ uploaded by the browser (:func:`~reefbench.envs.services.evaluators.photo_scaled
 
 from __future__ import annotations
 
-from reefbench.actions import ActionCall
+from reefbench.actions.evaluators import Evaluator
+from reefbench.actions.spec import ActionCall
 from reefbench.benchmark import photo_files
 from reefbench.benchmark.templates.common import (
     WORDS,
@@ -50,9 +51,8 @@ from reefbench.envs.services import evaluators as aev
 from reefbench.envs.services import photos
 from reefbench.envs.services import seeding as sd
 from reefbench.envs.services.attribution import BROWSER, PHONE
-from reefbench.evaluators import Evaluator
-from reefbench.subtask import NearMiss, SubTask
-from reefbench.task import ActionStep
+from reefbench.tasks.subtask import NearMiss, SubTask
+from reefbench.tasks.task import ActionStep
 
 D = "desktop"
 PHONE_PHOTO_INTENT = "edit a phone photo on the computer"

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from reefbench.actions import ActionCall
+from reefbench.actions.evaluators import Evaluator
+from reefbench.actions.spec import ActionCall
 from reefbench.benchmark import scans
 from reefbench.benchmark.templates import near as nm
 from reefbench.benchmark.templates.common import (
@@ -35,9 +36,8 @@ from reefbench.benchmark.templates.drawing import (
     drawing_scale,
 )
 from reefbench.envs.services import seeding as sd
-from reefbench.evaluators import Evaluator
-from reefbench.subtask import NearMiss, SubTask
-from reefbench.task import ActionStep
+from reefbench.tasks.subtask import NearMiss, SubTask
+from reefbench.tasks.task import ActionStep
 
 D = "desktop"
 PHOTO_INTENT = "edit a photo in the image editor"

@@ -16,15 +16,15 @@ picks its own tab first.
 
 from __future__ import annotations
 
-from reefbench.actions import ActionCall
+from reefbench.actions.evaluators import Evaluator
+from reefbench.actions.spec import ActionCall
 from reefbench.benchmark import checks as hp
 from reefbench.benchmark.templates import near as nm
 from reefbench.benchmark.templates.common import call
 from reefbench.envs.desktop import session_evaluators as sev
 from reefbench.envs.desktop import setup as st
-from reefbench.evaluators import Evaluator
-from reefbench.subtask import NearMiss, SubTask, register_attribute_type
-from reefbench.task import ActionStep
+from reefbench.tasks.subtask import NearMiss, SubTask, register_attribute_type
+from reefbench.tasks.task import ActionStep
 
 D = "desktop"
 # A picture of the Wallpapers folder (a file name) and a style of the settings app: own

@@ -17,7 +17,8 @@ loads, so they have an intent of their own that no composed request asks for.
 
 from __future__ import annotations
 
-from reefbench.actions import ActionCall
+from reefbench.actions.evaluators import Evaluator
+from reefbench.actions.spec import ActionCall
 from reefbench.benchmark import checks as hp
 from reefbench.benchmark.templates.account import note_in_browser, sms_in_browser
 from reefbench.benchmark.templates.common import (
@@ -32,12 +33,11 @@ from reefbench.benchmark.templates.common import (
     phone_app,
     phone_fill,
 )
+from reefbench.environments.root import user_was_asked
+from reefbench.environments.worlds import VENDORS
 from reefbench.envs.services import evaluators as aev
 from reefbench.envs.services.attribution import PHONE
-from reefbench.evaluators import Evaluator
-from reefbench.root import user_was_asked
-from reefbench.subtask import NearMiss, SubTask
-from reefbench.worlds import VENDORS
+from reefbench.tasks.subtask import NearMiss, SubTask
 
 B, P, D = "browser", "phone", "desktop"
 WORLD_INTENT = "find it in the lived-in account"

@@ -22,7 +22,7 @@ from reefbench.envs.ui.actions import (
 )
 from reefbench.envs.ui.device import MARKS_NOTE, TOUCH_DESCRIPTIONS, TouchEnvironment
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure
-from reefbench.waiting import wait_until
+from reefbench.plumbing.waiting import wait_until
 
 DESCRIPTION = (
     "An Android smartphone ({width}x{height} pixels). " + MARKS_NOTE + " Tap a text "

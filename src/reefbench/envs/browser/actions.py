@@ -12,12 +12,12 @@ from urllib.parse import urlsplit
 
 from pydantic import Field
 
-from reefbench.actions import action
+from reefbench.actions.spec import action
+from reefbench.environments.grounding import ground
 from reefbench.envs.browser.device import BrowserDevice
 from reefbench.envs.browser.settle import SCROLL_COUNT, script, wait_for_scroll
 from reefbench.errors import ActionFailed, InvalidAction
-from reefbench.grounding import ground
-from reefbench.waiting import wait_until
+from reefbench.plumbing.waiting import wait_until
 
 Coordinate = Annotated[int, Field(ge=0, le=10000)]
 _KEY = re.compile(r"^([A-Za-z]+\+){0,3}([A-Za-z0-9]+|F\d{1,2}|[^\sA-Za-z0-9])$")
@@ -382,7 +382,7 @@ BROWSER_ACTIONS = [
     close_tab,
 ]
 OBSERVATIONS = [screenshot, elements]
-# What each action set adds (reefbench.action_sets); ``marks`` is the space above.
+# What each action set adds (reefbench.actions.sets); ``marks`` is the space above.
 ACTION_SET_ACTIONS = {"a11y": [click_on], "pixels": [type_text, scroll_at]}
 # What each set leaves out: ``pixels`` has no element ids (write_text and scroll come back
 # without them; a drop-down list is chosen by clicks and keys).

@@ -19,8 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from reefbench.actions import Action
-from reefbench.environment import Environment
+from reefbench.actions.spec import Action
+from reefbench.environments.contract import Environment
+from reefbench.environments.grounding import Candidate
+from reefbench.environments.pointer import PointerKind
 from reefbench.envs.accounts import Account
 from reefbench.envs.browser.page_marks import page_marks
 from reefbench.envs.browser.settle import (
@@ -31,8 +33,7 @@ from reefbench.envs.browser.settle import (
 )
 from reefbench.envs.chromium import Chromium, close_context
 from reefbench.errors import ActionFailed, EnvironmentFailure, InvalidAction
-from reefbench.grounding import Candidate
-from reefbench.observe.marks import (
+from reefbench.perception.marks import (
     FIELDS_SENTENCE,
     MARKS_SENTENCE,
     PIXELS_SENTENCE,
@@ -40,7 +41,6 @@ from reefbench.observe.marks import (
     MarkSet,
     require_mark,
 )
-from reefbench.pointer import PointerKind
 
 if TYPE_CHECKING:
     from playwright.sync_api import BrowserContext, Download, FileChooser, Page
@@ -78,8 +78,8 @@ class PageSnapshot:
 
         from PIL import Image
 
-        from reefbench.observe.image import encode_png
-        from reefbench.observe.marks import draw_marks
+        from reefbench.perception.image import encode_png
+        from reefbench.perception.marks import draw_marks
 
         with Image.open(io.BytesIO(self.png)) as image:
             return encode_png(draw_marks(image, self.marks))
@@ -99,7 +99,7 @@ class BrowserDevice(Environment):
         settle_timeout: Deadline of that wait.
         chromium_args: Extra Chromium switches.
         lazy_reset: Skip resets while nothing acted on the browser (see
-            :class:`~reefbench.environment.Environment`).
+            :class:`~reefbench.environments.contract.Environment`).
         computer: The computer whose browser this is (its desktop, see
             :mod:`reefbench.envs.filetransfer`): finished downloads are saved there and
             file choosers open its files; without it downloads are discarded and a file
@@ -342,7 +342,7 @@ class BrowserDevice(Environment):
         self.observe_now()
         return super().observe()
 
-    # Grounding (reefbench.grounding.Groundable): the a11y set's ``click_on`` and
+    # Grounding (reefbench.environments.grounding.Groundable): the a11y set's ``click_on`` and
     # the oracle find elements by accessible name through these.
     name_addressed: ClassVar[Mapping[str, str]] = {"click_on": "click"}
     pointer_kind: ClassVar[PointerKind | None] = "browser"

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from reefbench.actions.evaluators import EvalResult, evaluator
 from reefbench.envs.browser.device import BrowserDevice
-from reefbench.evaluators import EvalResult, evaluator
 
 
 def _session_keys(**_: Any) -> list[str]:

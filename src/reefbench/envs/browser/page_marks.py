@@ -3,7 +3,7 @@
 Each frame runs :data:`COLLECT` (links, buttons, form fields, ARIA widgets, anything
 focusable or with a click handler attribute, that is visible in the viewport); boxes are
 moved into page coordinates with the frame element's box, then numbered in document order
-by :func:`reefbench.observe.marks.build_marks`.
+by :func:`reefbench.perception.marks.build_marks`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from reefbench.envs.browser.settle import script
-from reefbench.observe.marks import VALUE_CAP, MarkSet, build_marks, static_text
+from reefbench.perception.marks import VALUE_CAP, MarkSet, build_marks, static_text
 
 if TYPE_CHECKING:
     from playwright.sync_api import Frame, Page

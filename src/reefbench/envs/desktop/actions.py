@@ -13,14 +13,14 @@ from weakref import WeakKeyDictionary
 
 from pydantic import Field
 
-from reefbench.actions import action
+from reefbench.actions.spec import action
+from reefbench.environments.grounding import ground
 from reefbench.envs.desktop.apps import APPS, LAUNCHER, AppSpec, apps_text
 from reefbench.envs.desktop.device import DesktopDevice
 from reefbench.envs.desktop.observation import Snapshot, only_the_clock_changed
 from reefbench.envs.desktop.x11 import XWindow
 from reefbench.errors import ActionFailed, InvalidAction
-from reefbench.grounding import ground
-from reefbench.waiting import wait_until
+from reefbench.plumbing.waiting import wait_until
 
 Button = Literal["left", "middle", "right"]
 _BUTTONS = {"left": 1, "middle": 2, "right": 3}
@@ -538,7 +538,7 @@ DESKTOP_ACTIONS = [
     key_up,
 ]
 OBSERVATIONS = [screenshot, elements]
-# What each action set adds (reefbench.action_sets); ``marks`` is the space above.
+# What each action set adds (reefbench.actions.sets); ``marks`` is the space above.
 ACTION_SET_ACTIONS = {"a11y": [click_on], "pixels": [scroll_at]}
 # What each set leaves out: ``pixels`` has no element ids (``scroll`` comes back with x/y).
 ACTION_SET_REMOVES = {"pixels": ["click", "right_click", "double_click", "click_on", "scroll"]}

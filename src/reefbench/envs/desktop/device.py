@@ -27,7 +27,9 @@ from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 from zoneinfo import ZoneInfo
 
-from reefbench.environment import Environment
+from reefbench.environments.contract import Environment
+from reefbench.environments.grounding import Candidate
+from reefbench.environments.pointer import PointerKind
 from reefbench.envs import procs
 from reefbench.envs.accounts import Account
 from reefbench.envs.desktop import faketime, hometree
@@ -43,18 +45,16 @@ from reefbench.envs.desktop.settling import View, clock_ticked, settle_view
 from reefbench.envs.desktop.x11 import X11, XWindow
 from reefbench.envs.desktop.xsession import CLOCK_FORMAT, SESSION_WINDOW_CLASSES
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure, InvalidAction
-from reefbench.grounding import Candidate
-from reefbench.observe.marks import (
+from reefbench.perception.marks import (
     FIELDS_SENTENCE,
     MARKS_SENTENCE,
     PIXELS_SENTENCE,
     Mark,
     require_mark,
 )
-from reefbench.pointer import PointerKind
-from reefbench.sideeffects import Change
-from reefbench.waiting import wait_until
-from reefbench.worldtime import DEFAULT_NOW, WORLD_TIMEZONE
+from reefbench.plumbing.waiting import wait_until
+from reefbench.tasks.sideeffects import Change
+from reefbench.tasks.worldtime import DEFAULT_NOW, WORLD_TIMEZONE
 
 T = TypeVar("T")
 
@@ -91,11 +91,11 @@ class DesktopDevice(Environment):
         settle_timeout: Deadline for the screen to settle.
         workdir: Parent of the instance directory (default: system temp dir).
         lazy_reset: Skip resets while nothing acted on the desktop (see
-            :class:`~reefbench.environment.Environment`).
+            :class:`~reefbench.environments.contract.Environment`).
         now: The world time its clocks show after a reset (the panel, the apps, ``date``;
             libfaketime in the sandbox, :mod:`.faketime`); ``None`` keeps the host's clock.
         services: An account whose clock the desktop follows (the task's world time,
-            :mod:`reefbench.worldtime`): a setup that loads a world moves it there too.
+            :mod:`reefbench.tasks.worldtime`): a setup that loads a world moves it there too.
     """
 
     # Its reset restarts the sandbox's session (half a second of waiting on its own
@@ -227,9 +227,10 @@ class DesktopDevice(Environment):
 
     def expect_world_time(self, now: str | None) -> None:
         """Start the session of the next reset on world time ``now``: the time the next
-        task's setup will leave on the account's clock (:func:`~reefbench.worldtime.task_now`),
-        so that a setup that loads a seeded world does not restart the session
-        (:class:`~reefbench.worldtime.ExpectsWorldTime`); ``None`` forgets it.
+        task's setup will leave on the account's clock
+        (:func:`~reefbench.tasks.worldtime.task_now`), so that a setup that loads a seeded
+        world does not restart the session
+        (:class:`~reefbench.tasks.worldtime.ExpectsWorldTime`); ``None`` forgets it.
 
         Until the account's clock reaches ``now``, its moving to the reset's own time (the
         account's reset) is not followed; any other time is, as without an expectation."""
@@ -268,7 +269,7 @@ class DesktopDevice(Environment):
     def stamp_setup_files(self) -> None:
         """Give what the task's setup wrote in the home since the reset (files and the
         folders made or changed on the way) the sandbox's current time instead of the
-        host's (:class:`~reefbench.worldtime.StampsSetupFiles`): ``ls -l`` and the file
+        host's (:class:`~reefbench.tasks.worldtime.StampsSetupFiles`): ``ls -l`` and the file
         manager then show the task's day on them, as on the rest of the home."""
         if self.session.now is None:
             return
@@ -688,7 +689,7 @@ class DesktopDevice(Environment):
         self.observe_now()
         return super().observe()
 
-    # Grounding (reefbench.grounding.Groundable): the a11y set's ``click_on`` and
+    # Grounding (reefbench.environments.grounding.Groundable): the a11y set's ``click_on`` and
     # the oracle find elements by accessible name through these.
     name_addressed: ClassVar[Mapping[str, str]] = {"click_on": "click"}
     pointer_kind: ClassVar[PointerKind | None] = "desktop"

@@ -14,11 +14,11 @@ import re
 from pathlib import Path
 from typing import Any, Literal
 
+from reefbench.actions.evaluators import EvalResult, evaluator
 from reefbench.envs.desktop.app_records import saved_by
 from reefbench.envs.desktop.device import DesktopDevice
 from reefbench.envs.desktop.sandbox import SANDBOX_HOME
 from reefbench.errors import ActionFailed
-from reefbench.evaluators import EvalResult, evaluator
 
 
 def _file(env: DesktopDevice, path: str) -> Path | None:
@@ -38,7 +38,7 @@ def _read(env: DesktopDevice, path: str) -> str | None:
 
 # ---------------------------------------------------------------- state keys
 # What each checkpoint reads, as keys computed from its arguments (see
-# reefbench.evaluators): files by their path inside the sandbox, settings by schema and key.
+# reefbench.actions.evaluators): files by their path inside the sandbox, settings by schema and key.
 def file_key(path: str) -> str:
     """``file:/home/user/a.txt`` for "~/a.txt", "/home/user/a.txt" or "a.txt"."""
     if path.startswith("~"):
@@ -304,7 +304,7 @@ def image_on_screen(template: str, threshold: float = 0.85, *, env: DesktopDevic
         template: Image file (sandbox path, or absolute host path of a task asset).
         threshold: Minimum normalised correlation, 0–1.
     """
-    from reefbench.observe.image import find_template
+    from reefbench.perception.image import find_template
 
     match = find_template(env.screen.grab().image(), _image_path(env, template))
     if match is None:
@@ -324,7 +324,7 @@ def images_similar(
         second: Image file (sandbox path or host task asset).
         threshold: Minimum similarity, 0–1.
     """
-    from reefbench.observe.image import similarity
+    from reefbench.perception.image import similarity
 
     try:
         score = similarity(_image_path(env, first), _image_path(env, second))

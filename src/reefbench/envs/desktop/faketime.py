@@ -23,7 +23,7 @@ shows the times on disk: a file a program writes carries the host's time (the ke
 stamps it), while ``touch`` (libfaketime fakes ``utimensat``) and the files the harness
 writes carry the world's (the home restored at a reset, a setup's files:
 :func:`stamp_tree`); a seeded world's files carry their own dates before
-:data:`~reefbench.worldtime.WORLD_NOW`. The host's time is later than every world time so
+:data:`~reefbench.tasks.worldtime.WORLD_NOW`. The host's time is later than every world time so
 far, so what was written during the episode still sorts newest.
 """
 
@@ -33,7 +33,7 @@ import os
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from reefbench.worldtime import WORLD_TIMEZONE, parse_now
+from reefbench.tasks.worldtime import WORLD_TIMEZONE, parse_now
 
 LIBRARY = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
 """Debian's ``libfaketime`` (single-threaded variant, the one ``faketime`` uses)."""

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 from reefbench.envs.desktop.a11y import UINode, UIWindow
 from reefbench.envs.desktop.screen import Frame
 from reefbench.envs.desktop.x11 import XWindow
-from reefbench.observe.image import differs_only_inside, encode_png
-from reefbench.observe.marks import (
+from reefbench.perception.image import differs_only_inside, encode_png
+from reefbench.perception.marks import (
     INTERACTIVE_ROLES,
     VALUE_CAP,
     MarkSet,
@@ -25,7 +25,7 @@ from reefbench.observe.marks import (
     draw_marks,
     static_text,
 )
-from reefbench.observe.ocr import OcrLine, group_lines, ocr_image
+from reefbench.perception.ocr import OcrLine, group_lines, ocr_image
 
 if TYPE_CHECKING:
     from PIL import Image as PILImage

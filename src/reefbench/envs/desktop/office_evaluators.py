@@ -16,6 +16,7 @@ import math
 import re
 from typing import Any
 
+from reefbench.actions.evaluators import EvalResult, evaluator
 from reefbench.documents.odf import (
     DocumentUnreadable,
     cells,
@@ -26,7 +27,6 @@ from reefbench.documents.odf import (
 )
 from reefbench.envs.desktop.device import DesktopDevice
 from reefbench.envs.desktop.evaluators import _file, file_key
-from reefbench.evaluators import EvalResult, evaluator
 
 
 def _path_keys(path: str, **_: Any) -> list[str]:

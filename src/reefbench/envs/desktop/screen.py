@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from reefbench.waiting import wait_until
+from reefbench.plumbing.waiting import wait_until
 
 if TYPE_CHECKING:
     from PIL import Image as PILImage

@@ -48,7 +48,7 @@ from reefbench.envs.desktop.xsession import (
     session_windows_mapped,
 )
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure
-from reefbench.waiting import wait_until
+from reefbench.plumbing.waiting import wait_until
 
 _INIT_SOURCE = Path(__file__).with_name("_sandbox_init.py")
 SYSTEM_PYTHON = "/usr/bin/python3"

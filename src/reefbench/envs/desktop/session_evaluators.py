@@ -13,10 +13,10 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from reefbench.actions.evaluators import EvalResult, evaluator
 from reefbench.envs.desktop.device import DesktopDevice
 from reefbench.envs.desktop.xsession import STYLE_PROPERTY, WALLPAPER_PROPERTY
 from reefbench.errors import ActionFailed
-from reefbench.evaluators import EvalResult, evaluator
 
 DESKTOP_CHANNEL = "xfce4-desktop"
 # xfdesktop's image-style values, by the name its settings app shows.

@@ -236,7 +236,7 @@ def clock_ticked(before: Snapshot, after: Snapshot) -> bool:
     element list still agree on the time.
     """
     from reefbench.envs.desktop.observation import clock_boxes
-    from reefbench.observe.image import differs_only_inside
+    from reefbench.perception.image import differs_only_inside
 
     boxes = clock_boxes(after.windows)
     if not boxes or (before.frame.width, before.frame.height) != (

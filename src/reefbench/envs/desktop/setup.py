@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import subprocess
 
-from reefbench.actions import action
+from reefbench.actions.spec import action
+from reefbench.environments.worlds import WORLD_NOW, WorldSeed
 from reefbench.envs.desktop.apps import app as app_spec
 from reefbench.envs.desktop.device import DesktopDevice
 from reefbench.errors import ActionFailed
-from reefbench.worlds import WORLD_NOW, WorldSeed
 
 
 @action

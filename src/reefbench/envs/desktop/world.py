@@ -7,8 +7,8 @@ the clutter of a real Downloads folder: ``invoice_2026-03.pdf`` next to
 carry fixed modification times in the months before the world's "now", so the file
 manager's "Modified" column tells a story.
 
-Built once per seed into the world cache (:mod:`reefbench.worlds`) and copied into the home
-by the ``load_world`` setup action; the same seed gives the same bytes (with the same
+Built once per seed into the world cache (:mod:`reefbench.environments.worlds`) and copied
+into the home by the ``load_world`` setup action; the same seed gives the same bytes (with the same
 Faker and Pillow releases, which are part of the cache key).
 """
 
@@ -22,8 +22,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from reefbench.worlds import VENDORS, cached, check_seed, text_pdf
-from reefbench.worlds import WORLD_NOW as NOW_TEXT
+from reefbench.environments.worlds import VENDORS, cached, check_seed, text_pdf
+from reefbench.environments.worlds import WORLD_NOW as NOW_TEXT
 
 WORLD_NOW = datetime.fromisoformat(NOW_TEXT)
 MONTHS = 6

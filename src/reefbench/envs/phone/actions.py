@@ -8,7 +8,7 @@ are :mod:`reefbench.envs.phone.evaluators`.
 
 from __future__ import annotations
 
-from reefbench.actions import action
+from reefbench.actions.spec import action
 from reefbench.envs.phone.environment import PhoneEnvironment
 
 

@@ -45,14 +45,14 @@ from reefbench.envs.phone.system import (
 from reefbench.envs.phone.xmldump import dump_page
 from reefbench.envs.ui.device import MARKS_NOTE, PIXELS_NOTE, TouchEnvironment, TouchSnapshot
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure
-from reefbench.observe.marks import FIELDS_SENTENCE
-from reefbench.sideeffects import Change
-from reefbench.worldtime import DEFAULT_NOW, WorldClock
+from reefbench.perception.marks import FIELDS_SENTENCE
+from reefbench.tasks.sideeffects import Change
+from reefbench.tasks.worldtime import DEFAULT_NOW, WorldClock
 
 if TYPE_CHECKING:
     from playwright.sync_api import BrowserContext, CDPSession, Page, Route
 
-    from reefbench.actions import Action
+    from reefbench.actions.spec import Action
 
 
 PIXEL_USER_AGENT = (
@@ -86,7 +86,7 @@ class PhoneDevice(TouchEnvironment):
         name: Environment name in tasks.
         services: The local services; their apps become the phone's apps, signed in.
         now: The phone's clock (``YYYY-MM-DDTHH:MM``); default: the services' account
-            clock, or :data:`reefbench.worldtime.DEFAULT_NOW` without services.
+            clock, or :data:`reefbench.tasks.worldtime.DEFAULT_NOW` without services.
         width: Screen width in CSS pixels.
         height: Screen height in CSS pixels.
         device_scale_factor: Device pixels per CSS pixel (the dump's bounds are device
@@ -97,7 +97,7 @@ class PhoneDevice(TouchEnvironment):
         settle_timeout: Deadline of that wait.
         chromium_args: Extra Chromium switches.
         lazy_reset: Skip resets while nothing acted on the phone (see
-            :class:`~reefbench.environment.Environment`).
+            :class:`~reefbench.environments.contract.Environment`).
     """
 
     # The client the account attributes this device's changes to.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reefbench.actions import Action
+from reefbench.actions.spec import Action
 from reefbench.envs.phone.device import SET_DESCRIPTIONS, PhoneDevice
 from reefbench.envs.ui.actions import (
     ACTION_SET_ACTIONS,

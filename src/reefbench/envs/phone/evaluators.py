@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from reefbench.actions.evaluators import EvalResult, evaluator
 from reefbench.envs.phone.environment import PhoneEnvironment
-from reefbench.evaluators import EvalResult, evaluator
 
 
 def _setting_keys(key: str, **_: Any) -> list[str]:

@@ -56,7 +56,7 @@ class PhoneState:
         calls: Call log, newest last: ``{"number", "kind", "time"}``.
         now: The phone's clock as ``YYYY-MM-DDTHH:MM``; ``None`` follows the services'
             account clock when the phone has services, else
-            :data:`reefbench.worldtime.DEFAULT_NOW`.
+            :data:`reefbench.tasks.worldtime.DEFAULT_NOW`.
     """
 
     settings: dict[str, bool | str] = field(default_factory=lambda: dict(DEFAULT_SETTINGS))
@@ -134,7 +134,7 @@ def only_the_clock_changed(before: TouchSnapshot, after: TouchSnapshot) -> bool:
     same elements, and every pixel that differs inside the clock's box."""
     from PIL import Image
 
-    from reefbench.observe.image import differs_only_inside
+    from reefbench.perception.image import differs_only_inside
 
     if before.png == after.png or before.image_scale != after.image_scale:
         return False

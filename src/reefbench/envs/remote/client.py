@@ -13,9 +13,10 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from reefbench.action_sets import get_action_set
-from reefbench.actions import Action
-from reefbench.environment import Environment, loggable
+from reefbench.actions.evaluators import EvalResult, Evaluator
+from reefbench.actions.sets import get_action_set
+from reefbench.actions.spec import Action
+from reefbench.environments.contract import Environment, loggable
 from reefbench.envs.remote.protocol import (
     PROTOCOL_VERSION,
     ActionInfo,
@@ -27,7 +28,6 @@ from reefbench.envs.remote.protocol import (
     decode_observation,
 )
 from reefbench.errors import ActionFailed, EnvironmentFailure, InvalidAction
-from reefbench.evaluators import EvalResult, Evaluator
 
 
 class RemoteAction(Action):
@@ -177,7 +177,7 @@ class RemoteEnvironment(Environment):
 
     def fix_end_state(self, evaluator: Evaluator) -> Evaluator:
         """The server runs the hook on its state and names the resulting check."""
-        from reefbench.refs import resolve_ref
+        from reefbench.actions.refs import resolve_ref
 
         body = {"ref": evaluator.ref, "arguments": evaluator.json_arguments()}
         reply = RefRequest.model_validate(self._call("POST", "/end_state", body))

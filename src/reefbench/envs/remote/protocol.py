@@ -34,7 +34,7 @@ class EnvironmentInfo(_Message):
     description: str
     action_space: list[ActionInfo]
     observation_space: list[str]
-    # What each action set adds to the space (reefbench.action_sets); absent: nothing.
+    # What each action set adds to the space (reefbench.actions.sets); absent: nothing.
     action_sets: dict[str, list[ActionInfo]] = Field(default_factory=dict)
     # What each set leaves out of the space, and the observations it swaps in, by name.
     action_set_removes: dict[str, list[str]] = Field(default_factory=dict)

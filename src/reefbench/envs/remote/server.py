@@ -17,14 +17,16 @@ from collections.abc import Awaitable, Callable, Iterator, MutableMapping
 from contextlib import contextmanager
 from typing import Any
 
-from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from reefbench import __version__
-from reefbench.action_sets import DEFAULT_ACTION_SET
-from reefbench.actions import Action
-from reefbench.environment import Environment, loggable
+from reefbench.actions.evaluators import Evaluator
+from reefbench.actions.refs import resolve_ref
+from reefbench.actions.sets import DEFAULT_ACTION_SET
+from reefbench.actions.spec import Action
+from reefbench.environments.contract import Environment, loggable
 from reefbench.envs.remote.protocol import (
     PROTOCOL_VERSION,
     ActionInfo,
@@ -38,9 +40,7 @@ from reefbench.envs.remote.protocol import (
     encode_observation,
 )
 from reefbench.errors import ActionFailed, ConfigError, InvalidAction, WrongEnvironment
-from reefbench.evaluators import Evaluator
-from reefbench.net import bearer_matches, check_token
-from reefbench.refs import resolve_ref
+from reefbench.plumbing.net import bearer_matches, check_token
 
 DEFAULT_MAX_BODY = 4 * 1024 * 1024
 DEFAULT_ALLOWED_MODULES = ("reefbench",)
@@ -131,7 +131,10 @@ def create_app(
     allowed_modules: tuple[str, ...] = DEFAULT_ALLOWED_MODULES,
     max_body: int = DEFAULT_MAX_BODY,
 ) -> Any:
-    """The ASGI application serving ``env``."""
+    """The ASGI application serving ``env``: ``GET /version`` for anyone, every other
+    route behind the token (:func:`_lifecycle_routes`, :func:`_play_routes`,
+    :func:`_reference_routes`), one request at a time (a lock: environments are not
+    thread-safe), bodies checked as they stream in (:class:`RequestGuard`)."""
     check_token(token, "remote-environment")
     lock = threading.Lock()
 
@@ -139,51 +142,54 @@ def create_app(
         if not bearer_matches(request.headers.get("authorization", ""), token):
             raise HTTPException(status_code=401, detail="missing or wrong token")
 
-    def bind(body: RefRequest) -> Any:
-        module = body.ref.partition(":")[0]
-        if not any(module == m or module.startswith(m + ".") for m in allowed_modules):
-            raise HTTPException(403, f"module '{module}' is not allowed on this server")
-        try:
-            return resolve_ref(body.ref)(**body.arguments)
-        except (ConfigError, InvalidAction) as exc:
-            raise HTTPException(422, str(exc)) from None
-
     api = FastAPI(title=f"reefbench environment '{env.name}'", docs_url=None, redoc_url=None)
-
-    @api.exception_handler(RequestValidationError)
-    async def invalid_body(request: Request, exc: RequestValidationError) -> JSONResponse:
-        # FastAPI's default echoes the input, which may hold NaN (not JSON: a 500) or megabytes.
-        errors = [
-            {"loc": [str(p) for p in e.get("loc", ())], "msg": str(e.get("msg", ""))}
-            for e in exc.errors()
-        ]
-        return JSONResponse({"detail": errors}, status_code=422)
-
-    guard = [Depends(authorised)]
+    api.exception_handler(RequestValidationError)(_invalid_body)
 
     @api.get("/version")
     def version() -> dict[str, Any]:
         return {"reefbench": __version__, "protocol": PROTOCOL_VERSION}
 
-    @api.get("/health", dependencies=guard)
+    guard = [Depends(authorised)]
+    api.include_router(_lifecycle_routes(env, lock), dependencies=guard)
+    api.include_router(_play_routes(env, lock), dependencies=guard)
+    api.include_router(_reference_routes(env, lock, allowed_modules), dependencies=guard)
+    return RequestGuard(api, max_body)
+
+
+async def _invalid_body(request: Request, exc: RequestValidationError) -> JSONResponse:
+    """A body that does not validate is a 422 naming where and what, without the input:
+    FastAPI's default echoes it, which may hold NaN (not JSON: a 500) or megabytes."""
+    errors = [
+        {"loc": [str(p) for p in e.get("loc", ())], "msg": str(e.get("msg", ""))}
+        for e in exc.errors()
+    ]
+    return JSONResponse({"detail": errors}, status_code=422)
+
+
+def _described(act: Action) -> ActionInfo:
+    """An action as ``/info`` lists it: name, description, parameters' JSON schema."""
+    return ActionInfo(name=act.name, description=act.description, parameters=act.parameters_schema)
+
+
+def _lifecycle_routes(env: Environment, lock: threading.Lock) -> APIRouter:
+    """The routes that describe the environment and move it through its life: ``/health``,
+    ``/info``, ``/start``, ``/reset`` (with an action set), ``/stop``."""
+    routes = APIRouter()
+
+    @routes.get("/health")
     def health() -> dict[str, bool]:
         with lock:
             return {"ok": env.health()}
 
-    def described(act: Action) -> ActionInfo:
-        return ActionInfo(
-            name=act.name, description=act.description, parameters=act.parameters_schema
-        )
-
-    @api.get("/info", dependencies=guard)
+    @routes.get("/info")
     def info() -> EnvironmentInfo:
         return EnvironmentInfo(
             name=env.name,
             description=env.description,
-            action_space=[described(a) for a in env.action_space.values()],
+            action_space=[_described(a) for a in env.action_space.values()],
             observation_space=list(env.observation_space),
             action_sets={
-                name: [described(a) for a in acts] for name, acts in env.action_set_actions.items()
+                name: [_described(a) for a in acts] for name, acts in env.action_set_actions.items()
             },
             action_set_removes={
                 name: list(names) for name, names in env.action_set_removes.items()
@@ -193,13 +199,13 @@ def create_app(
             },
         )
 
-    @api.post("/start", dependencies=guard)
+    @routes.post("/start")
     def start() -> dict[str, bool]:
         with lock:
             env.start()
         return {"ok": True}
 
-    @api.post("/reset", dependencies=guard)
+    @routes.post("/reset")
     def reset(body: ResetRequest | None = None) -> dict[str, bool]:
         action_set = body.action_set if body is not None else DEFAULT_ACTION_SET
         with lock:
@@ -209,13 +215,21 @@ def create_app(
                 raise HTTPException(422, str(exc)) from None
         return {"ok": True}
 
-    @api.post("/stop", dependencies=guard)
+    @routes.post("/stop")
     def stop() -> dict[str, bool]:
         with lock:
             env.stop()
         return {"ok": True}
 
-    @api.post("/step", dependencies=guard)
+    return routes
+
+
+def _play_routes(env: Environment, lock: threading.Lock) -> APIRouter:
+    """The routes an agent's episode uses: ``/step`` (an action by name; refused and
+    failed actions are replies, not errors) and ``/observe`` (every observation)."""
+    routes = APIRouter()
+
+    @routes.post("/step")
     def step(body: StepRequest) -> StepReply:
         with lock:
             try:
@@ -226,36 +240,58 @@ def create_app(
                 return StepReply(status="failed", error=str(exc))
         return StepReply(status="ok", result=loggable(result))
 
-    @api.post("/observe", dependencies=guard)
+    @routes.post("/observe")
     def observe() -> ObserveReply:
         with lock:
             values = env.observe()
         return ObserveReply(observations={k: encode_observation(v) for k, v in values.items()})
 
-    @api.post("/execute", dependencies=guard)
+    return routes
+
+
+def _reference_routes(
+    env: Environment, lock: threading.Lock, allowed_modules: tuple[str, ...]
+) -> APIRouter:
+    """The routes that run what a task names by import reference (setup steps,
+    evaluators): ``/execute``, ``/evaluate``, ``/end_state``; a reference outside
+    ``allowed_modules`` is refused (403) before it is imported."""
+    routes = APIRouter()
+
+    def bind(body: RefRequest) -> Any:
+        module = body.ref.partition(":")[0]
+        if not any(module == m or module.startswith(m + ".") for m in allowed_modules):
+            raise HTTPException(403, f"module '{module}' is not allowed on this server")
+        try:
+            return resolve_ref(body.ref)(**body.arguments)
+        except (ConfigError, InvalidAction) as exc:
+            raise HTTPException(422, str(exc)) from None
+
+    def bound_evaluator(body: RefRequest) -> Evaluator:
+        evaluator = bind(body)
+        if not isinstance(evaluator, Evaluator):
+            raise HTTPException(422, f"'{body.ref}' is not an evaluator")
+        return evaluator
+
+    @routes.post("/execute")
     def execute(body: RefRequest) -> dict[str, Any]:
         action = bind(body)
         with lock, refused_as_422(body.ref):
             return {"result": loggable(env.execute(action))}
 
-    @api.post("/evaluate", dependencies=guard)
+    @routes.post("/evaluate")
     def evaluate(body: RefRequest) -> EvaluateReply:
-        evaluator = bind(body)
-        if not isinstance(evaluator, Evaluator):
-            raise HTTPException(422, f"'{body.ref}' is not an evaluator")
+        evaluator = bound_evaluator(body)
         with lock, refused_as_422(body.ref):
             result = env.evaluate(evaluator)
         return EvaluateReply(
             success=result.success, message=result.message, progress=result.progress
         )
 
-    @api.post("/end_state", dependencies=guard)
+    @routes.post("/end_state")
     def end_state(body: RefRequest) -> RefRequest:
-        evaluator = bind(body)
-        if not isinstance(evaluator, Evaluator):
-            raise HTTPException(422, f"'{body.ref}' is not an evaluator")
+        evaluator = bound_evaluator(body)
         with lock, refused_as_422(body.ref):
             check = env.fix_end_state(evaluator)
         return RefRequest(ref=check.ref, arguments=check.json_arguments())
 
-    return RequestGuard(api, max_body)
+    return routes

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.exceptions import HTTPException
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -34,6 +34,7 @@ from reefbench.envs.services.web import (
     render,
     safe_next,
     see_other,
+    services,
     text,
 )
 
@@ -45,6 +46,31 @@ def create_app(
     app = FastAPI(docs_url=None, redoc_url=None, openapi_url=None)
     app.state.services = Services(store=store, token=token, username=username, password=password)
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
+    _register_error_pages(app)
+    app.include_router(_session_routes(username, password))
+    for module in (
+        internal,
+        mail,
+        calendar,
+        contacts,
+        tasks,
+        notes,
+        files,
+        gallery,
+        messages,
+        maps,
+        clock,
+        settings,
+    ):
+        app.include_router(module.router)
+    app.include_router(files.share_router)
+    return app
+
+
+def _register_error_pages(app: FastAPI) -> None:
+    """What a failed request gets: the login page when a page needs a session, and for a
+    store error or a 404 a page in the app's frame for browsers, or JSON under
+    ``/internal`` (and ``/static`` for a 404), where the callers are programs."""
 
     @app.exception_handler(LoginRequired)
     async def to_login(request: Request, exc: LoginRequired) -> Response:
@@ -79,17 +105,23 @@ def create_app(
             message=str(exc.detail),
         )
 
-    @app.get("/", response_class=HTMLResponse)
+
+def _session_routes(username: str, password: str) -> APIRouter:
+    """The launcher at ``/`` and signing in and out: a session cookie for the one account
+    (``username``/``password``), bound to the client that signed in."""
+    routes = APIRouter()
+
+    @routes.get("/", response_class=HTMLResponse)
     async def home(request: Request) -> Response:
         if not logged_in(request):
             return see_other("/login", next="/")
         return render(request, "home.html", "home", "Apps")
 
-    @app.get("/login", response_class=HTMLResponse)
+    @routes.get("/login", response_class=HTMLResponse)
     async def login_form(request: Request, next: str = "/") -> Response:
         return render(request, "login.html", "login", "Sign in", next=next, username="")
 
-    @app.post("/login")
+    @routes.post("/login")
     async def login(request: Request) -> Response:
         form = await request.form()
         user, password_given = text(form, "username"), text(form, "password")
@@ -111,31 +143,16 @@ def create_app(
         response = RedirectResponse(target, status_code=303)
         # The session belongs to the client that signed in (its device key), so what it
         # changes later is attributed to that client.
-        session = app.state.services.new_session(app.state.services.client_signing_in(request))
+        state = services(request)
+        session = state.new_session(state.client_signing_in(request))
         response.set_cookie(SESSION_COOKIE, session, httponly=True, samesite="lax")
         return response
 
-    @app.post("/logout")
+    @routes.post("/logout")
     async def logout(request: Request) -> Response:
-        app.state.services.sessions.pop(request.cookies.get(SESSION_COOKIE, ""), None)
+        services(request).sessions.pop(request.cookies.get(SESSION_COOKIE, ""), None)
         response = see_other("/login")
         response.delete_cookie(SESSION_COOKIE)
         return response
 
-    for module in (
-        internal,
-        mail,
-        calendar,
-        contacts,
-        tasks,
-        notes,
-        files,
-        gallery,
-        messages,
-        maps,
-        clock,
-        settings,
-    ):
-        app.include_router(module.router)
-    app.include_router(files.share_router)
-    return app
+    return routes

@@ -13,9 +13,9 @@ from collections.abc import Callable, Mapping
 from email.utils import parseaddr
 from typing import Any
 
+from reefbench.actions.evaluators import keys_overlap
 from reefbench.envs.services.store import TABLES
-from reefbench.evaluators import keys_overlap
-from reefbench.sideeffects import Change
+from reefbench.tasks.sideeffects import Change
 
 Row = dict[str, Any]
 Tables = dict[str, dict[Any, Row]]  # table -> row id (a setting's key) -> row

@@ -17,8 +17,8 @@ import urllib.request
 from collections.abc import Iterable
 from typing import Any
 
-from reefbench.actions import Action
-from reefbench.environment import Environment
+from reefbench.actions.spec import Action
+from reefbench.environments.contract import Environment
 from reefbench.envs.accounts import account_of
 from reefbench.envs.services import changes
 from reefbench.envs.services.attribution import DESKTOP
@@ -26,8 +26,8 @@ from reefbench.envs.services.changes import Tables
 from reefbench.envs.services.login import DEFAULT_PASSWORD, DEFAULT_USERNAME
 from reefbench.envs.services.server import ServicesServer
 from reefbench.errors import ActionFailed, ConfigError, EnvironmentFailure
-from reefbench.sideeffects import Change
-from reefbench.worldtime import ClockListener, WorldClock
+from reefbench.tasks.sideeffects import Change
+from reefbench.tasks.worldtime import ClockListener, WorldClock
 
 DESCRIPTION = (
     "The user's cloud account (mail, calendar, contacts, tasks, notes, files, messages, "
@@ -144,7 +144,7 @@ class ServicesEnvironment(Environment):
         username: Account login name (of the owned server).
         password: Account password (of the owned server).
         clock: What makes the owned server's account clock tick from each reset (a
-            test's fake :class:`~reefbench.worldtime.WorldClock`; default: real seconds).
+            test's fake :class:`~reefbench.tasks.worldtime.WorldClock`; default: real seconds).
     """
 
     def __init__(
@@ -216,7 +216,7 @@ class ServicesEnvironment(Environment):
     # ----------------------------------------------------------------- clock
     def clock(self) -> str:
         """The task's start time on the account's clock, ``YYYY-MM-DDTHH:MM``
-        (:mod:`reefbench.worldtime`); the time its pages show ticks on from it."""
+        (:mod:`reefbench.tasks.worldtime`); the time its pages show ticks on from it."""
         return self.settings()["now"]
 
     def follow_clock(self, listener: ClockListener) -> None:

@@ -1,6 +1,6 @@
 """Evaluators over the shared account: read the true state through the internal API.
 
-Each returns an :class:`~reefbench.evaluators.EvalResult` in OmniBench's style: the message
+Each returns an :class:`~reefbench.actions.evaluators.EvalResult` in OmniBench's style: the message
 says what was found or what is missing, and ``progress`` is the share of the checkpoint's
 criteria met by the closest candidate (a mail to the right person with the wrong subject is
 half way). Text criteria match case-insensitively as substrings, with runs of whitespace
@@ -21,11 +21,11 @@ from collections.abc import Callable, Sequence
 from email.utils import parseaddr
 from typing import Any, Literal
 
-from reefbench.environment import Environment
+from reefbench.actions.evaluators import EvalResult, evaluator
+from reefbench.environments.contract import Environment
 from reefbench.envs.services.attribution import BROWSER, CHANGES_TABLE, DESKTOP, PHONE
 from reefbench.envs.services.environment import ServicesEnvironment, services_of
 from reefbench.errors import ConfigError
-from reefbench.evaluators import EvalResult, evaluator
 
 Row = dict[str, Any]
 Criterion = tuple[str, Callable[[Row], bool]]

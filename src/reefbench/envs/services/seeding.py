@@ -8,10 +8,10 @@ environment's reset, before the agent starts. Each returns a short confirmation 
 
 from __future__ import annotations
 
-from reefbench.actions import action
-from reefbench.environment import Environment
+from reefbench.actions.spec import action
+from reefbench.environments.contract import Environment
+from reefbench.environments.worlds import WorldSeed
 from reefbench.envs.services.environment import services_of
-from reefbench.worlds import WorldSeed
 
 
 @action

@@ -14,8 +14,8 @@ from typing import Any
 from reefbench.envs.services.login import DEFAULT_PASSWORD, DEFAULT_USERNAME
 from reefbench.envs.services.store import Store
 from reefbench.errors import EnvironmentFailure
-from reefbench.waiting import wait_until
-from reefbench.worldtime import WorldClock
+from reefbench.plumbing.waiting import wait_until
+from reefbench.tasks.worldtime import WorldClock
 
 
 class ServicesServer:

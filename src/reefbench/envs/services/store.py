@@ -8,7 +8,7 @@ takes a few milliseconds however many rows a task seeded.
 
 Time is part of the state: the ``now`` setting is the task's start time, and the account's
 clock ticks on from it by the seconds elapsed since the last reset (the store's
-:class:`~reefbench.worldtime.WorldClock`), as the desktop's does; "today" is the start
+:class:`~reefbench.tasks.worldtime.WorldClock`), as the desktop's does; "today" is the start
 time's day, so a task that fixes it sees the same calendar on every run, and a record
 made during the episode (a sent mail) carries the time every device shows.
 """
@@ -29,8 +29,10 @@ from reefbench.envs.services.attribution import (
     check_client,
     install_change_log,
 )
-from reefbench.worldtime import DEFAULT_NOW as DEFAULT_NOW  # the account's clock after a reset
-from reefbench.worldtime import WORLD_TIMEZONE, WorldClock
+from reefbench.tasks.worldtime import (
+    DEFAULT_NOW as DEFAULT_NOW,  # the account's clock after a reset
+)
+from reefbench.tasks.worldtime import WORLD_TIMEZONE, WorldClock
 
 DEFAULT_SETTINGS: dict[str, str] = {
     "now": DEFAULT_NOW,

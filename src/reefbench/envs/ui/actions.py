@@ -11,9 +11,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from reefbench.actions import Action, action
+from reefbench.actions.spec import Action, action
+from reefbench.environments.grounding import ground
 from reefbench.envs.ui.device import TouchEnvironment
-from reefbench.grounding import ground
 
 Direction = Literal["up", "down", "left", "right"]
 Coordinate = Annotated[int, Field(ge=0, le=10000)]
@@ -237,7 +237,7 @@ TOUCH_ACTIONS = [
     show_all_drawer,
 ]
 OBSERVATIONS = [screenshot, elements]
-# What each action set adds (reefbench.action_sets); ``marks`` is the space above.
+# What each action set adds (reefbench.actions.sets); ``marks`` is the space above.
 ACTION_SET_ACTIONS = {"a11y": [tap_on]}
 # What each set leaves out: ``pixels`` has no element ids (the coordinate taps and swipes
 # of TOUCH_ACTIONS stay).

@@ -16,14 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar, Protocol, runtime_checkable
 
-from reefbench.actions import Action
-from reefbench.environment import Environment
+from reefbench.actions.spec import Action
+from reefbench.environments.contract import Environment
+from reefbench.environments.grounding import Candidate
+from reefbench.environments.pointer import PointerKind, png_size
 from reefbench.envs.ui.hierarchy import UIHierarchy, UINode, parse_hierarchy
 from reefbench.envs.ui.marks import UIMarks, scaled, ui_marks
 from reefbench.errors import InvalidAction
-from reefbench.grounding import Candidate
-from reefbench.observe.marks import MARKS_SENTENCE, PIXELS_SENTENCE, Mark, require_mark
-from reefbench.pointer import PointerKind, png_size
+from reefbench.perception.marks import MARKS_SENTENCE, PIXELS_SENTENCE, Mark, require_mark
 
 # How the agent addresses elements on a touch screen, which the pixels set rewrites
 # (``action_set_descriptions`` of the phone and Android).
@@ -82,8 +82,8 @@ class TouchSnapshot:
         """The screenshot with the numbered boxes drawn on it."""
         from PIL import Image
 
-        from reefbench.observe.image import encode_png
-        from reefbench.observe.marks import draw_marks
+        from reefbench.perception.image import encode_png
+        from reefbench.perception.marks import draw_marks
 
         with Image.open(io.BytesIO(self.png)) as image:
             drawn = draw_marks(image, scaled(self.marks.marks, self.image_scale))
@@ -93,7 +93,7 @@ class TouchSnapshot:
         """The screenshot as it is (no boxes), at most ``max_width`` wide."""
         from PIL import Image
 
-        from reefbench.observe.image import encode_png
+        from reefbench.perception.image import encode_png
 
         with Image.open(io.BytesIO(self.png)) as image:
             return encode_png(image, max_width=max_width)
@@ -190,7 +190,7 @@ class TouchEnvironment(Environment, ABC):
         self.observe_now()
         return super().observe()
 
-    # Grounding (reefbench.grounding.Groundable): the a11y set's ``tap_on`` and the
+    # Grounding (reefbench.environments.grounding.Groundable): the a11y set's ``tap_on`` and the
     # oracle find elements by label or resource id through these.
     name_addressed: ClassVar[Mapping[str, str]] = {"tap_on": "tap"}
     pointer_kind: ClassVar[PointerKind | None] = "touch"

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from reefbench.actions.evaluators import EvalResult, evaluator
 from reefbench.envs.ui.device import UISource
 from reefbench.envs.ui.hierarchy import UIHierarchy, UINode, normalise, text_matches
 from reefbench.errors import ConfigError
-from reefbench.evaluators import EvalResult, evaluator
 
 Compare = Literal["eq", "ge", "le"]
 

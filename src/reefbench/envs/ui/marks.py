@@ -3,16 +3,16 @@
 Every node a finger can act on gets a number; a clickable row whose text sits in child
 ``TextView``s is named after that text, and a node with the same box as an already
 numbered ancestor (a clickable layout wrapping a clickable button) is numbered once.
-Drawing reuses :mod:`reefbench.observe.marks`.
+Drawing reuses :mod:`reefbench.perception.marks`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from reefbench.environments.grounding import HINT_SEPARATOR
 from reefbench.envs.ui.hierarchy import UIHierarchy, UINode, normalise
-from reefbench.grounding import HINT_SEPARATOR
-from reefbench.observe.marks import VALUE_CAP, Mark, MarkSet, clip_box, static_text
+from reefbench.perception.marks import VALUE_CAP, Mark, MarkSet, clip_box, static_text
 
 # The list shows a name up to this many characters (Mark.line); a longer name, or a value
 # longer than VALUE_CAP, is also given whole among the texts on screen.

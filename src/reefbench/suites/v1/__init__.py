@@ -17,7 +17,7 @@ from pathlib import Path
 
 from reefbench.benchmark.environments import make_environments
 from reefbench.suites import frozen
-from reefbench.task import Task
+from reefbench.tasks.task import Task
 
 NAME = "v1"
 VERSION = "1.0.0"

@@ -13,11 +13,11 @@ at 10 % of the benchmark. Step limits follow the rule reef-v1 was frozen with
 
 from __future__ import annotations
 
-from reefbench.action_names import LEGACY_REFS
+from reefbench.actions.names import LEGACY_REFS
 from reefbench.errors import ConfigError
 from reefbench.suites.frozen import content_id
 from reefbench.suites.step_budget import V1_RULE, with_step_budget
-from reefbench.task import Task
+from reefbench.tasks.task import Task
 
 PREFIX = "v1"
 SHORT = 5

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from reefbench.task import SubtaskInfo, Task
+from reefbench.tasks.task import SubtaskInfo, Task
 
 WEB_BROWSER = "web browser"
 

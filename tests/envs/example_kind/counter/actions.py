@@ -11,9 +11,9 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from counter.device import CounterDevice
-from reefbench.actions import action
+from reefbench.actions.evaluators import EvalResult, evaluator
+from reefbench.actions.spec import action
 from reefbench.errors import ActionFailed
-from reefbench.evaluators import EvalResult, evaluator
 
 
 @action

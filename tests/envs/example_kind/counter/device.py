@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reefbench.environment import Environment
+from reefbench.environments.contract import Environment
 
 
 class CounterDevice(Environment):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from reefbench.worlds import CACHE_ENV
+from reefbench.environments.worlds import CACHE_ENV
 
 
 @pytest.fixture(scope="session", autouse=True)

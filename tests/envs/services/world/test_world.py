@@ -11,17 +11,17 @@ from typing import Any
 
 import pytest
 
-from reefbench.actions import ActionCall, action
+from reefbench.actions.spec import ActionCall, action
 from reefbench.agents.scripted import ScriptedAgent
 from reefbench.envs.services import ServicesEnvironment
 from reefbench.envs.services import evaluators as ev
 from reefbench.envs.services.mail import send_mail
 from reefbench.envs.services.seeding import add_contact, load_world
 from reefbench.envs.services.world import WORLD_NOW, account_world, build_account
-from reefbench.episode import Episode
+from reefbench.episodes.episode import Episode
 from reefbench.errors import ActionFailed, TaskLoadError
-from reefbench.task import ActionStep, Task
-from reefbench.taskfile import task_from_dict
+from reefbench.tasks.task import ActionStep, Task
+from reefbench.tasks.taskfile import task_from_dict
 
 TABLES = ("contacts", "mail", "attachments", "events", "task_lists", "tasks", "notes",
           "note_items", "messages", "files")  # fmt: skip

@@ -17,7 +17,7 @@ import base64
 from collections.abc import Sequence
 from typing import Any
 
-from reefbench.actions import ActionCall
+from reefbench.actions.spec import ActionCall
 from reefbench.agents.computer_use.base import (
     SWITCH,
     NativeReply,
@@ -34,10 +34,10 @@ from reefbench.agents.providers.retry import (
     transient_status,
     transient_transport,
 )
+from reefbench.environments.pointer import Direction, PointerOp, Scale
+from reefbench.environments.root import ROOT
+from reefbench.episodes.protocol import Usage
 from reefbench.errors import ConfigError
-from reefbench.pointer import Direction, PointerOp, Scale
-from reefbench.protocol import Usage
-from reefbench.root import ROOT
 
 TOOL_VERSIONS = {"computer_20250124": "computer-use-2025-01-24",
                  "computer_20251124": "computer-use-2025-11-24"}  # fmt: skip

@@ -4,7 +4,7 @@ The model gets the ``computer_use`` tool (its predefined functions: ``click_at``
 ``type_text_at``, ``scroll_document``, ``key_combination``, ...) plus ``switch_device`` and
 the root actions as function declarations. Its coordinates are normalised to 0..999 on both
 axes whatever the image's size, so screenshots are sent as they are and the agent maps the
-points with :meth:`Scale.normalized <reefbench.pointer.Scale.normalized>`.
+points with :meth:`Scale.normalized <reefbench.environments.pointer.Scale.normalized>`.
 
 Every function call is answered by a ``FunctionResponse`` carrying the current screenshot
 (and the page's address as ``url``, as the API expects); a ``safety_decision`` asking for
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from reefbench.actions import ActionCall
+from reefbench.actions.spec import ActionCall
 from reefbench.agents.computer_use.base import (
     SWITCH,
     NativeReply,
@@ -36,9 +36,9 @@ from reefbench.agents.providers.retry import (
     transient_status,
     transient_transport,
 )
-from reefbench.pointer import Direction, PointerOp, Scale
-from reefbench.protocol import Usage
-from reefbench.root import ROOT
+from reefbench.environments.pointer import Direction, PointerOp, Scale
+from reefbench.environments.root import ROOT
+from reefbench.episodes.protocol import Usage
 
 SPAN = 1000  # Gemini answers in 0..999 on both axes
 KEEP_SCREENSHOTS = 3

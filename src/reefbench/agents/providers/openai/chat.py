@@ -31,7 +31,7 @@ from reefbench.agents.providers.retry import (
     transient_status,
     transient_transport,
 )
-from reefbench.protocol import Usage
+from reefbench.episodes.protocol import Usage
 
 
 class OpenAIProvider:

@@ -19,7 +19,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from reefbench.actions import ActionCall
+from reefbench.actions.spec import ActionCall
 from reefbench.agents.computer_use.base import (
     SWITCH,
     NativeReply,
@@ -37,9 +37,9 @@ from reefbench.agents.providers.retry import (
     transient_status,
     transient_transport,
 )
-from reefbench.pointer import Direction, PointerKind, PointerOp, Scale
-from reefbench.protocol import Usage
-from reefbench.root import ROOT
+from reefbench.environments.pointer import Direction, PointerKind, PointerOp, Scale
+from reefbench.environments.root import ROOT
+from reefbench.episodes.protocol import Usage
 
 MAX_SIZE = (1024, 768)
 ENVIRONMENTS: dict[PointerKind, str] = {

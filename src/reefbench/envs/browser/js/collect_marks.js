@@ -83,7 +83,7 @@
       el.getAttribute('alt') || el.getAttribute('name') || '';
   };
   // An empty field shows its placeholder in grey: a labelled one says it as a hint
-  // (reefbench.grounding.HINT_SEPARATOR).
+  // (reefbench.environments.grounding.HINT_SEPARATOR).
   const withHint = (el, name) => {
     const hint = (el.getAttribute('placeholder') || '').trim();
     if (!hint || valueOf(el) || !name || name.trim().toLowerCase() === hint.toLowerCase()) return name;

@@ -1,10 +1,10 @@
 """A lived-in account built from a seed: mail, contacts, calendar, tasks, notes, messages, files.
 
 ``account_world(seed)`` returns a prepared SQLite file (built once per seed into the world
-cache, :mod:`reefbench.worlds`); the services' ``load_world`` copies it over the account
-with SQLite's backup API, so a task on a world with hundreds of rows resets as fast as an
-empty one. Everything is drawn from ``Faker`` and ``random.Random`` seeded with the seed, in
-a fixed order, so the same seed (and Faker release) gives the same rows.
+cache, :mod:`reefbench.environments.worlds`); the services' ``load_world`` copies it over
+the account with SQLite's backup API, so a task on a world with hundreds of rows resets as
+fast as an empty one. Everything is drawn from ``Faker`` and ``random.Random`` seeded with
+the seed, in a fixed order, so the same seed (and Faker release) gives the same rows.
 
 The world's clock is :data:`WORLD_NOW`; the data spans the months around it. A task that
 needs another "today" sets it after loading the world.
@@ -17,7 +17,7 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 
-from reefbench.worlds import WORLD_NOW, cached, check_seed
+from reefbench.environments.worlds import WORLD_NOW, cached, check_seed
 
 __all__ = ["WORLD_NOW", "account_world", "build_account"]
 

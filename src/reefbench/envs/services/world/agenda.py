@@ -14,10 +14,10 @@ from datetime import date, datetime, timedelta
 
 from faker import Faker
 
+from reefbench.environments.worlds import text_pdf
 from reefbench.envs.services import files, messages, notes, tasks
 from reefbench.envs.services.calendar import add_event
 from reefbench.envs.services.world.people import Person, Vendor
-from reefbench.worlds import text_pdf
 
 EVENTS = 200
 TASK_LISTS = {

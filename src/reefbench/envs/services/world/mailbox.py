@@ -15,9 +15,9 @@ from datetime import datetime, timedelta
 
 from faker import Faker
 
+from reefbench.environments.worlds import text_pdf
 from reefbench.envs.services.mail import add_mail
 from reefbench.envs.services.world.people import Person, Vendor
-from reefbench.worlds import text_pdf
 
 ME = "alex.morgan@reef.test"
 MONTHS = 5

@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 
 from faker import Faker
 
-from reefbench.worlds import VENDORS, WORLD_NOW
+from reefbench.environments.worlds import VENDORS, WORLD_NOW
 
 CONTACTS = 150
 LOOKALIKE_GROUPS = 15  # each adds two people whose names nearly match an existing one

@@ -1,0 +1,94 @@
+"""The root environment: finishing, answers, calls to the user, and their checks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from reefbench.environments.root import (
+    ROOT,
+    RootEnvironment,
+    answer_covers,
+    answer_equals,
+    answer_judged,
+    user_was_asked,
+)
+
+
+def root_with(answer: str | None) -> dict[str, RootEnvironment]:
+    root = RootEnvironment()
+    if answer is not None:
+        root.step("submit", {"answer": answer})
+    return {ROOT: root}
+
+
+def test_answer_checks_are_routed_to_the_root_environment() -> None:
+    check = answer_equals(expected="Paris")
+    assert check.env_name == ROOT
+    assert check.check(root_with("Paris")).success
+
+
+def test_no_answer_yet_fails() -> None:
+    result = answer_equals(expected="x").check(root_with(None))
+    assert not result.success and "no answer" in result.message
+
+
+def test_answer_ignores_case_and_surrounding_spaces_but_not_inner_text() -> None:
+    assert answer_equals(expected="Room 4B").check(root_with("  room 4b \n")).success
+    result = answer_equals(expected="Room 4B").check(root_with("Room 4C"))
+    assert not result.success and "'Room 4C' is not 'Room 4B'" in result.message
+
+
+def test_submit_finishes_and_reset_forgets() -> None:
+    envs = root_with("42")
+    root = envs[ROOT]
+    assert root.finished and root.answer == "42"
+    root.reset()
+    assert not root.finished and root.answer is None
+
+
+def test_call_user_answers_from_user_data_and_is_checked() -> None:
+    root = RootEnvironment(user_data={"password": "pw"})
+    assert root.step("call_user", {"kind": "password"}) == "pw"
+    reply = root.step("call_user", {"kind": "otp"})
+    assert "cannot help with 'otp'" in reply and "password" in reply
+    assert user_was_asked(kind="password").check({ROOT: root}).success
+    assert not user_was_asked(kind="email").check({ROOT: root}).success
+
+
+def test_answer_compares_numbers_as_numbers_with_the_units_a_task_allows() -> None:
+    lines = answer_equals(expected="1024", units=["lines"])
+    assert lines.check(root_with("1,024 lines.")).success
+    assert not lines.check(root_with("1,024 pages")).success
+    assert not answer_equals(expected="1024").check(root_with("1,024 lines")).success
+
+
+def test_a_rubric_answer_needs_every_fact_and_reports_progress() -> None:
+    check = answer_covers(facts=["Studio C", "after lunch"])
+    assert check.check(root_with("Studio C, after lunch")).success
+    partial = check.check(root_with("Studio C"))
+    assert not partial.success and partial.progress == 0.5
+    assert "after lunch" in partial.message
+
+
+def test_without_a_judge_a_judged_answer_is_scored_by_its_rubric() -> None:
+    check = answer_judged(question="Where?", facts=["Studio C"])
+    assert check.check(root_with("in studio c")).success
+    assert not check.check(root_with("in studio d")).success
+
+
+def test_a_judge_grades_once_per_answer() -> None:
+    asked: list[tuple[str, str, tuple[str, ...]]] = []
+
+    def judge(question: str, answer: str, facts: Sequence[str]) -> tuple[bool, str]:
+        asked.append((question, answer, tuple(facts)))
+        return answer.endswith("C"), "states the room" if answer.endswith("C") else "wrong room"
+
+    root = RootEnvironment(judge=judge)
+    root.step("submit", {"answer": "the room is C"})
+    check = answer_judged(question="Which room?", facts=["C"])
+    for _ in range(3):
+        result = check.check({ROOT: root})
+        assert result.success and result.message == "judge: states the room"
+    assert asked == [("Which room?", "the room is C", ("C",))]
+    root.step("submit", {"answer": "the room is D"})
+    assert check.check({ROOT: root}).message == "judge: wrong room"
