@@ -124,6 +124,17 @@ def resolve_ref(ref: str, where: str = "reference") -> Action:
     return _import_ref(ref, where)
 
 
+def target_module(ref: str) -> str | None:
+    """The module ``ref`` resolves into, found without importing anything: a stable
+    name's and a legacy reference's target, or an import reference's own module;
+    ``None`` for a stable name that does not exist."""
+    from reefbench.actions.names import LEGACY_REFS, NAMES
+
+    name = LEGACY_REFS.get(ref, ref) if ":" in ref else ref
+    target = NAMES.get(name) if ":" not in name else name
+    return None if target is None else target.partition(":")[0]
+
+
 def stable_name(action: Action) -> str | None:
     """The stable name of one of reefbench's actions (``None``: it has none)."""
     return _name_of().get(action.ref)

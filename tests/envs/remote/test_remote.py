@@ -154,6 +154,7 @@ def test_oversized_and_malformed_bodies_are_rejected(served: dict[str, ServedApp
         ("reefbenchx.evil:f", 403),
         ("reefbench.envs.memory:nothing", 422),
         ("reefbench.envs.memory:MEMORY_ACTIONS", 422),
+        ("memory.no_such_check", 422),
     ],
 )
 def test_references_are_limited_to_allowed_actions(
@@ -163,6 +164,24 @@ def test_references_are_limited_to_allowed_actions(
     for path in ("/execute", "/evaluate"):
         response = httpx.post(url + path, headers=auth(), json={"ref": ref, "arguments": {}})
         assert response.status_code == status, (path, response.text)
+
+
+def test_a_stable_name_is_served_as_the_reference_it_names(
+    served: dict[str, ServedApp],
+) -> None:
+    """Task files name reefbench's checks by stable name (``memory.file_exists``); the
+    server checks the module the name resolves to, not the name's text."""
+    url = served["laptop"].url
+    body = {"ref": "memory.file_exists", "arguments": {"path": "nowhere.txt"}}
+    response = httpx.post(url + "/evaluate", headers=auth(), json=body)
+    assert response.status_code == 200, response.text
+    assert response.json()["success"] is False
+    narrow = ServedApp(create_app(m.MemoryEnvironment(), TOKEN, allowed_modules=("mine",)))
+    try:
+        refused = httpx.post(narrow.url + "/evaluate", headers=auth(), json=body)
+    finally:
+        narrow.stop()
+    assert refused.status_code == 403 and "reefbench.envs.memory" in refused.text
 
 
 def test_an_action_is_not_an_evaluator(served: dict[str, ServedApp]) -> None:

@@ -23,7 +23,7 @@ from fastapi.responses import JSONResponse
 
 from reefbench import __version__
 from reefbench.actions.evaluators import Evaluator
-from reefbench.actions.refs import resolve_ref
+from reefbench.actions.refs import resolve_ref, target_module
 from reefbench.actions.sets import DEFAULT_ACTION_SET
 from reefbench.actions.spec import Action
 from reefbench.environments.contract import Environment, loggable
@@ -258,7 +258,10 @@ def _reference_routes(
     routes = APIRouter()
 
     def bind(body: RefRequest) -> Any:
-        module = body.ref.partition(":")[0]
+        # A stable name (what task files write) is checked by the module it names.
+        module = target_module(body.ref)
+        if module is None:
+            raise HTTPException(422, f"'{body.ref}' is not a stable name of an action")
         if not any(module == m or module.startswith(m + ".") for m in allowed_modules):
             raise HTTPException(403, f"module '{module}' is not allowed on this server")
         try:
