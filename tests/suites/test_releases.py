@@ -27,8 +27,8 @@ def test_every_row_loads_by_name_and_alias(row: object) -> None:
 
 
 def test_names_aliases_and_the_unknown() -> None:
-    assert SUITES == ("memory", "v0", "v1")
-    assert ALIASES == {"reef-v0": "v0", "reef-v1": "v1"}
+    assert SUITES == ("memory", "v0", "v1", "v2-dev")
+    assert ALIASES == {"reef-v0": "v0", "reef-v1": "v1", "reef-v2-dev": "v2-dev"}
     with pytest.raises(ConfigError, match=r"^unknown suite 'moon': available suites: memory, "):
         get_suite("moon")
 

@@ -82,6 +82,14 @@ RELEASES: tuple[Release, ...] = (
         pool=BENCHMARK_POOL,
         frozen="reefbench.suites.v1:FROZEN",
     ),
+    Release(
+        "v2-dev",
+        ("reef-v2-dev",),
+        "reef-v2 in the making: its families' tasks from today's source (not frozen: ids "
+        "change; publish no score on it).",
+        "reefbench.benchmark.v2",
+        pool="reefbench.benchmark.v2:POOL",
+    ),
 )
 
 SUITES = tuple(r.name for r in RELEASES)

@@ -63,6 +63,13 @@ class NearMissCase(BaseModel):
     calls: list[ActionCall]
 
 
+def _tag_value(tags: list[str], key: str) -> str | None:
+    """The value of the first ``key:value`` tag (labels kept as tags so that frozen data
+    keeps its schema)."""
+    prefix = f"{key}:"
+    return next((t.removeprefix(prefix) for t in tags if t.startswith(prefix)), None)
+
+
 class TaskMetadata(BaseModel):
     """Labels used for filtering, step limits and report breakdowns."""
 
@@ -79,6 +86,16 @@ class TaskMetadata(BaseModel):
     subtasks: list[SubtaskInfo] = Field(default_factory=list)
     subtask_links: list[tuple[str, str]] = Field(default_factory=list)
     tags: list[str] = Field(default_factory=list)
+
+    @property
+    def family(self) -> str | None:
+        """The task's family in its release (tag ``family:<name>``), if it has one."""
+        return _tag_value(self.tags, "family")
+
+    @property
+    def tier(self) -> str | None:
+        """The task's difficulty tier, easy, medium or hard (tag ``tier:<tier>``), if set."""
+        return _tag_value(self.tags, "tier")
 
     @property
     def platform(self) -> str:

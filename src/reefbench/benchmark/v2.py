@@ -1,0 +1,135 @@
+"""reef-v2 in the making: its families, its templates and the tasks they give.
+
+reef-v2 is the release after reef-v1 (issue 33): harder by what it asks (office work,
+reasoning over content, information only in pixels, infeasible, ambiguous and adversarial
+tasks, long workflows, robustness). Until it is frozen, suite ``v2-dev`` plays the tasks
+this module builds from today's source, so templates can be gated and playtested as they
+are written; its ids are not stable and no score on it should be published.
+
+Every template belongs to one :class:`Family` and says its tier (``easy``, ``medium`` or
+``hard``); a task carries both as tags (``family:<name>``, ``tier:<tier>``:
+:attr:`~reefbench.tasks.task.TaskMetadata.family`, :attr:`~reefbench.tasks.task.TaskMetadata.tier`),
+which ``reef run --tier`` selects on and the report breaks down by. A template gives
+:data:`TASKS_PER_TEMPLATE` tasks at most, drawn from its value pools with a fixed seed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from reefbench.benchmark.environments import make_environments
+from reefbench.tasks.subtask import SubTask
+from reefbench.tasks.task import Task
+
+Tier = Literal["easy", "medium", "hard"]
+TIERS: tuple[Tier, ...] = ("easy", "medium", "hard")
+# No template may supply more than 5 % of a 300-task release.
+TASKS_PER_TEMPLATE = 15
+SEED = 2
+
+
+@dataclass(frozen=True)
+class Template:
+    """A subtask template of reef-v2 with its tier (what makes it that hard is the
+    template's docstring's business)."""
+
+    subtask: SubTask
+    tier: Tier
+
+
+@dataclass(frozen=True)
+class Family:
+    """A family of reef-v2: a name and its templates."""
+
+    name: str
+    description: str
+    templates: tuple[Template, ...]
+
+
+def families() -> list[Family]:
+    """The families written so far (their modules imported now)."""
+    from reefbench.benchmark.templates import office
+
+    return [
+        Family(
+            "office",
+            "Office work in LibreOffice Calc, Writer and Impress, checked in the saved file.",
+            (
+                Template(office.CALC_TOTAL, "easy"),
+                Template(office.CALC_AVERAGE, "easy"),
+                Template(office.WRITER_HEADING, "easy"),
+                Template(office.IMPRESS_TITLE, "easy"),
+            ),
+        ),
+    ]
+
+
+def pool() -> dict[str, SubTask]:
+    """Every template of reef-v2 by id (the suite's pool: gates and lint read it)."""
+    return {t.subtask.id: t.subtask for f in families() for t in f.templates}
+
+
+def value_sets(template: SubTask, count: int, seed: int = SEED) -> list[dict[str, Any]]:
+    """Up to ``count`` distinct value assignments: the template's records, else draws from
+    the product of its pools (seeded, so the same source gives the same tasks)."""
+    if template.value_records:
+        return [dict(r) for r in template.value_records[:count]]
+    names = list(template.attributes)
+    missing = [n for n in names if not template.value_pools.get(n)]
+    if missing:
+        raise ValueError(f"template {template.id}: no values for {', '.join(missing)}")
+    combos = list(itertools.product(*(template.value_pools[n] for n in names)))
+    random.Random(f"{seed}:{template.id}").shuffle(combos)
+    return [dict(zip(names, combo, strict=True)) for combo in combos[:count]]
+
+
+def single_task(template: SubTask, values: dict[str, Any], task_id: str) -> Task:
+    """A task of one subtask, built as composed tasks are (the template instantiated
+    through the composed-task format, then the suite's finish)."""
+    from reefbench.benchmark.finish import finish
+    from reefbench.compose.instructions import InstructionGraph, render_instruction
+    from reefbench.tasks.taskfile import task_from_dict
+
+    document = {
+        "schema_version": 1,
+        "id": task_id,
+        "instruction": render_instruction(
+            InstructionGraph.of([template.description.format(**values)], [])
+        ),
+        "subtasks": [{"template": template.id, "attributes": values}],
+        "links": [],
+        "user_data": {},
+        "metadata": {"intent": template.intents[0] if template.intents else ""},
+    }
+    task = task_from_dict(document, {template.id: template}, where=f"reef-v2 task {task_id}")
+    return finish(task)
+
+
+def labelled(task: Task, family: str, tier: Tier) -> Task:
+    """``task`` with its family and tier tags (any earlier ones replaced)."""
+    kept = [t for t in task.metadata.tags if not t.startswith(("family:", "tier:"))]
+    task.metadata.tags = [*kept, f"family:{family}", f"tier:{tier}"]
+    return task
+
+
+def tasks_of(family: Family, per_template: int = TASKS_PER_TEMPLATE) -> Iterable[Task]:
+    for template in family.templates:
+        short = template.subtask.id.split(".", 1)[-1].replace("_", "-")
+        for index, values in enumerate(value_sets(template.subtask, per_template)):
+            task = single_task(template.subtask, values, f"v2-{family.name}-{short}-{index}")
+            yield labelled(task, family.name, template.tier)
+
+
+def load() -> list[Task]:
+    """Every reef-v2 task today's source gives, family by family."""
+    return [task for family in families() for task in tasks_of(family)]
+
+
+# The suite's pool (RELEASES names it by reference).
+POOL: dict[str, SubTask] = pool()
+
+__all__ = ["POOL", "Family", "Template", "families", "load", "make_environments", "pool"]
