@@ -13,7 +13,8 @@ from reefbench.compose.consistency import (
     inferring_validator,
     rule_validator,
 )
-from reefbench.compose.instructions import InstructionGraph, render_instruction, render_steps
+from reefbench.compose.instructions import render_steps
+from reefbench.tasks.instructions import InstructionGraph, render_instruction
 
 TEXTS = (
     'Create the report "r.txt".',

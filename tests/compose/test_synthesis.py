@@ -14,11 +14,11 @@ from reefbench.agents import NullAgent, OracleAgent
 from reefbench.compose.capabilities import CAPABILITIES, constraints_for
 from reefbench.compose.complexity import DIMENSIONS, LEVELS, task_complexity
 from reefbench.compose.consistency import check_instruction
-from reefbench.compose.instructions import InstructionGraph
 from reefbench.compose.synthesis import Request, Synthesizer, synthesize
 from reefbench.envs import memory as m
 from reefbench.suites.demo import POOL
 from reefbench.suites.memory import make_environments
+from reefbench.tasks.instructions import InstructionGraph
 from reefbench.tasks.subtask import ATTRIBUTE_TYPES, SubTask
 from reefbench.tasks.taskfile import save_tasks
 

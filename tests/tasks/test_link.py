@@ -60,7 +60,9 @@ def test_composed_cross_device_task_is_solvable_and_not_trivial() -> None:
         [(0, 1)],
     )
     assert task.metadata.platform == "cross"
-    assert task.instruction.startswith('First, on the phone, create the file "n.txt"')
+    # The default instruction says the structure: (3) does not wait for (2).
+    assert task.instruction.startswith('(1) On the phone, create the file "n.txt"')
+    assert '(3) Independently, on the laptop, create the file "m.txt"' in task.instruction
     assert Episode(task, OracleAgent(), make_environments()).run().success
     assert Episode(task, NullAgent(), make_environments()).run().completion_ratio == 0.0
 
@@ -88,3 +90,21 @@ def test_a_composed_task_carries_its_subtasks_near_misses_as_calls() -> None:
     assert wrong[0] == task.reference_solution[0]  # the other subtask's part is kept
     assert wrong[1:] == case.calls != task.reference_solution[1:]
     assert case.calls[0].arguments == {"path": "a", "content": "hi!"}
+
+
+def test_the_default_instruction_passes_the_consistency_gate() -> None:
+    """A branch (0 -> 1, 0 -> 2) told as "first ...; then ...; then ..." claimed 2 waits
+    for 1; the consistency gate refused the in-memory suite's composed tasks for it."""
+    from reefbench.validation.gates import instruction_problems
+
+    task = compose_task(
+        "branches",
+        [
+            (POOL["create_file@phone"], {"path": "list.txt", "content": "eggs"}),
+            (POOL["copy_file@phone"], {"source": "list.txt", "target": "copy1.txt"}),
+            (POOL["append_line@phone"], {"path": "list.txt", "line": "bread"}),
+        ],
+        [(0, 1), (0, 2)],
+    )
+    assert instruction_problems(task, POOL) == []
+    assert "(2) and (3) can be done in either order." in task.instruction

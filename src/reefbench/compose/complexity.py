@@ -29,7 +29,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from reefbench.errors import ConfigError, GraphError
+from reefbench.errors import ConfigError
+from reefbench.tasks.ordering import descendants, topological_order
 
 if TYPE_CHECKING:
     from reefbench.tasks.task import Task
@@ -121,28 +122,6 @@ def measure(n: int, edges: Sequence[tuple[int, int]], categories: Sequence[str])
     )
 
 
-def topological_order(n: int, edges: Sequence[tuple[int, int]]) -> list[int]:
-    """Kahn's algorithm, smallest index first; raises GraphError on a cycle."""
-    successors: list[list[int]] = [[] for _ in range(n)]
-    indegree = [0] * n
-    for u, v in set(edges):
-        successors[u].append(v)
-        indegree[v] += 1
-    ready = [i for i in range(n) if indegree[i] == 0]
-    order: list[int] = []
-    while ready:
-        ready.sort(reverse=True)
-        u = ready.pop()
-        order.append(u)
-        for v in successors[u]:
-            indegree[v] -= 1
-            if indegree[v] == 0:
-                ready.append(v)
-    if len(order) != n:
-        raise GraphError("the subtask graph has a cycle")
-    return order
-
-
 def depth(n: int, edges: Sequence[tuple[int, int]], order: Sequence[int] | None = None) -> int:
     """Number of nodes on the longest path (0 for an empty graph)."""
     order = topological_order(n, edges) if order is None else order
@@ -155,23 +134,6 @@ def depth(n: int, edges: Sequence[tuple[int, int]], order: Sequence[int] | None 
             if longest[u] + 1 > longest[v]:
                 longest[v] = longest[u] + 1
     return max(longest, default=0)
-
-
-def descendants(
-    n: int, edges: Sequence[tuple[int, int]], order: Sequence[int] | None = None
-) -> list[int]:
-    """Bitmask of the strict descendants of every node (the transitive closure)."""
-    order = topological_order(n, edges) if order is None else order
-    successors: list[list[int]] = [[] for _ in range(n)]
-    for u, v in edges:
-        successors[u].append(v)
-    reach = [0] * n
-    for u in reversed(order):
-        mask = 0
-        for v in successors[u]:
-            mask |= (1 << v) | reach[v]
-        reach[u] = mask
-    return reach
 
 
 def width(n: int, edges: Sequence[tuple[int, int]], order: Sequence[int] | None = None) -> int:

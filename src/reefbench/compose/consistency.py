@@ -20,9 +20,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from reefbench.compose.complexity import descendants
-from reefbench.compose.instructions import InstructionGraph
 from reefbench.errors import GraphError
+from reefbench.tasks.instructions import InstructionGraph
+from reefbench.tasks.ordering import descendants
 
 _REFS = r"((?:\(\d+\)(?:, | and ))*\(\d+\))"
 _NOTE = re.compile(_REFS + r" can be done in (?:either|any) order\.")

@@ -33,16 +33,12 @@ from typing import Any, Literal
 from reefbench.compose.canonical import canonical_digest, node_label
 from reefbench.compose.capabilities import capabilities_for
 from reefbench.compose.complexity import DIMENSIONS, LEVELS, Complexity, depth, width
-from reefbench.compose.instructions import (
-    InstructionGraph,
-    StepDescriber,
-    render_instruction,
-    render_steps,
-)
+from reefbench.compose.instructions import StepDescriber, render_steps
 from reefbench.compose.pool import NO_INTENT, Group, PoolIndex, TemplateInfo
 from reefbench.compose.shapes import Shape, bounds_for, sample_shape
 from reefbench.compose.topo import count_topological_orders
 from reefbench.errors import ConfigError
+from reefbench.tasks.instructions import InstructionGraph, render_instruction
 from reefbench.tasks.subtask import SubTask
 from reefbench.tasks.task import Task
 

@@ -17,8 +17,8 @@ from collections.abc import Iterator, Sequence
 from math import factorial
 from typing import TYPE_CHECKING
 
-from reefbench.compose.complexity import topological_order
 from reefbench.errors import ConfigError
+from reefbench.tasks.ordering import topological_order
 
 if TYPE_CHECKING:
     from reefbench.tasks.task import Task

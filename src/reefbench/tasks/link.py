@@ -56,7 +56,7 @@ def compose_task(
     any_alternative = any(f.alternatives for f in fragments)
     return Task(
         id=task_id,
-        instruction=instruction or _joined_instruction([fragments[i].instruction for i in order]),
+        instruction=instruction or _structured_instruction(fragments, list(dag.edges)),
         nodes=joined.nodes,
         edges=joined.edges,
         setup=joined.setup,
@@ -162,8 +162,11 @@ def _ends(fragment: Any, prefix: str) -> tuple[list[str], list[str]]:
     return sources, sinks
 
 
-def _joined_instruction(parts: list[str]) -> str:
-    if len(parts) == 1:
-        return parts[0]
-    sentences = [p.rstrip(".") for p in parts]
-    return "First, " + "; then, ".join(s[0].lower() + s[1:] for s in sentences) + "."
+def _structured_instruction(fragments: Sequence[Any], links: list[tuple[int, int]]) -> str:
+    """The instruction synthesis writes (:mod:`reefbench.tasks.instructions`): every link
+    said at the step that needs it, so the consistency gate reads the links back (a plain
+    "first ...; then ..." told a branch as a chain). Imported here, on first use, so that
+    ``import reefbench`` stays light."""
+    from reefbench.tasks.instructions import InstructionGraph, render_instruction
+
+    return render_instruction(InstructionGraph.of([f.instruction for f in fragments], links))

@@ -75,10 +75,10 @@ from reefbench.actions.sets import DEFAULT_ACTION_SET, get_action_set
 from reefbench.actions.spec import ActionCall
 from reefbench.agents import OracleAgent, ScriptedAgent
 from reefbench.compose.consistency import check_instruction
-from reefbench.compose.instructions import InstructionGraph
 from reefbench.environments.contract import Environment
 from reefbench.episodes.episode import Episode, EpisodeResult
 from reefbench.plumbing.waiting import wait_until
+from reefbench.tasks.instructions import InstructionGraph
 from reefbench.tasks.subtask import SubTask
 from reefbench.tasks.task import Task
 from reefbench.validation.devices import device_problems
@@ -553,6 +553,9 @@ def run_gates(
         else {t.id for t in todo}
     )
     verdicts = _static_failures(todo, pool, known_faults)
+    if on_verdict is not None:  # reported like a played task's verdict: they fail too
+        for verdict in verdicts.values():
+            on_verdict(verdict)
     work: queue.Queue[Task] = queue.Queue()
     for task in sorted(
         todo, key=lambda t: -gate_cost(t, plan.get(t.id, set()), t.id in with_alternatives)

@@ -315,7 +315,7 @@ def single_task(template: SubTask, values: dict[str, object], task_id: str) -> T
     """A task of one office subtask with these values, built as composed tasks are
     (template instantiated through the composed-task format, then the suite's finish)."""
     from reefbench.benchmark.finish import finish
-    from reefbench.compose.instructions import InstructionGraph, render_instruction
+    from reefbench.tasks.instructions import InstructionGraph, render_instruction
     from reefbench.tasks.taskfile import task_from_dict
 
     document = {
