@@ -323,8 +323,13 @@ def _walk(
         # demand, so walking them is what stalls an observation. Only the cells on screen
         # are read (through the Table interface); without one, the walk stops at the first
         # run of children that are not showing.
-        cells = _visible_cells(acc, node["box"])
-        if cells is not None:
+        grid = _visible_cells(acc, node["box"])
+        if grid is not None:
+            cells, left_out = grid
+            if left_out:
+                # Said before the cells, as text on screen: an agent reading the list must
+                # know that rows or columns it cannot see in it are there.
+                out.append({**node, "role": "label", "name": left_out, "depth": depth + 1})
             for cell in cells:
                 _walk(cell, depth + 1, out, max_nodes, max_children)
             return
@@ -388,9 +393,20 @@ def _cell_position(table: Any, acc: Any, x: int, y: int) -> tuple[int, int] | No
         return None
 
 
-def _visible_cells(acc: Any, box: list[int] | None) -> list[Any] | None:
-    """The cells of a table that are on screen, top-left first, capped; ``None`` when the
-    container is not a table (or does not say where its cells are)."""
+def _address(row: int, column: int) -> str:
+    """``(0, 0)`` -> ``A1``: a cell's address as Calc writes it."""
+    letters = ""
+    column += 1
+    while column:
+        column, rest = divmod(column - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return f"{letters}{row + 1}"
+
+
+def _visible_cells(acc: Any, box: list[int] | None) -> tuple[list[Any], str] | None:
+    """The cells of a table that are on screen, top-left first, capped, and what the cap
+    left out ("" when nothing); ``None`` when the container is not a table (or does not
+    say where its cells are)."""
     try:
         table = acc.get_table_iface()
     except Exception:
@@ -413,7 +429,14 @@ def _visible_cells(acc: Any, box: list[int] | None) -> list[Any] | None:
                 continue
             if cell is not None:
                 cells.append(cell)
-    return cells
+    left_out = ""
+    if rows and columns and (rows[-1] < last[0] or columns[-1] < last[1]):
+        left_out = (
+            f"Cells listed: {_address(first[0], first[1])}:{_address(rows[-1], columns[-1])} "
+            f"of the {_address(first[0], first[1])}:{_address(last[0], last[1])} on screen; "
+            "the others are only in the screenshot"
+        )
+    return cells, left_out
 
 
 def _walk_showing(
