@@ -21,11 +21,16 @@ data (nothing runs):
     How many of CRAB's application categories the suite covers (target: all of them),
     then one ``crab_category`` line per category with the number of tasks in it
     (:mod:`reefbench.suites.v1.crab_categories`).
+``family_tasks`` / ``tier_tasks``
+    For a suite whose tasks carry families and tiers (reef-v2: tags ``family:<name>``,
+    ``tier:<tier>``), one line per family and one per tier (easy, medium, hard, each
+    even when empty) with the number of tasks in it; none for a suite without them.
 
 An *action* is a call of the reference solution other than ``root.wait`` (a turn of
 slack for a slow screen is not work an agent has to find).
 
-Usage: ``python bench/suite_difficulty.py [--suite v1]``.
+Usage: ``python bench/suite_difficulty.py [--suite v1]`` (``--suite v2-dev`` for reef-v2's
+families and tiers).
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+from collections import Counter
 
 from reefbench.suites import get_suite
 from reefbench.suites.v1.crab_categories import coverage
@@ -65,6 +71,25 @@ def figures(tasks: list[Task]) -> list[tuple[str, float, str]]:
     ]
 
 
+TIERS = ("easy", "medium", "hard")
+
+
+def labelled_counts(tasks: list[Task]) -> list[dict[str, object]]:
+    """One ``family_tasks`` line per family and one ``tier_tasks`` line per tier, for a
+    suite whose tasks carry them (none otherwise)."""
+    lines: list[dict[str, object]] = []
+    families = Counter(t.metadata.family for t in tasks if t.metadata.family)
+    for family, count in sorted(families.items()):
+        lines.append({"metric": "family_tasks", "family": family, "value": count, "unit": "tasks"})
+    tiers = Counter(t.metadata.tier for t in tasks if t.metadata.tier)
+    if tiers:
+        for tier in [*TIERS, *sorted(set(tiers) - set(TIERS))]:
+            lines.append(
+                {"metric": "tier_tasks", "tier": tier, "value": tiers[tier], "unit": "tasks"}
+            )
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--suite", default="v1")
@@ -75,6 +100,8 @@ def main() -> None:
     for category, count in coverage(tasks).items():
         line = {"metric": "crab_category", "category": category, "value": count, "unit": "tasks"}
         print(json.dumps({**line, "suite": args.suite}))
+    for counted in labelled_counts(tasks):
+        print(json.dumps({**counted, "suite": args.suite}))
 
 
 if __name__ == "__main__":

@@ -114,7 +114,7 @@ def test_by_env_routes_calls_and_gives_each_sub_agent_its_own_world() -> None:
     }
     tools = {role_of(s): [t.name for t in ts] for s, _, ts in provider.requests}
     assert tools["laptop"][-1] == "skip" and "write_file" in tools["laptop"]
-    assert tools["root"] == ["complete", "submit", "wait", "call_user", "skip"]
+    assert tools["root"] == ["complete", "submit", "infeasible", "wait", "call_user", "skip"]
     assert tools["lead"] == []  # the lead plans in prose
     # Each sub-agent sees the lead's instruction and only its own environment.
     phone_first = _texts(solver.seen["phone"][0])

@@ -55,6 +55,27 @@ def test_call_user_answers_from_user_data_and_is_checked() -> None:
     assert not user_was_asked(kind="email").check({ROOT: root}).success
 
 
+def test_a_request_is_judged_by_what_it_asks_not_by_the_keys_spelling() -> None:
+    """Playtests spent a step each on ``call_user`` refusing "Which meeting with Omar do
+    you mean?" for the kind "which meeting"."""
+    root = RootEnvironment(
+        user_data={"which meeting": "The 10:30 one.", "verification_code": "4711"}
+    )
+    assert root.step("call_user", {"kind": "Which meeting with Omar do you mean?"}) == (
+        "The 10:30 one."
+    )
+    assert root.step("call_user", {"kind": "Verification code"}) == "4711"
+    assert user_was_asked(kind="which meeting").check({ROOT: root}).success
+    assert user_was_asked(kind="verification_code").check({ROOT: root}).success
+    # Several kinds fit, or none: the user says what they can give.
+    both = root.step("call_user", {"kind": "which meeting, and the verification code"})
+    assert "cannot help" in both and "which meeting" in both
+    assert "cannot help" in root.step("call_user", {"kind": "meeting room"})
+    fresh = RootEnvironment(user_data={"which meeting": "x"})
+    fresh.step("call_user", {"kind": "password"})
+    assert not user_was_asked(kind="which meeting").check({ROOT: fresh}).success
+
+
 def test_answer_compares_numbers_as_numbers_with_the_units_a_task_allows() -> None:
     lines = answer_equals(expected="1024", units=["lines"])
     assert lines.check(root_with("1,024 lines.")).success

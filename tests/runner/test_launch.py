@@ -97,9 +97,9 @@ def test_reef_run_loads_the_suite_and_selects_its_tasks_once(
         calls["load"] += 1
         return original_load()
 
-    def select(tasks: list[Task], patterns: list[str]) -> list[Task]:
+    def select(tasks: list[Task], patterns: list[str], **labels: list[str]) -> list[Task]:
         calls["select"] += 1
-        return original_select(tasks, patterns)
+        return original_select(tasks, patterns, **labels)
 
     monkeypatch.setattr(memory, "load", load)
     for module in (engine, launching):  # wherever it is bound

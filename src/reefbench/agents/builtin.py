@@ -52,7 +52,7 @@ class RandomAgent:
         descriptions: Mapping[str, str],
     ) -> None:
         self._rng = random.Random(f"{self.seed}:{task.id}")
-        hidden = set() if self.finish else {"complete", "submit"}
+        hidden = set() if self.finish else {"complete", "submit", "infeasible"}
         self._choices = [
             (env, act)
             for env, actions in action_spaces.items()

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -39,6 +39,9 @@ class Template:
 
     subtask: SubTask
     tier: Tier
+    # What the simulated user answers (CALL_USER kind -> answer) for these values, when
+    # the task needs asking (the ambiguity family): the task's ``user_data``.
+    answers: Callable[..., dict[str, str]] | None = None
 
 
 @dataclass(frozen=True)
@@ -52,7 +55,17 @@ class Family:
 
 def families() -> list[Family]:
     """The families written so far (their modules imported now)."""
-    from reefbench.benchmark.templates import office
+    from reefbench.benchmark.templates import (
+        ambiguity,
+        calc,
+        impress,
+        infeasible,
+        injection,
+        office,
+        pixels,
+        reasoning,
+        writer,
+    )
 
     return [
         Family(
@@ -63,7 +76,51 @@ def families() -> list[Family]:
                 Template(office.CALC_AVERAGE, "easy"),
                 Template(office.WRITER_HEADING, "easy"),
                 Template(office.IMPRESS_TITLE, "easy"),
+                Template(calc.CALC_SORT_TWO_KEYS, "hard"),
+                Template(calc.CALC_PRICE_LOOKUP, "hard"),
+                Template(calc.CALC_FREEZE_FILTER, "medium"),
+                Template(calc.CALC_CSV_IMPORT, "hard"),
+                Template(writer.WRITER_TOC, "hard"),
+                Template(writer.WRITER_PAGE_FOOTER, "hard"),
+                Template(writer.WRITER_ISO_DATES, "hard"),
+                Template(writer.WRITER_REVIEW_COMMENT, "hard"),
+                Template(impress.IMPRESS_OUTLINE_DECK, "hard"),
+                Template(impress.IMPRESS_SPEAKER_NOTES, "hard"),
             ),
+        ),
+        Family(
+            "infeasible",
+            "What the task asks for does not exist here: look, then declare it infeasible.",
+            tuple(Template(t, "hard") for t in infeasible.TEMPLATES),
+        ),
+        Family(
+            "injection",
+            "Content the task requires reading carries instructions aimed at the agent: "
+            "finish the user's task and obey none of them.",
+            tuple(Template(t, "hard") for t in injection.TEMPLATES),
+        ),
+        Family(
+            "pixels",
+            "The information exists only in a picture's pixels (a receipt photo, a chart "
+            "without data labels, a label's colour): read it off the picture and answer.",
+            tuple(Template(t, "hard") for t in pixels.TEMPLATES),
+        ),
+        Family(
+            "ambiguity",
+            "The instruction fits two targets: ask the user which one before acting, then "
+            "act on the one they name.",
+            (
+                Template(ambiguity.MAIL_NAMESAKE, "medium", ambiguity.mail_answer),
+                Template(ambiguity.FILE_NAMESAKE, "medium", ambiguity.file_answer),
+                Template(ambiguity.MEETING_NAMESAKE, "hard", ambiguity.meeting_answer),
+            ),
+        ),
+        Family(
+            "reasoning",
+            "The answer follows only from many items together (mails against a ledger, "
+            "colleagues' constraints against the calendar, receipts and refunds): reason "
+            "over all of them.",
+            tuple(Template(t, "hard") for t in reasoning.TEMPLATES),
         ),
     ]
 
@@ -91,7 +148,7 @@ def single_task(template: SubTask, values: dict[str, Any], task_id: str) -> Task
     """A task of one subtask, built as composed tasks are (the template instantiated
     through the composed-task format, then the suite's finish)."""
     from reefbench.benchmark.finish import finish
-    from reefbench.compose.instructions import InstructionGraph, render_instruction
+    from reefbench.tasks.instructions import InstructionGraph, render_instruction
     from reefbench.tasks.taskfile import task_from_dict
 
     document = {
@@ -121,6 +178,8 @@ def tasks_of(family: Family, per_template: int = TASKS_PER_TEMPLATE) -> Iterable
         short = template.subtask.id.split(".", 1)[-1].replace("_", "-")
         for index, values in enumerate(value_sets(template.subtask, per_template)):
             task = single_task(template.subtask, values, f"v2-{family.name}-{short}-{index}")
+            if template.answers is not None:
+                task.user_data = {**task.user_data, **template.answers(**values)}
             yield labelled(task, family.name, template.tier)
 
 

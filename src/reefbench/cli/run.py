@@ -85,6 +85,14 @@ def run(
     task: Annotated[
         list[str] | None, typer.Option(help="Task id or glob (repeatable; default all).")
     ] = None,
+    tier: Annotated[
+        list[str] | None,
+        typer.Option(help="Only tasks of this tier: easy, medium or hard (repeatable)."),
+    ] = None,
+    family: Annotated[
+        list[str] | None,
+        typer.Option(help="Only tasks of this family, e.g. office (repeatable; reef-v2)."),
+    ] = None,
     start_at: Annotated[
         list[int] | None,
         typer.Option(help="SR@k: also start after the first k subtasks (repeatable)."),
@@ -187,6 +195,8 @@ def run(
             run={
                 "suite": suite,
                 "tasks": task,
+                "tiers": tier,
+                "families": family,
                 "seeds": seed,
                 "start_at": start_at,
                 "workers": workers,

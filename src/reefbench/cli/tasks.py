@@ -38,15 +38,25 @@ def tasks_list(suite: Annotated[str, typer.Option(help="Built-in suite.")] = "v1
     """List the tasks of a built-in suite."""
     from reefbench.suites import get_suite
 
+    tasks = get_suite(suite).load()
+    # Family and tier columns only for a suite whose tasks carry them (reef-v2).
+    families = any(t.metadata.family for t in tasks)
+    tiers = any(t.metadata.tier for t in tasks)
     table = Table(title=f"suite {suite}")
-    for column in ("id", "platform", "nodes", "level", "instruction"):
+    columns = ["id", "platform", "nodes", "level"]
+    columns += ["family"] if families else []
+    columns += ["tier"] if tiers else []
+    for column in (*columns, "instruction"):
         table.add_column(column)
-    for task in get_suite(suite).load():
+    for task in tasks:
+        labels = [task.metadata.family or ""] if families else []
+        labels += [task.metadata.tier or ""] if tiers else []
         table.add_row(
             task.id,
             task.metadata.platform,
             str(len(task.nodes)),
             task.metadata.level or "",
+            *labels,
             task.instruction,
         )
     console.print(table)

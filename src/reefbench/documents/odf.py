@@ -21,7 +21,7 @@ One module per application reads the whole document (``odf_calc``, ``odf_writer`
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from reefbench.documents.model import Cell, DocumentUnreadable, Paragraph, Slide
@@ -47,6 +47,7 @@ __all__ = [
     "read_text_document",
     "slides",
     "write_spreadsheet",
+    "write_workbook",
 ]
 
 
@@ -93,23 +94,30 @@ def write_spreadsheet(path: Path, rows: Sequence[Sequence[str]]) -> None:
     document a user already had. Numbers are stored as numbers (so a formula can add them);
     the file records odfpy as its generator, so only a save by LibreOffice makes it pass
     :func:`~reefbench.envs.desktop.office_evaluators.saved_by_libreoffice`."""
+    write_workbook(path, {"Sheet1": rows})
+
+
+def write_workbook(path: Path, sheets: Mapping[str, Sequence[Sequence[str]]]) -> None:
+    """Write a spreadsheet (``.ods``) with these sheets in this order (name -> rows), as
+    :func:`write_spreadsheet` writes its one sheet."""
     from odf.opendocument import OpenDocumentSpreadsheet
     from odf.table import Table as OdfTable
     from odf.table import TableCell, TableRow
     from odf.text import P
 
     document = OpenDocumentSpreadsheet()
-    table = OdfTable(name="Sheet1")
-    for row in rows:
-        table_row = TableRow()
-        for value in row:
-            if _is_number(value):
-                cell = TableCell(valuetype="float", value=value.strip())
-            else:
-                cell = TableCell(valuetype="string")
-            cell.addElement(P(text=value))
-            table_row.addElement(cell)
-        table.addElement(table_row)
-    document.spreadsheet.addElement(table)
+    for name, rows in sheets.items():
+        table = OdfTable(name=name)
+        for row in rows:
+            table_row = TableRow()
+            for value in row:
+                if _is_number(value):
+                    cell = TableCell(valuetype="float", value=value.strip())
+                else:
+                    cell = TableCell(valuetype="string")
+                cell.addElement(P(text=value))
+                table_row.addElement(cell)
+            table.addElement(table_row)
+        document.spreadsheet.addElement(table)
     path.parent.mkdir(parents=True, exist_ok=True)
     document.save(str(path))

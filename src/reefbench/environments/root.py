@@ -6,7 +6,8 @@ Every episode has one, so it is part of the core, not of :mod:`reefbench.envs`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from reefbench.actions.evaluators import EvalResult, evaluator
@@ -39,8 +40,9 @@ class RootEnvironment(Environment):
         super().__init__(
             ROOT,
             "Actions that do not belong to a device: finish the task, submit an answer, "
-            "wait, or ask the user for something only they know (such as credentials).",
-            action_space=[complete, submit, wait, call_user],
+            "declare the task infeasible, wait, or ask the user for something only they "
+            "know (such as credentials).",
+            action_space=[complete, submit, infeasible, wait, call_user],
         )
         self.user_data = dict(user_data or {})
         # A live user (a person at the terminal) answers instead of the task's user data.
@@ -49,11 +51,14 @@ class RootEnvironment(Environment):
         self.verdicts: dict[tuple[str, str, tuple[str, ...]], tuple[bool, str]] = {}
         self.finished = False
         self.answer: str | None = None
+        # Why the agent said the task cannot be done here (None: it did not say so).
+        self.infeasible_reason: str | None = None
         self.user_calls: list[str] = []
 
     def on_reset(self) -> None:
         self.finished = False
         self.answer = None
+        self.infeasible_reason = None
         self.user_calls = []
 
 
@@ -77,6 +82,20 @@ def submit(answer: str, env: RootEnvironment) -> str:
 
 
 @action
+def infeasible(reason: str, env: RootEnvironment) -> str:
+    """Declare that the task cannot be done in these environments, and finish the task.
+    Call it only after checking, when what the task asks for does not exist or cannot be
+    done here; never to give up on a task that is merely hard.
+
+    Args:
+        reason: Why it cannot be done, in one sentence.
+    """
+    env.infeasible_reason = reason.strip() or "no reason given"
+    env.finished = True
+    return "task declared infeasible"
+
+
+@action
 def wait(env: RootEnvironment) -> str:
     """Do nothing for one step, letting the environments finish loading or processing."""
     return "waited"
@@ -84,11 +103,13 @@ def wait(env: RootEnvironment) -> str:
 
 @action
 def call_user(kind: str, env: RootEnvironment) -> str:
-    """Ask the user for information only they have, e.g. login credentials.
+    """Ask the user for information only they have, e.g. login credentials, or which of
+    two things they mean.
 
     Args:
-        kind: What you need, e.g. "email", "password" or "verification_code".
+        kind: What you need, a short label such as "password", "email" or "which contact".
     """
+    kind = user_kind(kind, env.user_data) or kind
     env.user_calls.append(kind)
     value = env.user(kind) if env.user is not None else env.user_data.get(kind)
     if value is None:
@@ -97,6 +118,25 @@ def call_user(kind: str, env: RootEnvironment) -> str:
         known = ", ".join(sorted(env.user_data)) or "nothing"
         return f"The user cannot help with '{kind}' (they can provide: {known})."
     return value
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.casefold())
+
+
+def user_kind(asked: str, kinds: Iterable[str]) -> str | None:
+    """The kind of information the user can give that ``asked`` names: the same words
+    (case, ``_``, ``-`` and punctuation aside: "Verification code" is "verification_code"),
+    else the one kind all of whose words the request holds ("which meeting do you mean?" is
+    "which meeting"); ``None`` when none or several fit. A request is judged by what it
+    asks for, not by guessing a key's spelling (playtests lost steps to that)."""
+    words = _words(asked)
+    kinds = list(kinds)
+    for kind in kinds:
+        if _words(kind) == words:
+            return kind
+    fits = [k for k in kinds if _words(k) and set(_words(k)) <= set(words)]
+    return fits[0] if len(fits) == 1 else None
 
 
 def _answer_keys(**_: Any) -> list[str]:
@@ -164,10 +204,22 @@ def answer_judged(question: str, facts: Sequence[str], env: RootEnvironment) -> 
 
 
 @evaluator(env=ROOT, moment=True)
+def declared_infeasible(env: RootEnvironment) -> EvalResult:
+    """The agent declared the task infeasible (the root action ``infeasible``), with a
+    reason. Whether the reason is right is not judged: what the task asked for does not
+    exist, so declaring it is the answer; other checkpoints may require that nothing was
+    done instead."""
+    reason = env.infeasible_reason
+    if reason is None:
+        return EvalResult(success=False, message="the task was not declared infeasible")
+    return EvalResult(success=True, message=f"declared infeasible: {reason}")
+
+
+@evaluator(env=ROOT, moment=True)
 def user_was_asked(kind: str, env: RootEnvironment) -> bool:
     """The agent asked the user (CALL_USER) for this kind of information.
 
     Args:
         kind: e.g. "password".
     """
-    return kind in env.user_calls
+    return kind in env.user_calls  # a request is recorded by the kind it named (call_user)

@@ -3,7 +3,10 @@
 Layout: CRAB Table 3 (SR, CR, EE, CE and the termination reasons FC/RSL/IA per agent
 setting) with CR_w, LC and AE and 95 % bootstrap intervals; breakdowns per platform,
 OmniBench complexity level and capability, the OS-MAP level × scope matrix and VeriGUI
-difficulty levels; figures; and every task's graph with its node states per run.
+difficulty levels, and for a suite whose tasks carry them (reef-v2) per tier and family
+with the ``injection`` family's rate apart as an agent-safety figure; figures; and every
+task's graph with its node states per run. summary.csv gains SR and CR per tier and
+family (and the safety figure) as columns only when a run has them.
 """
 
 from __future__ import annotations
@@ -17,7 +20,14 @@ from pathlib import Path
 from statistics import fmean
 from typing import Any
 
-from reefbench.episodes.metrics import Summary, breakdown, difficulty_level, summarize
+from reefbench.episodes.metrics import (
+    Summary,
+    breakdown,
+    by_label,
+    difficulty_level,
+    injection_resisted,
+    summarize,
+)
 from reefbench.report import plots
 from reefbench.report.loading import LoadedRun
 from reefbench.tasks.task import Task
@@ -65,6 +75,39 @@ def _rows(run: LoadedRun, key: Callable[[Task], Any] | str) -> dict[str, dict[st
     return {k: summary_row(v) for k, v in breakdown(run.results, run.tasks, key).items()}
 
 
+def _labelled_rows(run: LoadedRun, label: str) -> dict[str, dict[str, Any]]:
+    """One row per tier or family (none when the run's tasks carry no such label)."""
+    return {k: summary_row(v) for k, v in by_label(run.results, run.tasks, label).items()}
+
+
+def _safety(run: LoadedRun) -> dict[str, Any] | None:
+    """The ``injection`` family's "resisted injected instructions" figure, or ``None``."""
+    figure = injection_resisted(run.results, run.tasks)
+    return None if figure is None else figure.model_dump()
+
+
+def _labelled_columns(data: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """summary.csv's extra columns: (``sr_tier_hard``-like name, label, group), tiers and
+    families any run of the report has, and the safety figure if any run has it."""
+    columns: list[tuple[str, str, str]] = []
+    for label in ("tier", "family"):
+        groups: list[str] = []
+        for run in data["runs"].values():
+            groups += [g for g in run[label] if g not in groups]
+        for group in groups:
+            columns += [(f"{m}_{label}_{group}", label, group) for m in ("sr", "cr")]
+    if any(run["agent_safety"] for run in data["runs"].values()):
+        columns.append(("injection_resisted", "agent_safety", "resisted"))
+    return columns
+
+
+def _labelled_value(run: dict[str, Any], name: str, label: str, group: str) -> Any:
+    if label == "agent_safety":
+        return run["agent_safety"]["resisted"] if run["agent_safety"] else ""
+    row = run[label].get(group)
+    return "" if row is None else row[name.split("_", 1)[0]]
+
+
 def build(runs: Sequence[LoadedRun]) -> dict[str, Any]:
     """Everything the report shows, as plain data (also written as report.json)."""
     tasks: dict[str, Task] = {}
@@ -88,6 +131,9 @@ def build(runs: Sequence[LoadedRun]) -> dict[str, Any]:
             "capability": _rows(run, "capabilities"),
             "complexity": {dim: _rows(run, partial(_level_of, dim)) for dim in dimensions},
             "level_scope": _rows(run, _level_and_scope),
+            "tier": _labelled_rows(run, "tier"),
+            "family": _labelled_rows(run, "family"),
+            "agent_safety": _safety(run),
         }
     difficulty = {
         task_id: difficulty_level(fmean(s for s, _ in o), fmean(c for _, c in o))
@@ -152,11 +198,18 @@ def write_report(runs: Sequence[LoadedRun], out_dir: Path) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
     data = build(runs)
     (out_dir / "report.json").write_text(json.dumps(data, indent=2, default=str) + "\n")
+    extra = _labelled_columns(data)
     with (out_dir / "summary.csv").open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["run", *COLUMNS])
+        writer.writerow(["run", *COLUMNS, *(name for name, _, _ in extra)])
         for label, run in data["runs"].items():
-            writer.writerow([label, *(run["summary"][c] for c in COLUMNS)])
+            writer.writerow(
+                [
+                    label,
+                    *(run["summary"][c] for c in COLUMNS),
+                    *(_labelled_value(run, *column) for column in extra),
+                ]
+            )
     templates = Environment(
         loader=PackageLoader("reefbench.report", "templates"),
         autoescape=select_autoescape(["html"]),

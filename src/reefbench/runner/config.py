@@ -62,6 +62,14 @@ def default_workers() -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
 
+TIERS: tuple[str, ...] = ("easy", "medium", "hard")
+"""The difficulty tiers a task may carry (tag ``tier:<tier>``; reef-v2's
+:data:`reefbench.benchmark.v2.TIERS`), which ``reef run --tier`` selects."""
+
+SELECTION_FIELDS = ("tiers", "families")
+"""Fields added after runs were stored: left out of :meth:`RunConfig.config_hash` while
+empty (their default), so an earlier run's hash, and its resuming, stand."""
+
 OBSERVATION_POLICY_KEY = "observe"
 """How run.json, configuration files and ``config_hash`` spell
 :attr:`RunConfig.observation_policy` (its name before it was renamed; both are read)."""
@@ -79,6 +87,13 @@ class RunConfig(BaseModel):
 
     suite: str = "v1"
     tasks: list[str] = Field(default_factory=list, description="task id globs; empty = all")
+    tiers: list[str] = Field(
+        default_factory=list,
+        description="difficulty tiers (easy, medium, hard) to run; empty = all",
+    )
+    families: list[str] = Field(
+        default_factory=list, description="task families to run (reef-v2); empty = all"
+    )
     agent: AgentSpec = Field(default_factory=AgentSpec)
     seeds: list[int] = Field(default_factory=lambda: [0], min_length=1)
     start_at: list[int] = Field(default_factory=lambda: [0], min_length=1)
@@ -113,6 +128,14 @@ class RunConfig(BaseModel):
         default=None,
         description="model (provider/model) grading free-text answers; none = the rubric",
     )
+
+    @field_validator("tiers")
+    @classmethod
+    def _known_tiers(cls, tiers: list[str]) -> list[str]:
+        for tier in tiers:
+            if tier not in TIERS:
+                raise ValueError(f"unknown tier {tier!r}: choose one of {', '.join(TIERS)}")
+        return tiers
 
     @field_validator("action_set")
     @classmethod
@@ -173,6 +196,9 @@ class RunConfig(BaseModel):
             del relevant["side_effects"]
         if relevant[OBSERVATION_POLICY_KEY] == LEGACY_OBSERVE:  # what runs before policies did
             del relevant[OBSERVATION_POLICY_KEY]
+        for name in SELECTION_FIELDS:  # runs from before they existed selected no tier
+            if not relevant[name]:
+                del relevant[name]
         text = json.dumps(relevant, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import fnmatch
 import queue
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,14 +33,39 @@ AgentFactory = Callable[[EpisodeKey], Agent]
 EnvironmentFactory = Callable[[], Mapping[str, Environment]]
 
 
-def select_tasks(tasks: list[Task], patterns: list[str]) -> list[Task]:
-    """Tasks whose id matches any glob (all tasks when there is no pattern)."""
-    if not patterns:
-        return tasks
-    chosen = [t for t in tasks if any(fnmatch.fnmatchcase(t.id, p) for p in patterns)]
-    if not chosen:
-        raise ConfigError(f"no task matches {', '.join(patterns)}")
+def select_tasks(
+    tasks: list[Task],
+    patterns: list[str],
+    *,
+    tiers: Collection[str] = (),
+    families: Collection[str] = (),
+) -> list[Task]:
+    """Tasks whose id matches any glob (all tasks when there is no pattern), of any of
+    ``tiers`` and any of ``families`` (each: all when empty).
+
+    Raises:
+        ConfigError: nothing matches (one line; a tier or family the suite does not have
+            says which it has).
+    """
+    chosen = tasks
+    if patterns:
+        chosen = [t for t in chosen if any(fnmatch.fnmatchcase(t.id, p) for p in patterns)]
+        if not chosen:
+            raise ConfigError(f"no task matches {', '.join(patterns)}")
+    for label, wanted in (("tier", tiers), ("family", families)):
+        if not wanted:
+            continue
+        found = [t for t in chosen if _label(t, label) in wanted]
+        if not found:
+            have = sorted({v for t in tasks if (v := _label(t, label)) is not None})
+            has = f"its {label} labels are {', '.join(have)}" if have else f"no task has a {label}"
+            raise ConfigError(f"no task of {label} {', '.join(wanted)} is selected ({has})")
+        chosen = found
     return chosen
+
+
+def _label(task: Task, label: str) -> str | None:
+    return task.metadata.tier if label == "tier" else task.metadata.family
 
 
 def plan(tasks: list[Task], config: RunConfig) -> list[EpisodeKey]:

@@ -17,7 +17,12 @@ from typing import TYPE_CHECKING, Any
 from reefbench.errors import ConfigError
 from reefbench.log.manifest import RunManifest
 from reefbench.log.run import open_run
-from reefbench.runner.config import OBSERVATION_POLICY_KEY, RunConfig, versions
+from reefbench.runner.config import (
+    OBSERVATION_POLICY_KEY,
+    SELECTION_FIELDS,
+    RunConfig,
+    versions,
+)
 from reefbench.runner.engine import AgentFactory, Progress, Runner, select_tasks
 from reefbench.suites import Suite, get_suite
 from reefbench.suites.frozen import content_hash
@@ -47,14 +52,16 @@ class RunSelection:
 
 
 def select_run(config: RunConfig) -> RunSelection:
-    """Load the configuration's suite and choose its tasks (``config.tasks`` globs).
+    """Load the configuration's suite and choose its tasks (``config.tasks`` globs, of
+    ``config.tiers`` and ``config.families`` when given).
 
     Raises:
-        ConfigError: an unknown suite, or globs that match no task (one line).
+        ConfigError: an unknown suite, or a selection that matches no task (one line).
     """
     suite = get_suite(config.suite)
     tasks = suite.load()
-    return RunSelection(suite, tasks, select_tasks(tasks, config.tasks))
+    chosen = select_tasks(tasks, config.tasks, tiers=config.tiers, families=config.families)
+    return RunSelection(suite, tasks, chosen)
 
 
 def suite_identity(suite: Suite, tasks: list[Task], ran: str) -> dict[str, object]:
@@ -78,10 +85,16 @@ def suite_identity(suite: Suite, tasks: list[Task], ran: str) -> dict[str, objec
 
 def manifest(config: RunConfig, suite: dict[str, object] | None = None) -> RunManifest:
     """The manifest of a run of ``config``: the configuration, its hash, the suite's
-    identity (when known), the versions, the start time."""
+    identity (when known), the versions, the start time. A selection field left empty
+    (``tiers``, ``families``) is not written: run.json keeps the keys it always had, so
+    a reefbench from before them still reads it."""
+    written = config.model_dump(mode="json", by_alias=True)  # run.json's keys
+    for name in SELECTION_FIELDS:
+        if not written[name]:
+            del written[name]
     return RunManifest.model_validate(
         {
-            "config": config.model_dump(mode="json", by_alias=True),  # run.json's keys
+            "config": written,
             "config_hash": config.config_hash(),
             "suite": suite,
             "versions": versions(),

@@ -16,7 +16,8 @@ What the client sees:
   observation) and ``observation`` (the current observation alone; screenshots as images).
 
 The episode ends when every checkpoint holds, at the step limit, after too many invalid
-calls, or when the client calls ``root__complete`` or ``root__submit``.
+calls, or when the client calls ``root__complete``, ``root__submit`` or
+``root__infeasible``.
 """
 
 from __future__ import annotations
@@ -46,7 +47,9 @@ RULES = (
     "the environment, e.g. laptop__write_file), and each call is one step. The task is "
     "scored by checkpoints after every call; the episode ends by itself when all of them "
     "hold. Call root__complete when the task is done, or root__submit with the answer when "
-    "the task asks a question. Read the observation prompt or the reef://observation "
+    "the task asks a question; if what the task asks for does not exist or cannot be done "
+    "here, call root__infeasible with the reason. Read the observation prompt or the "
+    "reef://observation "
     "resources to see the environments."
 )
 

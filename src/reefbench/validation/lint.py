@@ -51,7 +51,7 @@ ID_LIKE = re.compile(r"^[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+$")
 @cache
 def action_names() -> frozenset[str]:
     """Every action an agent of reef-v0 can call (devices, helpers, the root)."""
-    from reefbench.environments.root import call_user, complete, submit, wait
+    from reefbench.environments.root import call_user, complete, infeasible, submit, wait
     from reefbench.envs.browser import actions as browser
     from reefbench.envs.desktop import actions as desktop
     from reefbench.envs.ui import actions as touch
@@ -60,7 +60,7 @@ def action_names() -> frozenset[str]:
     for kind in (desktop, touch, browser):  # every action set's additions (click_on, tap_on)
         spaces += list(kind.ACTION_SET_ACTIONS.values())
     names = {a.name for space in spaces for a in space}
-    names |= {a.name for a in (complete, submit, wait, call_user)}
+    names |= {a.name for a in (complete, submit, infeasible, wait, call_user)}
     return frozenset(names)
 
 

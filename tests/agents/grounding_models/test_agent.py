@@ -135,6 +135,19 @@ def test_finishing_submits_an_answer_or_completes() -> None:
     ]
 
 
+def test_declaring_infeasible_becomes_the_root_action() -> None:
+    played, provider = agent(
+        "uitars", ["Action: infeasible(content='there is no printer')", "Action: infeasible()"]
+    )
+    assert played.act(Turn(1, observations("laptop"))).calls == [
+        ActionCall(env="root", name="infeasible", arguments={"reason": "there is no printer"})
+    ]
+    assert played.act(Turn(2, observations("laptop"))).calls == [
+        ActionCall(env="root", name="infeasible", arguments={"reason": "no reason given"})
+    ]
+    assert "infeasible(content=" in provider.requests[0][0]  # the prompt offers it
+
+
 def test_typing_with_a_final_newline_presses_enter() -> None:
     played, _ = agent("uitars", ["Action: type(content='hello\\n')"])
     out = played.act(Turn(1, observations("laptop")))

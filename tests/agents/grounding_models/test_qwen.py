@@ -47,6 +47,7 @@ def one(arguments: dict[str, object], name: str = "computer_use") -> Gesture | C
         ({"action": "wait", "time": 2}, Control("wait")),
         ({"action": "terminate", "status": "success"}, Control("finish")),
         ({"action": "answer", "text": "Lisbon"}, Control("finish", "Lisbon")),
+        ({"action": "infeasible", "text": "no printer"}, Control("infeasible", "no printer")),
         ({"action": "clear"}, Gesture("clear")),
         ({"action": "switch", "device": "phone"}, Control("switch", "phone")),
     ],

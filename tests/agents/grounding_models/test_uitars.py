@@ -56,6 +56,7 @@ def one(action: str) -> Gesture | Control:
         ("finished()", Control("finish")),
         ("finished(content='42 km')", Control("finish", "42 km")),
         ("call_user()", Control("call_user")),
+        ("infeasible(content='no such file')", Control("infeasible", "no such file")),
         ("switch(device='phone')", Control("switch", "phone")),
     ],
 )

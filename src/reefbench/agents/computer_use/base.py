@@ -187,7 +187,9 @@ def system_prompt(task: Task, devices: Mapping[str, PointerKind], first: str) ->
         "screenshot that follows is of that device and your coordinates then refer to it. "
         "Coordinates always refer to the latest screenshot you were sent.\n"
         "When every part of the task is done, call complete. If the task asks for an "
-        "answer, call submit(answer). call_user(kind) asks the user for what only they know "
+        "answer, call submit(answer). If, after checking, what the task asks for does not "
+        "exist or cannot be done on these devices, call infeasible(reason) instead of doing "
+        "something else. call_user(kind) asks the user for what only they know "
         "(such as a password). The task also ends by itself as soon as all of it is done. "
         "An action that cannot run as written (an unknown action, arguments outside its "
         "schema) is invalid: its reason comes back to you, and by default the third "
@@ -197,7 +199,8 @@ def system_prompt(task: Task, devices: Mapping[str, PointerKind], first: str) ->
 
 
 def root_tools(actions: Sequence[Action]) -> tuple[ToolSpec, ...]:
-    """The root actions (complete, submit, call_user, wait) as ordinary function tools."""
+    """The root actions (complete, submit, infeasible, call_user, wait) as ordinary
+    function tools."""
     return tuple(ToolSpec(a.name, a.description, a) for a in actions)
 
 

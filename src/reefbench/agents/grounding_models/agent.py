@@ -217,6 +217,9 @@ class GroundingAgent:
             if action.text and "submit" in self._root:
                 return [ActionCall(env=ROOT, name="submit", arguments={"answer": action.text})]
             return [ActionCall(env=ROOT, name="complete")]
+        if action.kind == "infeasible":
+            reason = action.text.strip() or "no reason given"
+            return [ActionCall(env=ROOT, name="infeasible", arguments={"reason": reason})]
         if action.kind == "wait":
             return [ActionCall(env=ROOT, name="wait")] if "wait" in self._root else []
         kind = action.text.strip() or "information"

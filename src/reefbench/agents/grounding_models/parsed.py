@@ -18,7 +18,7 @@ GestureKind = Literal[
     "click", "double_click", "right_click", "long_press", "move", "drag", "scroll", "type",
     "key", "clear",
 ]  # fmt: skip
-ControlKind = Literal["switch", "finish", "wait", "call_user"]
+ControlKind = Literal["switch", "finish", "infeasible", "wait", "call_user"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +50,9 @@ class Control:
     """An action for the agent or the episode rather than a device.
 
     ``switch`` names the device the next screenshots come from (``text``); ``finish``
-    ends the task (``text`` is the answer, if any); ``wait`` lets a step pass;
-    ``call_user`` asks the user for ``text``.
+    ends the task (``text`` is the answer, if any); ``infeasible`` ends it saying that it
+    cannot be done here (``text`` is why); ``wait`` lets a step pass; ``call_user`` asks
+    the user for ``text``.
     """
 
     kind: ControlKind

@@ -156,6 +156,10 @@ def _answer(arguments: Arguments) -> ModelAction:
     return Control("finish", _text(arguments, "text"))
 
 
+def _infeasible(arguments: Arguments) -> ModelAction:
+    return Control("infeasible", _text(arguments, "text"))
+
+
 def _switch(arguments: Arguments) -> ModelAction:
     return Control("switch", _text(arguments, "device").strip())
 
@@ -178,6 +182,7 @@ _HANDLERS: dict[str, Callable[[Arguments], ModelAction]] = {
     "wait": _wait,
     "terminate": _terminate,
     "answer": _answer,
+    "infeasible": _infeasible,
     "switch": _switch,
 }
 
@@ -210,11 +215,13 @@ def tool_definition(kinds: Collection[str], devices: Sequence[str], size: tuple[
             "* `system_button`: Press the phone's Back or Home button (button).",
             "* `clear`: Delete all text of the focused field.",
         ]
-    actions += ["key", "type", "scroll", "hscroll", "wait", "terminate", "answer"]
+    actions += ["key", "type", "scroll", "hscroll", "wait", "terminate", "answer", "infeasible"]
     notes += [
         "* `wait`: Let a step pass and look again.",
         "* `terminate`: The task is finished (status: success or failure).",
         "* `answer`: The task is finished and asks for an answer: give it (text).",
+        "* `infeasible`: What the task asks for does not exist or cannot be done here "
+        "(checked first): say why (text).",
     ]
     if len(devices) > 1:
         actions.append("switch")
@@ -235,7 +242,10 @@ def tool_definition(kinds: Collection[str], devices: Sequence[str], size: tuple[
         "coordinate2": point | {"description": "(x, y): where a swipe ends."},
         "start_coordinate": point | {"description": "(x, y): where a drag starts."},
         "keys": {"type": "array", "items": {"type": "string"}, "description": "Keys to press."},
-        "text": {"type": "string", "description": "Text to type, or the answer."},
+        "text": {
+            "type": "string",
+            "description": "Text to type, the answer, or why the task is infeasible.",
+        },
         "pixels": {"type": "number", "description": "How far to scroll."},
         "button": {"type": "string", "enum": ["Back", "Home"], "description": "Phone button."},
         "status": {"type": "string", "enum": ["success", "failure"]},

@@ -198,6 +198,7 @@ _HANDLERS: dict[str, Callable[[Arguments], ModelAction]] = {
     "clear": _clear,
     "wait": _control("wait"),
     "finished": _control("finish", "content", "answer"),
+    "infeasible": _control("infeasible", "content", "reason"),
     "call_user": _control("call_user", "content", "kind"),
     "switch": _switch,
 }
@@ -241,6 +242,8 @@ def action_space(kinds: Collection[str], devices: Sequence[str]) -> str:
     lines += [
         "wait()  # Sleep for a step and take a screenshot to check for any changes.",
         "finished(content='xxx')  # The task is done; content is the answer if it asks for one.",
+        "infeasible(content='xxx')  # What the task asks for does not exist or cannot be "
+        "done here (checked first); content says why.",
         "call_user(content='xxx')  # Ask the user for information only they have "
         "(e.g. 'password').",
     ]

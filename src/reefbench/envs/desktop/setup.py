@@ -68,6 +68,61 @@ def create_spreadsheet(path: str, rows: list[list[str]], env: DesktopDevice) -> 
 
 
 @action
+def create_text_document(
+    path: str, paragraphs: list[str], title: str = "", *, env: DesktopDevice
+) -> str:
+    """Create (or overwrite) an OpenDocument text document (.odt): an optional title, then
+    one body-text paragraph per entry.
+
+    Args:
+        path: Path as the agent sees it, e.g. "~/Documents/report.odt".
+        paragraphs: The paragraphs' texts, in order.
+        title: A first paragraph in the "Title" style (empty: none).
+    """
+    from reefbench.documents.write import write_text_document
+
+    target = env.session.host_path(path)
+    write_text_document(target, paragraphs, title)
+    env.stamp_world_time(target)
+    return f"created {path}"
+
+
+@action
+def create_presentation(path: str, slides: list[list[str]], env: DesktopDevice) -> str:
+    """Create (or overwrite) a PowerPoint presentation (.pptx), one "Title and Content"
+    slide per entry.
+
+    Args:
+        path: Path as the agent sees it, e.g. "~/Documents/review.pptx".
+        slides: Each slide as [title, bullet, bullet, ...].
+    """
+    from reefbench.documents.write import write_presentation
+
+    target = env.session.host_path(path)
+    write_presentation(target, [(slide[0], slide[1:]) for slide in slides])
+    env.stamp_world_time(target)
+    return f"created {path}"
+
+
+@action
+def create_workbook(path: str, sheets: dict[str, list[list[str]]], env: DesktopDevice) -> str:
+    """Create (or overwrite) an OpenDocument spreadsheet (.ods) with several sheets, in
+    order; cells that read as numbers are stored as numbers.
+
+    Args:
+        path: Path as the agent sees it, e.g. "~/Documents/orders.ods".
+        sheets: Each sheet's name and its rows (top first, each a list of cell texts from
+            column A on).
+    """
+    from reefbench.documents.odf import write_workbook
+
+    target = env.session.host_path(path)
+    write_workbook(target, sheets)
+    env.stamp_world_time(target)
+    return f"created {path}"
+
+
+@action
 def create_directory(path: str, env: DesktopDevice) -> str:
     """Create a folder (and its parents).
 

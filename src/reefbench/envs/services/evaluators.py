@@ -777,3 +777,53 @@ def photo_mailed(
         )
     )
     return _judge("sent mail", sent, _attributed(account, "mail", by, criteria))
+
+
+@evaluator(governs=_mail_keys)
+def mail_states(
+    to: str,
+    subject: str,
+    facts: Sequence[str],
+    env: Environment,
+    forbidden: Sequence[str] = (),
+    by: Device = "",
+) -> EvalResult:
+    """A mail was sent to an address with this subject, whose body states every fact
+    and none of the forbidden ones (a rubric over the body: the reasoning family's
+    "reply with exactly these numbers").
+
+    Args:
+        to: Recipient address: one of the To or Cc addresses (compared whole, ignoring case).
+        subject: The subject (compared whole, ignoring case, spacing and punctuation
+            around it: a reply's is "Re: " and the original subject).
+        facts: Phrases the body must contain as whole words; "a|b" accepts either spelling.
+        forbidden: Phrases the body must not contain as whole words ("a|b": neither).
+        by: The client that must have made the change: "phone", "browser" (the desktop
+            browser) or "desktop" (the computer outside the browser); empty: any.
+    """
+    account = services_of(env)
+    sent = [m for m in account.rows("mail") if m["folder"] == "sent"]
+
+    def states(fact: str) -> Callable[[Row], bool]:
+        spellings = [s for s in fact.split("|") if s.strip()]
+
+        def said(m: Row) -> bool:
+            return any(_has(m["body"], s) for s in spellings)
+
+        return said
+
+    def never(fact: str) -> Callable[[Row], bool]:
+        said = states(fact)
+
+        def unsaid(m: Row) -> bool:
+            return not said(m)
+
+        return unsaid
+
+    criteria: list[Criterion] = [
+        (f"sent to {to}", lambda m: _is_one_of(f"{m['recipients']},{m['cc']}", to)),
+        (f"subject is {subject!r}", lambda m: _same_field(m["subject"], subject)),
+    ]
+    criteria += [(f"body states {fact!r}", states(fact)) for fact in facts]
+    criteria += [(f"body does not state {fact!r}", never(fact)) for fact in forbidden]
+    return _judge("sent mail", sent, _attributed(account, "mail", by, criteria))

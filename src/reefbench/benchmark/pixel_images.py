@@ -1,0 +1,222 @@
+"""Pictures whose information exists only in their pixels, for reef-v2's pixels family.
+
+A setup action (:func:`draw_pixel_images`) draws them into a folder of the desktop's home:
+a photographed till receipt (paper slightly turned, sensor noise), a bar chart without
+data labels (gridlines at round values) and a product photo of a jar with a coloured
+label. Everything is drawn with Pillow's bundled font, so the pictures are the same on
+every machine; what a task asks (a total, a bar's height, a label's colour) is in no file
+name, text file or mail, only in these pixels.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from reefbench.actions.spec import action
+from reefbench.envs.desktop.device import DesktopDevice
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
+
+
+# ---------------------------------------------------------------------- receipts
+@dataclass(frozen=True)
+class Receipt:
+    shop: str
+    date: str
+    items: tuple[tuple[str, int], ...]  # (item, price in cents)
+    tax: int  # cents
+
+    @property
+    def subtotal(self) -> int:
+        return sum(p for _, p in self.items)
+
+    @property
+    def total(self) -> int:
+        return self.subtotal + self.tax
+
+
+ITEMS = [
+    "Coffee beans",
+    "Oat milk",
+    "Sourdough loaf",
+    "Notebook A5",
+    "Batteries AA",
+    "Dish soap",
+    "Olive oil",
+    "Tomatoes",
+    "Cheddar",
+    "Pencils",
+    "Light bulb",
+    "Tea bags",
+    "Pasta",
+    "Rice 1kg",
+    "Apples",
+    "Envelopes",
+]
+
+
+def money(cents: int) -> str:
+    """12.50 from 1250."""
+    return f"{cents // 100}.{cents % 100:02d}"
+
+
+def receipt_of(shop: str, variant: int) -> Receipt:
+    """The receipt of ``shop`` in draw ``variant``: 3 to 5 items, 10 % tax (rounded)."""
+    rng = random.Random(f"receipt:{shop}:{variant}")
+    count = rng.randint(3, 5)
+    names = rng.sample(ITEMS, count)
+    items = tuple((n, rng.randint(120, 2490)) for n in names)
+    subtotal = sum(p for _, p in items)
+    day = rng.randint(3, 27)
+    return Receipt(shop, f"2024-05-{day:02d}", items, round(subtotal * 0.1))
+
+
+def _noisy(image: Image, seed: str, amount: int = 28) -> Image:
+    """``image`` with grey sensor noise blended in (seeded, so the same every time)."""
+    from PIL import Image as PILImage
+
+    rng = random.Random(seed)
+    noise = PILImage.frombytes("L", image.size, rng.randbytes(image.width * image.height))
+    return PILImage.blend(image, PILImage.merge("RGB", [noise] * 3), amount / 255)
+
+
+def draw_receipt(receipt: Receipt, tilt: float) -> Image:
+    """A receipt photographed on a grey desk, turned ``tilt`` degrees, with noise."""
+    from PIL import Image as PILImage
+    from PIL import ImageDraw, ImageFont
+
+    font = ImageFont.load_default(size=20)
+    big = ImageFont.load_default(size=28)
+    paper = PILImage.new("RGB", (380, 150 + 34 * len(receipt.items) + 150), "#f7f4ec")
+    draw = ImageDraw.Draw(paper)
+    draw.text((190, 30), receipt.shop, fill="#222", font=big, anchor="mm")
+    draw.text((190, 66), receipt.date, fill="#444", font=font, anchor="mm")
+    draw.line((20, 90, 360, 90), fill="#888", width=1)
+    y = 110
+    for name, price in receipt.items:
+        draw.text((24, y), name, fill="#222", font=font)
+        draw.text((356, y), money(price), fill="#222", font=font, anchor="ra")
+        y += 34
+    draw.line((20, y + 4, 360, y + 4), fill="#888", width=1)
+    y += 16
+    for label, cents, face in (
+        ("Subtotal", receipt.subtotal, font),
+        ("Tax 10%", receipt.tax, font),
+        ("TOTAL", receipt.total, big),
+    ):
+        draw.text((24, y), label, fill="#111", font=face)
+        draw.text((356, y), money(cents), fill="#111", font=face, anchor="ra")
+        y += 38
+    draw.text((190, y + 14), "Thank you!", fill="#555", font=font, anchor="mm")
+    turned = paper.rotate(
+        tilt, resample=PILImage.Resampling.BICUBIC, expand=True, fillcolor="#7d7a74"
+    )
+    desk = PILImage.new("RGB", (turned.width + 60, turned.height + 60), "#7d7a74")
+    desk.paste(turned, (30, 30))
+    return _noisy(desk, f"{receipt.shop}:{tilt}")
+
+
+# -------------------------------------------------------------------------- charts
+MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun"]
+CHART_TOP = 400  # the axis runs 0..400, a gridline every GRID
+GRID = 20
+
+
+def chart_values(metric: str, variant: int) -> list[int]:
+    """Six monthly values, multiples of 10 from 60 to 380: one highest, at least 30 above
+    every other."""
+    rng = random.Random(f"chart:{metric}:{variant}")
+    while True:
+        values = [rng.randrange(60, 390, 10) for _ in MONTHS]
+        ranked = sorted(values, reverse=True)
+        if ranked[0] - ranked[1] >= 30 and ranked[0] % GRID:
+            return values
+
+
+def draw_chart(title: str, values: list[int]) -> Image:
+    """A bar chart of ``values`` by month: labelled gridlines every 20, no data labels."""
+    from PIL import Image as PILImage
+    from PIL import ImageDraw, ImageFont
+
+    font = ImageFont.load_default(size=16)
+    image = PILImage.new("RGB", (760, 560), "white")
+    draw = ImageDraw.Draw(image)
+    left, bottom, top, right = 80, 500, 100, 730  # 1 pixel per unit: 400 units, 400 px
+    draw.text((380, 40), title, fill="#222", font=ImageFont.load_default(size=24), anchor="mm")
+    for value in range(0, CHART_TOP + 1, GRID):
+        y = bottom - value * (bottom - top) // CHART_TOP
+        draw.line((left, y, right, y), fill="#d0d0d0" if value else "#333", width=1)
+        draw.text((left - 8, y), str(value), fill="#333", font=font, anchor="rm")
+    step = (right - left) // len(values)
+    for k, (month, value) in enumerate(zip(MONTHS, values, strict=True)):
+        x0 = left + k * step + step // 5
+        x1 = left + (k + 1) * step - step // 5
+        draw.rectangle((x0, bottom - value, x1, bottom - 1), fill="#3a6fb0")
+        draw.text(((x0 + x1) // 2, bottom + 16), month, fill="#333", font=font, anchor="mm")
+    draw.line((left, top, left, bottom), fill="#333", width=1)
+    return image
+
+
+# ---------------------------------------------------------------------- jar photos
+# Label colours: each with a look-alike an agent could take for it.
+LABEL_COLOURS = {
+    "red": "#d42a2a",
+    "orange": "#f0901a",
+    "blue": "#2456c9",
+    "purple": "#8a3fb8",
+    "green": "#2f9e44",
+    "yellow": "#e8c814",
+}
+
+
+def draw_jar(product: str, colour: str) -> Image:
+    """A glass jar on a shelf, its label ``colour`` (a :data:`LABEL_COLOURS` name) with the
+    product's name printed in white or black on it."""
+    from PIL import Image as PILImage
+    from PIL import ImageDraw, ImageFont
+
+    image = PILImage.new("RGB", (520, 520), "#e9e2d3")
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 430, 520, 520), fill="#b08a5a")  # shelf
+    draw.rounded_rectangle((150, 80, 370, 440), radius=40, fill="#c9d6d8", outline="#8fa3a6")
+    draw.rectangle((170, 50, 350, 95), fill="#6b6b6b")  # lid
+    draw.rectangle((150, 200, 370, 330), fill=LABEL_COLOURS[colour])
+    ink = "black" if colour == "yellow" else "white"
+    words = product.split()
+    font = ImageFont.load_default(size=26)
+    for k, word in enumerate(words):
+        y = 265 + (k - (len(words) - 1) / 2) * 32
+        draw.text((260, y), word, fill=ink, font=font, anchor="mm")
+    return _noisy(image, f"jar:{product}:{colour}", 16)
+
+
+def picture(spec: dict[str, Any]) -> Image:
+    """The picture a :func:`draw_pixel_images` entry describes."""
+    kind = spec["kind"]
+    if kind == "receipt":
+        return draw_receipt(receipt_of(spec["shop"], int(spec["variant"])), float(spec["tilt"]))
+    if kind == "chart":
+        return draw_chart(str(spec["title"]), [int(v) for v in spec["values"]])
+    if kind == "jar":
+        return draw_jar(str(spec["product"]), str(spec["colour"]))
+    raise ValueError(f"unknown picture kind {kind!r}")
+
+
+@action
+def draw_pixel_images(folder: str, images: list[dict[str, Any]], env: DesktopDevice) -> str:
+    """Draw pictures into a folder of the home (setup).
+
+    Args:
+        folder: The folder, as the agent sees it (e.g. "~/Pictures/Receipts").
+        images: One entry per file: "name" (e.g. "receipt_02.png") and "kind", with its
+            fields: "receipt" ("shop", "variant", "tilt" in degrees), "chart" ("title",
+            "values": six monthly values) or "jar" ("product", "colour").
+    """
+    target = env.session.host_path(folder)
+    target.mkdir(parents=True, exist_ok=True)
+    for spec in images:
+        picture(spec).save(target / str(spec["name"]), format="PNG")
+    return f"drew {len(images)} pictures in {folder}"

@@ -1,0 +1,44 @@
+"""reef-v2's infeasible family, statically: the tasks declare, the near misses do the
+nearest feasible thing, the instructions do not hint (the live gates are in
+tests/validation/test_v2_gates.py)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from reefbench.benchmark import v2
+from reefbench.benchmark.templates import infeasible
+from reefbench.tasks.task import Task
+
+FAMILY = next(f for f in v2.families() if f.name == "infeasible")
+TASKS = list(v2.tasks_of(FAMILY))
+
+
+def test_the_family_has_three_hard_templates() -> None:
+    assert len(FAMILY.templates) >= 3
+    assert {t.tier for t in FAMILY.templates} == {"hard"}
+    assert {t.subtask.id for t in FAMILY.templates} == {t.id for t in infeasible.TEMPLATES}
+
+
+@pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
+def test_a_task_is_solved_by_looking_then_declaring(task: Task) -> None:
+    assert (task.metadata.family, task.metadata.tier) == ("infeasible", "hard")
+    last = task.reference_solution[-1]
+    assert (last.env, last.name) == ("root", "infeasible") and last.arguments["reason"]
+    assert len(task.reference_solution) >= 2  # it looks first
+    first, second = list(task.nodes)
+    assert task.nodes[first].name == "declared_infeasible"
+    # Nothing of the nearest feasible thing: checked only once declared (null agent: CR 0).
+    assert task.edges == [(first, second)]
+    assert len(task.near_misses) == 2
+    ends = sorted(n.calls[-1].name for n in task.near_misses)
+    assert ends == ["complete", "infeasible"]
+
+
+@pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
+def test_the_instruction_does_not_hint(task: Task) -> None:
+    text = task.instruction.lower()
+    hints = r"infeasib|impossible|cannot|can't|if (it|this|that|you)|not exist|if possible"
+    assert not re.search(hints, text), task.instruction

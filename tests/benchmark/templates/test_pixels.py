@@ -1,0 +1,183 @@
+"""reef-v2's pixels family: three hard templates whose answer is only in a picture's pixels
+(a receipt's total, a chart's highest bar, the name on the jar of one label colour). Each
+task passes the static gates; the answer is drawn in the picture and is in no file name,
+instruction or text the task seeds; every near miss submits another answer, which the
+checkpoint refuses."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from typing import Any
+
+import pytest
+
+from reefbench.benchmark import pixel_images as px
+from reefbench.benchmark import v2
+from reefbench.benchmark.templates import pixels
+from reefbench.environments.root import RootEnvironment, answer_equals
+from reefbench.tasks.answers import answers_match
+from reefbench.tasks.subtask import SubTask
+from reefbench.tasks.task import Task
+from reefbench.validation.gates import static_problems
+
+TEMPLATES = {t.id: t for t in pixels.TEMPLATES}
+
+
+def _family() -> v2.Family:
+    return next(f for f in v2.families() if f.name == "pixels")
+
+
+def _tasks(template_id: str) -> list[Task]:
+    family = _family()
+    template = next(t for t in family.templates if t.subtask.id == template_id)
+    return list(v2.tasks_of(v2.Family(family.name, family.description, (template,))))
+
+
+def _values(template: SubTask) -> list[dict[str, Any]]:
+    return v2.value_sets(template, v2.TASKS_PER_TEMPLATE)
+
+
+def _submitted(template: SubTask, solution: Any, values: dict[str, Any]) -> str:
+    calls = solution(**values)
+    assert calls[-1].name == "submit"
+    return str(calls[-1].arguments["answer"])
+
+
+def _expected(template: SubTask, values: dict[str, Any]) -> str:
+    return str(template.evaluator_generator(**values).bound["expected"])
+
+
+def _images(template: SubTask, values: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
+    (step,) = template.setup_generator(**values)  # type: ignore[misc]
+    bound = step.action.bound
+    return str(bound["folder"]), list(bound["images"])
+
+
+def test_the_family_has_three_hard_desktop_templates() -> None:
+    family = _family()
+    assert {t.subtask.id for t in family.templates} == set(TEMPLATES)
+    assert {t.tier for t in family.templates} == {"hard"}
+    assert set(pixels.POOL) <= set(v2.POOL)
+
+
+@pytest.mark.parametrize("template_id", sorted(TEMPLATES))
+def test_tasks_pass_the_static_gates(template_id: str) -> None:
+    tasks = _tasks(template_id)
+    assert 5 <= len(tasks) <= 15
+    for task in tasks:
+        assert static_problems(task, v2.POOL) == []
+        assert "family:pixels" in task.metadata.tags and "tier:hard" in task.metadata.tags
+
+
+@pytest.mark.parametrize("template_id", sorted(TEMPLATES))
+def test_the_answer_is_in_no_name_or_instruction(template_id: str) -> None:
+    template = TEMPLATES[template_id]
+    for values in _values(template):
+        expected = _expected(template, values)
+        folder, images = _images(template, values)
+        names = " ".join([folder, *(str(i["name"]) for i in images)])
+        instruction = template.description.format(**values)
+        assert expected.casefold() not in names.casefold()
+        assert expected.casefold() not in instruction.casefold()
+        # The checkpoint's value is seeded only as a picture, never as text of its own.
+        assert all(
+            set(i)
+            <= {"name", "kind", "shop", "variant", "tilt", "title", "values", "product", "colour"}
+            for i in images
+        )
+
+
+@pytest.mark.parametrize("template_id", sorted(TEMPLATES))
+def test_the_reference_submits_the_answer_and_every_near_miss_another(template_id: str) -> None:
+    template = TEMPLATES[template_id]
+    for values in _values(template):
+        expected = _expected(template, values)
+        assert answers_match(_submitted(template, template.solution_generator, values), expected)
+        wrong = {_submitted(template, m.solution, values) for m in template.near_misses}
+        assert len(wrong) == len(template.near_misses)
+        assert not any(answers_match(w, expected) for w in wrong)
+
+
+def _check(expected: str, answer: str | None) -> bool:
+    root = RootEnvironment()
+    root.answer = answer
+    return bool(answer_equals.func(expected=expected, env=root).success)
+
+
+def test_the_checkpoint_fails_on_a_misreading() -> None:
+    values = _values(pixels.RECEIPT_TOTAL)[0]
+    receipt = px.receipt_of(values["shop"], values["variant"])
+    paid = _expected(pixels.RECEIPT_TOTAL, values)
+    assert _check(paid, paid) and _check(paid, f"{paid} ")
+    assert not _check(paid, px.money(receipt.total))
+    assert not _check(paid, None)
+    jar = _values(pixels.JAR_LABEL)[0]
+    product = jar["products"].split("|")[0]
+    assert _check(product, product.upper())
+    assert not _check(product, jar["products"].split("|")[1])
+
+
+def test_receipts_charts_and_jars_are_unambiguous() -> None:
+    for values in _values(pixels.RECEIPT_TOTAL):
+        _folder, images = _images(pixels.RECEIPT_TOTAL, values)
+        receipts = [px.receipt_of(i["shop"], i["variant"]) for i in images]
+        assert len({r.total for r in receipts}) == 4
+        assert [r.shop for r in receipts].count(values["shop"]) == 2
+        assert len({r.shop for r in receipts}) == 3
+    for values in _values(pixels.CHART_PEAK):
+        ranked = sorted(px.chart_values(values["metric"], values["variant"]), reverse=True)
+        assert ranked[0] - ranked[1] >= 30 and ranked[0] % 10 == 0
+    for values in _values(pixels.JAR_LABEL):
+        _folder, images = _images(pixels.JAR_LABEL, values)
+        assert sorted(i["colour"] for i in images) == sorted(
+            {
+                values["colour"],
+                pixels.LOOK_ALIKE[values["colour"]],
+                pixels._third_colour(values["colour"]),
+            }
+        )
+        asked = next(i for i in images if i["colour"] == values["colour"])
+        assert asked["product"] == values["products"].split("|")[0]
+
+
+def test_the_pictures_are_drawn_the_same_every_time() -> None:
+    values = _values(pixels.RECEIPT_TOTAL)[0]
+    _, images = _images(pixels.RECEIPT_TOTAL, values)
+    assert px.picture(images[0]).tobytes() == px.picture(images[0]).tobytes()
+    json.dumps(images)  # the setup's arguments are plain data (task files write them)
+
+
+def test_the_picture_holds_the_value() -> None:
+    """The asked value changes the picture: another total, peak or label colour draws
+    other pixels (the value is drawn, not only named)."""
+    import dataclasses
+
+    values = _values(pixels.RECEIPT_TOTAL)[0]
+    receipt = px.receipt_of(values["shop"], values["variant"])
+    other = dataclasses.replace(receipt, tax=receipt.tax + 1)
+    assert px.draw_receipt(receipt, 5.0).tobytes() != px.draw_receipt(other, 5.0).tobytes()
+    chart = _values(pixels.CHART_PEAK)[0]
+    bars = px.chart_values(chart["metric"], chart["variant"])
+    higher = [b + 10 if b == max(bars) else b for b in bars]
+    assert px.draw_chart("C", bars).tobytes() != px.draw_chart("C", higher).tobytes()
+    assert px.draw_jar("Plum Jam", "red").tobytes() != px.draw_jar("Plum Jam", "orange").tobytes()
+
+
+@pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract is not installed")
+def test_ocr_of_the_pictures_does_not_state_the_answer() -> None:
+    """OCR reads a chart's axis and months, never the highest bar's value (midway between
+    two gridlines), and a jar's name, never a colour word."""
+    from reefbench.perception.ocr import ocr_image
+
+    chart = _values(pixels.CHART_PEAK)[0]
+    bars = px.chart_values(chart["metric"], chart["variant"])
+    words = {w.text for w in ocr_image(px.draw_chart("Chart", bars))}
+    assert str(max(bars)) not in words
+    assert "Jan" in words
+
+    jar = _values(pixels.JAR_LABEL)[0]
+    product = jar["products"].split("|")[0]
+    words = {w.text.casefold() for w in ocr_image(px.draw_jar(product, jar["colour"]))}
+    assert product.split()[0].casefold() in words
+    assert not words & set(px.LABEL_COLOURS)
