@@ -347,3 +347,17 @@ PLACES = [
 ]  # fmt: skip
 CITIES = ["Tokyo", "Nairobi", "Lima", "Oslo", "Sydney", "Toronto", "Cairo", "Seoul"]
 TASK_TITLES = [t[:1].upper() + t[1:] for t in TEXTS]  # "Send the invoice to Lena", not "lena"
+
+
+def wait() -> ActionCall:
+    """One turn of waiting (a dialog drawing, an app starting)."""
+    return call("root", "wait")
+
+
+def desktop_menu(*names: str) -> list[ActionCall]:
+    """Open the desktop app's menu bar ``names[0]`` and follow the path of items under it."""
+    first, *rest = names
+    return [
+        call("desktop", "click_on", name=first, role="menu"),
+        *(call("desktop", "click_on", name=n) for n in rest),
+    ]

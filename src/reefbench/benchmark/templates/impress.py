@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from reefbench.actions.evaluators import Evaluator
 from reefbench.actions.spec import ActionCall
-from reefbench.benchmark.templates.common import call, expand
-from reefbench.benchmark.templates.office import save_and_quit
+from reefbench.benchmark.templates.common import call, desktop_menu, expand, wait
+from reefbench.benchmark.templates.office import save_and_quit, saved_document
 from reefbench.envs.desktop import office_evaluators as oe
 from reefbench.envs.desktop import office_text_evaluators as te
 from reefbench.envs.desktop import setup as st
@@ -27,22 +27,6 @@ from reefbench.tasks.task import ActionStep
 D = "desktop"
 IMPRESS_INTENT = "prepare a presentation on the computer"
 LAYOUT = "Title, Content"
-
-
-def wait() -> ActionCall:
-    return call("root", "wait")
-
-
-def menu(*names: str) -> list[ActionCall]:
-    first, *rest = names
-    return [
-        call(D, "click_on", name=first, role="menu"),
-        *(call(D, "click_on", name=n) for n in rest),
-    ]
-
-
-def saved_document(path: str, **_: object) -> str:
-    return path
 
 
 # ---------------------------------------------------------- deck from an outline
@@ -155,7 +139,7 @@ def _build(path: str, lines: list[tuple[int, str]], layout: bool = True) -> list
     return [
         call(D, "search_app", name="presentation"),
         *([call(D, "click_on", name=LAYOUT, role="list item")] if layout else []),
-        *menu("View", "Outline"),
+        *desktop_menu("View", "Outline"),
         *_type_outline(lines),
         *save_and_quit(path),
     ]
@@ -311,7 +295,7 @@ def _notes_on(deck: str, notes: list[tuple[str, str]]) -> list[ActionCall]:
     """In the Notes view (from slide 1), for each (slide title, text): Page Down to the
     slide, Tab twice to select its notes placeholder, Enter to edit it, type, Escape twice."""
     titles = _titles(deck)
-    steps: list[ActionCall] = [*menu("View", "Notes")]
+    steps: list[ActionCall] = [*desktop_menu("View", "Notes")]
     at = 0
     for title, text in notes:
         index = titles.index(title)

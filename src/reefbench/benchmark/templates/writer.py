@@ -19,7 +19,8 @@ import random
 
 from reefbench.actions.evaluators import Evaluator
 from reefbench.actions.spec import ActionCall
-from reefbench.benchmark.templates.common import call, expand
+from reefbench.benchmark.templates.common import call, desktop_menu, expand, wait
+from reefbench.benchmark.templates.office import saved_document
 from reefbench.envs.desktop import office_evaluators as oe
 from reefbench.envs.desktop import office_text_evaluators as te
 from reefbench.envs.desktop import setup as st
@@ -28,10 +29,6 @@ from reefbench.tasks.task import ActionStep
 
 D = "desktop"
 WRITER_INTENT = "edit a document professionally on the computer"
-
-
-def wait() -> ActionCall:
-    return call("root", "wait")
 
 
 def open_in_writer(path: str) -> list[ActionCall]:
@@ -55,19 +52,6 @@ def save_and_quit() -> list[ActionCall]:
         call(D, "hotkey", keys=["ctrl", "q"]),
         wait(),
     ]
-
-
-def menu(*names: str) -> list[ActionCall]:
-    """Open the menu bar's ``names[0]`` and follow the path of items under it."""
-    first, *rest = names
-    return [
-        call(D, "click_on", name=first, role="menu"),
-        *(call(D, "click_on", name=n) for n in rest),
-    ]
-
-
-def saved_document(path: str, **_: object) -> str:
-    return path
 
 
 # ------------------------------------------------------- headings and contents
@@ -186,7 +170,7 @@ def _insert_toc() -> list[ActionCall]:
         call(D, "hotkey", keys=["ctrl", "home"]),
         call(D, "press", key="end"),
         call(D, "press", key="enter"),
-        *menu(
+        *desktop_menu(
             "Insert", "Table of Contents and Index", "Table of Contents, Index or Bibliography..."
         ),
         wait(),
@@ -335,16 +319,16 @@ def footer_checkpoints(path: str, pdf: str, title: str) -> list[Evaluator]:
 
 def _footer_on() -> list[ActionCall]:
     """Insert > Header and Footer > Footer > Default Page Style: the cursor is then in it."""
-    return menu("Insert", "Header and Footer", "Footer", "Default Page Style")
+    return desktop_menu("Insert", "Header and Footer", "Footer", "Default Page Style")
 
 
 def _fields(number: str, count: str) -> list[ActionCall]:
     """'Page <page number> of <page count>' typed around two fields from Insert > Field."""
     return [
         call(D, "write_text", text="Page "),
-        *menu("Insert", "Field", number),
+        *desktop_menu("Insert", "Field", number),
         call(D, "write_text", text=" of "),
-        *menu("Insert", "Field", count),
+        *desktop_menu("Insert", "Field", count),
     ]
 
 
@@ -364,7 +348,7 @@ def _export_pdf(pdf: str) -> list[ActionCall]:
 def _export_pdf_menu(pdf: str) -> list[ActionCall]:
     """File > Export As > Export as PDF..., its options dialog's Export, then the name."""
     return [
-        *menu("File", "Export As", "Export as PDF..."),
+        *desktop_menu("File", "Export As", "Export as PDF..."),
         wait(),
         call(D, "click_on", name="Export", role="push button"),
         wait(),
@@ -419,7 +403,7 @@ def footer_in_header(path: str, pdf: str, title: str) -> list[ActionCall]:
     """Near miss: the page fields put in a header, not a footer."""
     return [
         *open_in_writer(path),
-        *menu("Insert", "Header and Footer", "Header", "Default Page Style"),
+        *desktop_menu("Insert", "Header and Footer", "Header", "Default Page Style"),
         *_fields("Page Number", "Page Count"),
         *_save_export_quit(pdf),
     ]
@@ -702,7 +686,7 @@ def _comment(text: str, insert: list[ActionCall]) -> list[ActionCall]:
     return [*insert, wait(), call(D, "write_text", text=text), call(D, "press", key="escape")]
 
 
-COMMENT_MENU = menu("Insert", "Comment")
+COMMENT_MENU = desktop_menu("Insert", "Comment")
 COMMENT_KEYS = [call(D, "hotkey", keys=["ctrl", "alt", "c"])]
 
 
