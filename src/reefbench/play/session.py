@@ -34,8 +34,8 @@ from reefbench.log.run import open_run
 from reefbench.log.store import EpisodeKey
 from reefbench.play.gestures import Gesture, device_controls, gesture_call
 from reefbench.runner.config import AgentSpec, RunConfig
-from reefbench.runner.engine import select_tasks
 from reefbench.runner.launch import manifest, suite_identity
+from reefbench.runner.served_episode import find_task
 from reefbench.suites import Suite, get_suite
 from reefbench.tasks.task import Task
 from reefbench.tasks.taskfile import tasks_to_jsonl
@@ -116,7 +116,7 @@ class PlaySession:
     ) -> None:
         chosen = get_suite(suite) if isinstance(suite, str) else suite
         tasks = chosen.load()
-        self.task: Task = _find(tasks, task_id, chosen.name)
+        self.task: Task = find_task(tasks, task_id, chosen.name)
         self.author = author
         self.config = RunConfig(
             suite=chosen.name,
@@ -427,16 +427,6 @@ class PlaySession:
         self.store.record(self.key, result, final=not result.infrastructure_failure)
         self._recorded = True
         self.ended.set()
-
-
-def _find(tasks: list[Task], task_id: str, suite: str) -> Task:
-    if any(c in task_id for c in "*?["):
-        raise ConfigError(f"task {task_id!r}: name one task by its exact id (no globs)")
-    try:
-        return select_tasks(tasks, [task_id])[0]
-    except ConfigError:
-        example = ", ".join(t.id for t in tasks[:3])
-        raise ConfigError(f"no task {task_id!r} in suite {suite} (e.g. {example})") from None
 
 
 def _summary(result: EpisodeResult) -> dict[str, Any]:

@@ -55,7 +55,7 @@ class ServedEpisode:
     ) -> None:
         chosen = get_suite(suite) if isinstance(suite, str) else suite
         tasks = chosen.load()
-        self.task: Task = _find(tasks, task_id, chosen.name)
+        self.task: Task = find_task(tasks, task_id, chosen.name)
         self.config = RunConfig(
             suite=chosen.name,
             tasks=[self.task.id],
@@ -180,8 +180,14 @@ class ServedEpisode:
         self.ended.set()
 
 
-def _find(tasks: list[Task], task_id: str, suite: str) -> Task:
-    if "*" in task_id or "?" in task_id or "[" in task_id:
+def find_task(tasks: list[Task], task_id: str, suite: str) -> Task:
+    """The one task of ``suite`` called ``task_id`` (an episode served or played by hand
+    is one task, named exactly).
+
+    Raises:
+        ConfigError: a glob, or no such task (one line with examples).
+    """
+    if any(c in task_id for c in "*?["):
         raise ConfigError(f"task {task_id!r}: name one task by its exact id (no globs)")
     try:
         return select_tasks(tasks, [task_id])[0]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from reefbench.benchmark.templates import POOL, office
+from reefbench.benchmark.v2 import single_task
 from reefbench.validation.gates import static_problems
 
 VALUES = {
@@ -42,14 +43,14 @@ def test_each_template_opens_its_app_by_name_and_ships_a_near_miss(template: obj
 @pytest.mark.parametrize("template", office.TEMPLATES, ids=[t.id for t in office.TEMPLATES])
 def test_a_task_of_one_office_subtask_passes_the_static_gates(template: object) -> None:
     assert isinstance(template, type(office.CALC_TOTAL))
-    task = office.single_task(template, VALUES[template.id], f"office-{template.id}")
+    task = single_task(template, VALUES[template.id], f"office-{template.id}")
     assert static_problems(task, {**POOL, **office.POOL}) == []
     assert template.app in task.metadata.apps
     assert task.near_misses
 
 
 def test_the_static_gate_refuses_a_solution_that_never_opens_the_named_app() -> None:
-    task = office.single_task(office.CALC_TOTAL, VALUES["desktop.calc_total"], "office-calc")
+    task = single_task(office.CALC_TOTAL, VALUES["desktop.calc_total"], "office-calc")
     in_the_text_editor = [
         call
         if call.name != "search_app"

@@ -8,9 +8,8 @@ LibreOffice (a script writing ODF does not count).
 
 These templates are kept out of :data:`~reefbench.benchmark.templates.POOL` on purpose:
 reef-v1 is frozen data composed from that pool, and adding templates to it would change
-which tasks synthesis draws. :data:`TEMPLATES` here is the list a later suite version (or
-a probe) reads; :func:`single_task` builds a one-subtask task from one of them the way
-the composed suite builds its tasks.
+which tasks synthesis draws. reef-v2's office family (:mod:`reefbench.benchmark.v2`)
+plays them, one subtask per task (:func:`reefbench.benchmark.v2.single_task`).
 """
 
 from __future__ import annotations
@@ -20,7 +19,6 @@ from reefbench.actions.spec import ActionCall
 from reefbench.benchmark.templates.common import call, expand
 from reefbench.envs.desktop import office_evaluators as oe
 from reefbench.tasks.subtask import NearMiss, SubTask
-from reefbench.tasks.task import Task
 
 D = "desktop"
 OFFICE_INTENT = "prepare office documents on the computer"
@@ -309,25 +307,3 @@ IMPRESS_TITLE = SubTask(
 
 TEMPLATES: list[SubTask] = [CALC_TOTAL, CALC_AVERAGE, WRITER_HEADING, IMPRESS_TITLE]
 POOL: dict[str, SubTask] = {t.id: t for t in TEMPLATES}
-
-
-def single_task(template: SubTask, values: dict[str, object], task_id: str) -> Task:
-    """A task of one office subtask with these values, built as composed tasks are
-    (template instantiated through the composed-task format, then the suite's finish)."""
-    from reefbench.benchmark.finish import finish
-    from reefbench.tasks.instructions import InstructionGraph, render_instruction
-    from reefbench.tasks.taskfile import task_from_dict
-
-    document = {
-        "schema_version": 1,
-        "id": task_id,
-        "instruction": render_instruction(
-            InstructionGraph.of([template.description.format(**values)], [])
-        ),
-        "subtasks": [{"template": template.id, "attributes": values}],
-        "links": [],
-        "user_data": {},
-        "metadata": {"intent": OFFICE_INTENT},
-    }
-    task = task_from_dict(document, POOL, where=f"office task {task_id}")
-    return finish(task, tags=("office",))
