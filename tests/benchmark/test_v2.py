@@ -58,3 +58,14 @@ def test_every_task_passes_the_static_gates(tasks: list[object]) -> None:
     pool = v2.pool()
     problems = {t.id: static_problems(t, pool) for t in tasks}  # type: ignore[attr-defined]
     assert {k: p for k, p in problems.items() if p} == {}
+
+
+def test_a_templates_budget_follows_the_reading_not_the_shortcut(tasks: list[object]) -> None:
+    """Playtest D read seven receipts one by one under a 15-step budget that came from a
+    4-call search: the reasoning and pixels templates give at least their own minimum."""
+    floors = {t.subtask.id: t.min_steps for f in v2.families() for t in f.templates if t.min_steps}
+    assert {"reasoning.top_vendor", "pixels.receipt_total"} <= set(floors)
+    for task in tasks:
+        template = task.metadata.subtasks[0].template  # type: ignore[attr-defined]
+        if template in floors:
+            assert task.metadata.step_limit >= floors[template], task  # type: ignore[attr-defined]

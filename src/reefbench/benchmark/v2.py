@@ -42,6 +42,11 @@ class Template:
     # What the simulated user answers (CALL_USER kind -> answer) for these values, when
     # the task needs asking (the ambiguity family): the task's ``user_data``.
     answers: Callable[..., dict[str, str]] | None = None
+    # The fewest steps its tasks give, when the reference takes a shortcut a person would
+    # not know of (a search that lands on the answer, a path typed into Open): the budget
+    # follows the work of reading the items, not the shortcut (playtest D ran out of room
+    # reading seven receipts one by one under a 15-step budget made from a 4-call search).
+    min_steps: int | None = None
 
 
 @dataclass(frozen=True)
@@ -103,7 +108,11 @@ def families() -> list[Family]:
             "pixels",
             "The information exists only in a picture's pixels (a receipt photo, a chart "
             "without data labels, a label's colour): read it off the picture and answer.",
-            tuple(Template(t, "hard") for t in pixels.TEMPLATES),
+            (
+                Template(pixels.RECEIPT_TOTAL, "hard", min_steps=30),
+                Template(pixels.CHART_PEAK, "hard", min_steps=20),
+                Template(pixels.JAR_LABEL, "hard", min_steps=25),
+            ),
         ),
         Family(
             "ambiguity",
@@ -120,7 +129,11 @@ def families() -> list[Family]:
             "The answer follows only from many items together (mails against a ledger, "
             "colleagues' constraints against the calendar, receipts and refunds): reason "
             "over all of them.",
-            tuple(Template(t, "hard") for t in reasoning.TEMPLATES),
+            (
+                Template(reasoning.UNRECORDED_INVOICES, "hard", min_steps=50),
+                Template(reasoning.MEETING_SLOT, "hard", min_steps=40),
+                Template(reasoning.TOP_VENDOR, "hard", min_steps=40),
+            ),
         ),
     ]
 
@@ -180,6 +193,9 @@ def tasks_of(family: Family, per_template: int = TASKS_PER_TEMPLATE) -> Iterable
             task = single_task(template.subtask, values, f"v2-{family.name}-{short}-{index}")
             if template.answers is not None:
                 task.user_data = {**task.user_data, **template.answers(**values)}
+            if template.min_steps is not None:
+                limit = task.metadata.step_limit or 0
+                task.metadata.step_limit = max(limit, template.min_steps)
             yield labelled(task, family.name, template.tier)
 
 

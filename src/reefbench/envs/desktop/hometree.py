@@ -31,6 +31,8 @@ NOISE: dict[str, str] = {
     ".config/xfce4/": "the terminal's and panel's own state",
     ".config/Mousepad/": "mousepad's session and window state",
     ".config/Thunar/": "the file manager's window state",
+    ".config/mimeapps.list": "the file manager's 'open with' default: its Set Default "
+    "Application dialog ticks 'use as default' when a file type has no handler yet",
     ".config/glib-2.0/settings/keyfile": "the image editor's settings (GSettings' keyfile "
     "backend): Drawing writes its window state and last tool there at every exit",
     ".config/dconf/": "settings are compared as settings, not as the database file",
