@@ -325,8 +325,13 @@ def reconcile_solution(
 def reconcile_allowances(
     case: str, accountant: str, email: str, subject: str, ledger: str
 ) -> list[str]:
-    """Saving the attached invoice to Files is how the browser shows it."""
-    return [f"account|files:{attachment_name(ledger_case(case).attached).casefold()}"]
+    """Reading the attached invoice: saved to Files (the reference's way) or downloaded by
+    the browser into ~/Downloads (the mail's Download link; a playtest's right answer failed
+    on it as a side effect)."""
+    return [
+        f"account|files:{attachment_name(ledger_case(case).attached).casefold()}",
+        "desktop|file:/home/user/Downloads",
+    ]
 
 
 def reconcile_new_mail(
@@ -336,6 +341,21 @@ def reconcile_new_mail(
     data = ledger_case(case)
     text = _reconcile_text(list(data.missing), data.total)
     return _new_mail(email, f"Re: {subject}", text)
+
+
+def reconcile_by_download(
+    case: str, accountant: str, email: str, subject: str, ledger: str
+) -> list[ActionCall]:
+    """Reads the attached invoice through the mail's Download link (the browser saves it
+    in the computer's ~/Downloads) instead of saving it to Files."""
+    data = ledger_case(case)
+    name = attachment_name(data.attached)
+    return [
+        *browser_app("Mail"),
+        call(B, "click_on", name=f"Documents from {data.attached.vendor}", role="link"),
+        call(B, "click_on", name=f"Download {name}", role="link"),
+        *_reconcile_reply(ledger, subject, list(data.missing), data.total),
+    ]
 
 
 def reconcile_with_last_quarter(
@@ -413,7 +433,7 @@ UNRECORDED_INVOICES = SubTask(
     setup_generator=reconcile_setup,
     evaluator_generator=reconcile_checkpoints,
     solution_generator=reconcile_solution,
-    alternative_generators=[reconcile_new_mail],
+    alternative_generators=[reconcile_new_mail, reconcile_by_download],
     allowances=reconcile_allowances,
     near_misses=[
         NearMiss("includes last quarter's invoice", solution=reconcile_with_last_quarter),
