@@ -333,3 +333,11 @@ def test_the_slot_checkpoints_pass_only_the_right_slot_on_the_seeded_account(
     assert books(data.answer, f"See you {name}, {hour} {half}")
     assert not books(data.answer, f"Let's do {name}.")  # no time in the reply
     assert not books(data.stale, f"Let's do {name} at {at}.")  # the event at another slot
+
+
+def test_no_seeded_mail_comes_from_after_the_accounts_today() -> None:
+    """A playtest saw the colleagues' replies dated after the clock's 2024-06-03 09:00."""
+    for template in rs.TEMPLATES:
+        for values in template.value_records:
+            dates = [a["date"] for n, a in _seeded(template, values) if n == "add_mail"]
+            assert dates and max(dates) <= "2024-06-03T09:00", (template.id, max(dates))

@@ -569,7 +569,9 @@ def slot_setup(case: str, title: str, replier: str) -> list[ActionStep]:
         for name, d, start, end in data.events
     ]
     for n, (sender, body) in enumerate(_constraint_mails(data)):
-        when = f"2024-06-03T{9 + n:02d}:{10 + 7 * n:02d}"
+        # The Friday before the account's today (2024-06-03 09:00): in the order they came,
+        # and none from the future (a playtest saw replies dated after the clock).
+        when = f"2024-05-31T{9 + n:02d}:{10 + 7 * n:02d}"
         steps.append(
             _account(sd.add_mail(sender=sender, subject=f"Re: {TOPIC}", body=body, date=when))
         )
