@@ -68,7 +68,11 @@ class SessionConfig:
         height: Screen height in pixels.
         ports: Host loopback ports reachable from inside the sandbox (local services).
         workdir: Parent directory of instance directories (default: the system temp dir).
-        start_timeout: Seconds allowed for the display and the sandbox to come up.
+        start_timeout: Seconds allowed for the display and the sandbox to come up. A start
+            takes 2-4 s on an idle machine; the deadline is for a loaded one (a full
+            ``make test`` once saw the panel and wallpaper miss 20 s while two gate
+            workers restarted desktops for seeded worlds), and waiting ends as soon as
+            the session is up.
         extra_env: Non-secret variables added inside the sandbox.
         now: The world time the sandbox's clocks show (:mod:`.faketime`); ``None``
             leaves them on the host's clock.
@@ -78,7 +82,7 @@ class SessionConfig:
     height: int = 800
     ports: tuple[int, ...] = ()
     workdir: Path | None = None
-    start_timeout: float = 20.0
+    start_timeout: float = 60.0
     extra_env: dict[str, str] = field(default_factory=dict)
     now: str | None = None
 
