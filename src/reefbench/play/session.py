@@ -24,21 +24,14 @@ from typing import Any, TypeVar
 
 from reefbench.actions.sets import PIXELS
 from reefbench.actions.spec import ActionCall
-from reefbench.environments.contract import Environment, stop_environments
 from reefbench.environments.root import ROOT
-from reefbench.episodes.bridge import EpisodeDriver, ExternalAgent
+from reefbench.episodes.bridge import ExternalAgent
 from reefbench.episodes.episode import DEFAULT_INVALID_TOLERANCE, EpisodeResult
 from reefbench.episodes.protocol import AgentOutput, CallResult, Turn
 from reefbench.errors import ConfigError, InvalidAction
-from reefbench.log.run import open_run
-from reefbench.log.store import EpisodeKey
 from reefbench.play.gestures import Gesture, device_controls, gesture_call
-from reefbench.runner.config import AgentSpec, RunConfig
-from reefbench.runner.launch import manifest, suite_identity
-from reefbench.runner.served_episode import find_task
-from reefbench.suites import Suite, get_suite
-from reefbench.tasks.task import Task
-from reefbench.tasks.taskfile import tasks_to_jsonl
+from reefbench.runner.served_episode import RecordedEpisode
+from reefbench.suites import Suite
 
 AGENT_NAME = "human"
 JOB_TIMEOUT = 120.0
@@ -90,7 +83,7 @@ class Script:
     calls: list[ActionCall]
 
 
-class PlaySession:
+class PlaySession(RecordedEpisode):
     """A task of a suite, its devices, the run directory its result goes to, and what the
     page shows of them.
 
@@ -114,45 +107,18 @@ class PlaySession:
         invalid_tolerance: int = DEFAULT_INVALID_TOLERANCE,
         step_limit: int | None = None,
     ) -> None:
-        chosen = get_suite(suite) if isinstance(suite, str) else suite
-        tasks = chosen.load()
-        self.task: Task = find_task(tasks, task_id, chosen.name)
-        self.author = author
-        self.config = RunConfig(
-            suite=chosen.name,
-            tasks=[self.task.id],
-            agent=AgentSpec(name=AGENT_NAME),
-            invalid_tolerance=invalid_tolerance,
-            step_limit=step_limit,
-            workers=1,
-            action_set=PIXELS.name,
-        )
-        self.out_dir = out_dir
-        self.key = EpisodeKey(self.task.id)
-        ran = tasks_to_jsonl([self.task])
-        self.store = open_run(
-            out_dir, manifest(self.config, suite_identity(chosen, tasks, ran)), ran
-        )
-        if any(
-            row["key"] == self.key.key and row["status"] != "pending" for row in self.store.rows()
-        ):
-            self.store.close()
-            raise ConfigError(
-                f"{out_dir} already holds an episode of {self.task.id}; use a new --out"
-            )
-        self.store.plan([self.key])
-        self.envs: dict[str, Environment] = chosen.make_environments()
         self.agent = PlayAgent()
-        self.driver = EpisodeDriver(
-            self.task,
-            self.envs,
+        super().__init__(
+            suite,
+            task_id,
+            out_dir,
+            agent_name=AGENT_NAME,
             agent=self.agent,
-            on_end=self._stop_environments,
+            action_set=PIXELS.name,
             invalid_tolerance=invalid_tolerance,
             step_limit=step_limit,
-            action_set=PIXELS.name,
-            observation_sink=self.store.observations(self.key),
         )
+        self.author = author
         self.scripts = [Script("reference", "reference solution", self.task.reference_solution)]
         self.scripts += [
             Script(f"near-{i}", f"near miss: {case.label}", self.task.near_miss_solution(case))
@@ -163,8 +129,6 @@ class PlaySession:
         self.last: list[CallResult] = []
         self.user_answers: list[tuple[str, str]] = []
         self.checkpoints: list[dict[str, str]] = []
-        self.ended = threading.Event()
-        self._recorded = False
         self._lock = threading.RLock()
 
     # ------------------------------------------------------------------ lifetime
@@ -177,26 +141,7 @@ class PlaySession:
             else:
                 self._after_turn()
 
-    def close(self) -> None:
-        """End the episode if it still runs (stored as aborted), stop the devices."""
-        self.driver.close()
-        if self.driver.result is not None:
-            self._finish()
-        self._stop_environments()
-        self.store.close()
-
-    def _stop_environments(self) -> None:
-        stop_environments(self.envs)
-
     # ------------------------------------------------------------------ reading
-    @property
-    def turn(self) -> Turn | None:
-        return None if self.driver.ended else self.driver.turn
-
-    @property
-    def result(self) -> EpisodeResult | None:
-        return self.driver.result
-
     @property
     def answer_task(self) -> bool:
         """Whether the task wants an answer submitted (a checkpoint reads it)."""
@@ -418,15 +363,6 @@ class PlaySession:
                 for s in self.scripts
             ],
         }
-
-    def _finish(self) -> None:
-        result = self.driver.result
-        if result is None or self._recorded:
-            return
-        # As the runner stores its last attempt: an infrastructure outcome stays apart.
-        self.store.record(self.key, result, final=not result.infrastructure_failure)
-        self._recorded = True
-        self.ended.set()
 
 
 def _summary(result: EpisodeResult) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from typing import Any
 from reefbench.actions.sets import DEFAULT_ACTION_SET
 from reefbench.agents.tools import Toolbox
 from reefbench.environments.contract import Environment, stop_environments
-from reefbench.episodes.bridge import EpisodeDriver
+from reefbench.episodes.bridge import EpisodeDriver, ExternalAgent
 from reefbench.episodes.episode import DEFAULT_INVALID_TOLERANCE, EpisodeResult
 from reefbench.episodes.protocol import AgentOutput, Turn
 from reefbench.errors import ConfigError
@@ -32,15 +32,21 @@ from reefbench.tasks.taskfile import tasks_to_jsonl
 AGENT_NAME = "mcp"
 
 
-class ServedEpisode:
-    """A task of a suite, its environments and the run directory its result goes to.
+class RecordedEpisode:
+    """One task played through an :class:`EpisodeDriver` by a caller outside the runner
+    (an MCP client, a person), stored in a run directory as ``reef run`` stores it: the
+    task found, the run opened (a directory holding this episode already is refused), the
+    devices made, and the result recorded once when the episode ends.
 
     Args:
-        suite: A built-in suite's name (``memory``, ``v0``), or a :class:`Suite`.
+        suite: A built-in suite's name, or a :class:`Suite`.
         task_id: The task to play (an exact id).
-        out_dir: The run directory (created; one that holds another run is refused).
+        out_dir: The run directory.
+        agent_name: The agent's name in the run's configuration and result.
+        agent: The driver's agent, when the caller needs more than a plain one.
+        action_set: How the agent addresses the devices.
         invalid_tolerance: Invalid actions in a row forgiven before the episode ends.
-        step_limit: Overrides the task's step limit (one tool call is one step).
+        step_limit: Overrides the task's step limit.
     """
 
     def __init__(
@@ -49,9 +55,11 @@ class ServedEpisode:
         task_id: str,
         out_dir: Path,
         *,
+        agent_name: str,
+        agent: ExternalAgent | None = None,
+        action_set: str = DEFAULT_ACTION_SET,
         invalid_tolerance: int = DEFAULT_INVALID_TOLERANCE,
         step_limit: int | None = None,
-        action_set: str = DEFAULT_ACTION_SET,
     ) -> None:
         chosen = get_suite(suite) if isinstance(suite, str) else suite
         tasks = chosen.load()
@@ -59,7 +67,7 @@ class ServedEpisode:
         self.config = RunConfig(
             suite=chosen.name,
             tasks=[self.task.id],
-            agent=AgentSpec(name=AGENT_NAME),
+            agent=AgentSpec(name=agent_name),
             invalid_tolerance=invalid_tolerance,
             step_limit=step_limit,
             workers=1,
@@ -83,25 +91,16 @@ class ServedEpisode:
         self.driver = EpisodeDriver(
             self.task,
             self.envs,
-            agent_name=AGENT_NAME,
+            agent_name=agent_name,
+            agent=agent,
             on_end=self._stop_environments,
             invalid_tolerance=invalid_tolerance,
             step_limit=step_limit,
             action_set=self.config.action_set,
             observation_sink=self.store.observations(self.key),
         )
-        self.toolbox: Toolbox | None = None
         self.ended = threading.Event()
         self._recorded = False
-        self._lock = threading.Lock()
-
-    # ------------------------------------------------------------------ lifetime
-    def start(self) -> None:
-        """Reset and set up the environments, up to the agent's first turn."""
-        turn = self.driver.start()
-        self.toolbox = Toolbox(self.driver.agent.action_spaces)
-        if turn is None:
-            self._finish()
 
     def close(self) -> None:
         """End the episode if it still runs (stored as aborted), stop the environments."""
@@ -116,7 +115,6 @@ class ServedEpisode:
         episode ends: the browser's and phone's Playwright driver belongs to that thread)."""
         stop_environments(self.envs)
 
-    # ------------------------------------------------------------------ the agent's side
     @property
     def turn(self) -> Turn | None:
         """The turn the agent is at (its observations), ``None`` once the episode ended."""
@@ -126,6 +124,58 @@ class ServedEpisode:
     def result(self) -> EpisodeResult | None:
         return self.driver.result
 
+    def _finish(self) -> None:
+        result = self.driver.result
+        if result is None or self._recorded:
+            return
+        # An infrastructure outcome (aborted by Ctrl+C, a crashed environment) is stored as
+        # failed, as the runner stores its last attempt: reports keep it apart.
+        self.store.record(self.key, result, final=not result.infrastructure_failure)
+        self._recorded = True
+        self.ended.set()
+
+
+class ServedEpisode(RecordedEpisode):
+    """A task of a suite, its environments and the run directory its result goes to.
+
+    Args:
+        suite: A built-in suite's name (``memory``, ``v0``), or a :class:`Suite`.
+        task_id: The task to play (an exact id).
+        out_dir: The run directory (created; one that holds another run is refused).
+        invalid_tolerance: Invalid actions in a row forgiven before the episode ends.
+        step_limit: Overrides the task's step limit (one tool call is one step).
+    """
+
+    def __init__(
+        self,
+        suite: str | Suite,
+        task_id: str,
+        out_dir: Path,
+        *,
+        invalid_tolerance: int = DEFAULT_INVALID_TOLERANCE,
+        step_limit: int | None = None,
+        action_set: str = DEFAULT_ACTION_SET,
+    ) -> None:
+        super().__init__(
+            suite,
+            task_id,
+            out_dir,
+            agent_name=AGENT_NAME,
+            action_set=action_set,
+            invalid_tolerance=invalid_tolerance,
+            step_limit=step_limit,
+        )
+        self.toolbox: Toolbox | None = None
+        self._lock = threading.Lock()
+
+    def start(self) -> None:
+        """Reset and set up the environments, up to the agent's first turn."""
+        turn = self.driver.start()
+        self.toolbox = Toolbox(self.driver.agent.action_spaces)
+        if turn is None:
+            self._finish()
+
+    # ------------------------------------------------------------------ the agent's side
     def call(self, tool: str, arguments: dict[str, Any]) -> tuple[str, bool]:
         """Play one tool call as one turn; what it did (text) and whether it is an error."""
         with self._lock:
@@ -168,16 +218,6 @@ class ServedEpisode:
             f"The episode has ended ({result.termination}); its result is stored in "
             f"{self.out_dir}. Read the reef://result resource for the score."
         )
-
-    def _finish(self) -> None:
-        result = self.driver.result
-        if result is None or self._recorded:
-            return
-        # An infrastructure outcome (aborted by Ctrl+C, a crashed environment) is stored as
-        # failed, as the runner stores its last attempt: reports keep it apart.
-        self.store.record(self.key, result, final=not result.infrastructure_failure)
-        self._recorded = True
-        self.ended.set()
 
 
 def find_task(tasks: list[Task], task_id: str, suite: str) -> Task:
