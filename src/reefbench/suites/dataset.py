@@ -63,14 +63,15 @@ class DatasetExport:
     version: str
 
 
-def task_lines(suite: Suite) -> tuple[list[str], str, str | None]:
-    """The suite's tasks as JSON lines, its version and (for a frozen release) the sha256
-    of its shipped data: a frozen suite's own data, any other suite's tasks as loaded."""
+def task_lines(suite: Suite, tasks: list[Task]) -> tuple[list[str], str, str | None]:
+    """The suite's ``tasks`` (as loaded) as JSON lines, its version and (for a frozen
+    release) the sha256 of its shipped data: a frozen suite's own data, any other suite's
+    tasks as loaded."""
     if suite.frozen is not None:
         manifest = read_manifest(suite.frozen.directory)
         text = (suite.frozen.directory / TASKS_FILE).read_text(encoding="utf-8")
         return legacy_as_names(text).splitlines(), manifest.version, manifest.sha256
-    return [json_line(task_to_dict(t)).rstrip("\n") for t in suite.load()], "", None
+    return [json_line(task_to_dict(t)).rstrip("\n") for t in tasks], "", None
 
 
 def family_of(task_id: str, suite: str) -> str:
@@ -132,8 +133,9 @@ def export_tasks(suite_name: str, directory: Path) -> DatasetExport:
         ) from None
     _check_target(directory)
     suite = get_suite(suite_name)
-    lines, version, sha256 = task_lines(suite)
-    tasks = {t.id: t for t in suite.load()}
+    loaded = suite.load()
+    lines, version, sha256 = task_lines(suite, loaded)
+    tasks = {t.id: t for t in loaded}
     rows = []
     for line in lines:
         task_id = json.loads(line)["id"]
