@@ -343,6 +343,16 @@ def test_pivot_table_fields(workbooks: dict[str, Path], fmt: str) -> None:
     assert pivot.rows == ("Region",) and pivot.data == (("Amount", "sum"),)
 
 
+def test_a_quoted_sheet_name_with_spaces_stays_one_address() -> None:
+    """Calc puts a pivot table on a sheet named "Pivot Table_Data_1": the target range
+    names it quoted, and the space inside the quotes does not split the address."""
+    from reefbench.documents.odf_xml import _qualified
+
+    target = "'Pivot Table_Data_1'.A1:'Pivot Table_Data_1'.B5"
+    assert _qualified(target) == "Pivot Table_Data_1!A1:B5"
+    assert _qualified("Data.A1:Data.C13 'My Sheet'.E1") == "Data!A1:C13 My Sheet!E1"
+
+
 def test_the_odfpy_original_reads_as_the_libreoffice_save(workbooks: dict[str, Path]) -> None:
     """The reader does not depend on what only LibreOffice adds: the hand-built file gives
     the same cells and features (so a setup document reads as a saved one)."""

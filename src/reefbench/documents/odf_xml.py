@@ -199,7 +199,8 @@ def odf_range(address: str) -> tuple[str, str]:
 def _qualified(address: str) -> str:
     """ODF addresses (several, space-separated) as "Sheet!A1:B5" joined by spaces."""
     shown = []
-    for one in address.split():
+    # A quoted sheet name may hold spaces ("'Pivot Table_Data_1'.A1"): split outside quotes.
+    for one in re.findall(r"(?:'[^']*'|[^\s'])+", address):
         sheet, cells_ = odf_range(one)
         shown.append(f"{sheet}!{cells_}" if sheet else cells_)
     return " ".join(shown)
