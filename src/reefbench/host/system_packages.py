@@ -111,6 +111,13 @@ PACKAGES: tuple[SystemPackage, ...] = (
     SystemPackage("bubblewrap", "desktop sandbox", _DESKTOP, ("bwrap",)),
     SystemPackage("libfaketime", "desktop clock (the task's world time in the sandbox)", _DESKTOP),
     SystemPackage(
+        "gcc",
+        "desktop clock (builds the file-time shim: world-dated file times)",
+        _DESKTOP,
+        ("cc",),
+    ),
+    SystemPackage("libc6-dev", "desktop clock (the file-time shim's C headers)", _DESKTOP),
+    SystemPackage(
         "xfce4-panel",
         "desktop session (panel: app menu, window buttons, clock)",
         _DESKTOP,

@@ -261,8 +261,10 @@ class DesktopDevice(Environment):
 
     def _stamp_home(self) -> None:
         # The pristine home's files were made at the reset's world time, not the host's
-        # (the sandbox starts on that time right after).
+        # (the sandbox starts on that time right after). The episode begins here: what the
+        # kernel stamps from now on is shown on the world's clock inside (.filetime).
         self._stamped_at = time.time()
+        self.session.files_since = self._stamped_at
         if self.session.now is not None:
             faketime.stamp_tree(self.session.home, faketime.world_epoch(self.session.now))
 

@@ -12,19 +12,14 @@ session starts on the task's world time when the episode says it before the rese
 (:meth:`.DesktopDevice.expect_world_time`), and restarts (0.7 s) only when the world time
 moves under a running sandbox otherwise (:meth:`.DesktopDevice.set_world_time`).
 
-What it cannot fake here: file times. Debian bookworm's libfaketime 0.9.10 fakes them in
-``stat``, ``lstat``, ``fstat`` and ``__xstat`` (``FAKE_STAT``) only, while programs built
-against glibc 2.33 and later call ``stat64``, ``fstatat64`` and ``statx`` (coreutils' ``ls``
-and ``stat``, Python's ``os.stat``, GLib and so Thunar): upstream intercepts ``statx``
-from 0.9.11 and ``stat64`` after 0.9.12. PyPI's ``libfaketime`` 3.0.1 vendors the same
-0.9.10 source: built with ``FAKE_STAT`` it exports the same wrappers, and ``stat``, ``ls``
-and ``os.stat`` under it still show the host's times. So every program in the sandbox
-shows the times on disk: a file a program writes carries the host's time (the kernel
-stamps it), while ``touch`` (libfaketime fakes ``utimensat``) and the files the harness
-writes carry the world's (the home restored at a reset, a setup's files:
-:func:`stamp_tree`); a seeded world's files carry their own dates before
-:data:`~reefbench.tasks.worldtime.WORLD_NOW`. The host's time is later than every world time so
-far, so what was written during the episode still sorts newest.
+File times: Debian bookworm's libfaketime 0.9.10 fakes none of what programs built
+against glibc 2.33 and later call to read them (``stat64``, ``fstatat64``, ``statx``), and
+its own ``stat`` wrappers move every file's times, a system file's too. So those are
+turned off (``NO_FAKE_STAT``) and :mod:`.filetime`'s shim, preloaded first, maps the times the
+kernel stamped during the episode to the world's clock, while files the harness writes
+carry world times set explicitly (the home restored at a reset, a setup's files:
+:func:`stamp_tree`) and keep them; a seeded world's files carry their own dates before
+:data:`~reefbench.tasks.worldtime.WORLD_NOW`. Host-side code reads the host's times.
 """
 
 from __future__ import annotations
@@ -33,6 +28,7 @@ import os
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+from reefbench.envs.desktop import filetime
 from reefbench.tasks.worldtime import WORLD_TIMEZONE, parse_now
 
 LIBRARY = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
@@ -68,15 +64,25 @@ def write_offset(runtime: Path, now: str, host_time: float) -> int:
     return offset
 
 
-def sandbox_env(runtime: Path) -> dict[str, str]:
-    """Variables that put every process of the sandbox on the world's clock."""
+def sandbox_env(runtime: Path, since: float) -> dict[str, str]:
+    """Variables that put every process of the sandbox on the world's clock, its file
+    times too for what the kernel stamps from host time ``since`` (the episode's start)."""
     return {
-        "LD_PRELOAD": LIBRARY,
+        # The shim first: its stat wrappers must be the ones programs call.
+        "LD_PRELOAD": f"{filetime.SANDBOX_PATH} {LIBRARY}",
         "FAKETIME_TIMESTAMP_FILE": str(runtime / OFFSET_FILE),
         "FAKETIME_CACHE_DURATION": str(CACHE_SECONDS),
         "FAKETIME_SKIP_CMDS": ",".join(REAL_TIME_PROGRAMS),
+        "NO_FAKE_STAT": "1",  # the shim maps file times (libfaketime's moved them all)
         "TZ": WORLD_TIMEZONE,
+        **filetime.sandbox_env(since),
     }
+
+
+def sandbox_files() -> dict[str, Path]:
+    """Sandbox path -> host file the world's clock needs shown read-only inside: the
+    file-time shim (built on first use, :func:`.filetime.build`)."""
+    return {filetime.SANDBOX_PATH: filetime.build()}
 
 
 def available() -> bool:

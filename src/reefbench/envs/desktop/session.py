@@ -113,6 +113,10 @@ class DesktopSession:
         # Seconds the sandbox's clock runs ahead of the host's: what programs inside record
         # (a save time, say) is in its time, what the kernel stamps (mtimes) in the host's.
         self.clock_offset = 0
+        # Host time the episode began (the home's last restore, else the first sandbox
+        # start): the kernel's file times from then on are shown on the world's clock
+        # inside (:mod:`.filetime`); a restart within the episode keeps it.
+        self.files_since: float | None = None
 
     # ------------------------------------------------------------------ paths
     def _path(self, name: str) -> Path:
@@ -262,6 +266,7 @@ class DesktopSession:
                 shutil.rmtree(target, ignore_errors=True)
             else:
                 target.unlink(missing_ok=True)
+        clock_env, clock_files = self._clock_env(runtime)
         spec = SandboxSpec(
             home=self.home,
             tmp=self.tmp,
@@ -272,11 +277,11 @@ class DesktopSession:
             ports_dir=self._path("ports"),
             passwd=self._path("passwd"),
             group=self._path("group"),
-            system_files=self._system_files,
+            system_files={**self._system_files, **clock_files},
             extra_env={
                 "NO_AT_BRIDGE": "0",
                 "GTK_OVERLAY_SCROLLING": "0",
-                **self._clock_env(runtime),
+                **clock_env,
                 **self.config.extra_env,
             },
         )
@@ -311,15 +316,20 @@ class DesktopSession:
                 f"the desktop session (panel, wallpaper) did not come up: see {runtime}/logs"
             )
 
-    def _clock_env(self, runtime: Path) -> dict[str, str]:
+    def _clock_env(self, runtime: Path) -> tuple[dict[str, str], dict[str, Path]]:
+        """The sandbox's variables and read-only files for the world's clock."""
         if self.now is None:
-            return {}
+            return {}, {}
         if not faketime.available():
             raise EnvironmentFailure(
                 "the desktop's world clock needs libfaketime: apt-get install libfaketime"
             )
-        self.clock_offset = faketime.write_offset(runtime, self.now, time.time())
-        return faketime.sandbox_env(runtime)
+        files = faketime.sandbox_files()
+        now = time.time()
+        if self.files_since is None:
+            self.files_since = now
+        self.clock_offset = faketime.write_offset(runtime, self.now, now)
+        return faketime.sandbox_env(runtime, self.files_since), files
 
     def set_clock(self, now: str) -> None:
         """Move the sandbox's clocks to world time ``now`` (``YYYY-MM-DDTHH:MM``).
