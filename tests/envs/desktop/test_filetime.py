@@ -22,6 +22,13 @@ def test_a_missing_compiler_is_one_clear_error(
     assert "\n" not in str(e.value)
 
 
+def test_a_cache_that_cannot_be_written_is_one_clear_error(tmp_path: Path) -> None:
+    taken = tmp_path / "cache"
+    taken.write_text("a file where the cache folder should be")
+    with pytest.raises(EnvironmentFailure, match="cannot build the desktop's file-time shim"):
+        filetime.build(taken)
+
+
 @pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C compiler")
 def test_the_shim_is_built_once_per_source_and_exports_the_stat_family(tmp_path: Path) -> None:
     import ctypes

@@ -70,10 +70,16 @@ def build(cache: Path | None = None) -> Path:
             f"the desktop's world clock builds a file-time shim and needs a C compiler: "
             f"apt-get install {PACKAGES}"
         )
-    folder.mkdir(parents=True, exist_ok=True)
     # Built beside the target and renamed into place: a concurrent build (another
     # desktop, another harness) never loads a half-written library.
-    fd, partial = tempfile.mkstemp(prefix=".filetime_shim-", suffix=".so", dir=folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, partial = tempfile.mkstemp(prefix=".filetime_shim-", suffix=".so", dir=folder)
+    except OSError as error:
+        raise EnvironmentFailure(
+            f"cannot build the desktop's file-time shim in {folder}: {error.strerror} "
+            "(set XDG_CACHE_HOME to a writable folder)"
+        ) from None
     os.close(fd)
     try:
         done = subprocess.run(
