@@ -63,6 +63,7 @@ def families() -> list[Family]:
     from reefbench.benchmark.templates import (
         ambiguity,
         calc,
+        calc_analysis,
         impress,
         infeasible,
         injection,
@@ -85,6 +86,8 @@ def families() -> list[Family]:
                 Template(calc.CALC_PRICE_LOOKUP, "hard"),
                 Template(calc.CALC_FREEZE_FILTER, "medium"),
                 Template(calc.CALC_CSV_IMPORT, "hard"),
+                Template(calc_analysis.CALC_PIVOT_SUMMARY, "hard"),
+                Template(calc_analysis.CALC_LIMIT_HIGHLIGHT, "hard"),
                 Template(writer.WRITER_TOC, "hard"),
                 Template(writer.WRITER_PAGE_FOOTER, "hard"),
                 Template(writer.WRITER_ISO_DATES, "hard"),
