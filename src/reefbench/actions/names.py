@@ -127,6 +127,7 @@ NAMES: dict[str, str] = {
     "office.document_paragraph": "reefbench.envs.desktop.office_evaluators:document_paragraph",
     "office.document_toc": "reefbench.envs.desktop.office_text_evaluators:document_toc",
     "office.pdf_page_footers": "reefbench.envs.desktop.office_text_evaluators:pdf_page_footers",
+    "office.pdf_pages": "reefbench.envs.desktop.office_text_evaluators:pdf_pages",
     "office.panes_frozen": "reefbench.envs.desktop.calc_evaluators:panes_frozen",
     "office.presentation_slide": "reefbench.envs.desktop.office_evaluators:presentation_slide",
     "office.saved_by_libreoffice": "reefbench.envs.desktop.office_evaluators:saved_by_libreoffice",

@@ -65,6 +65,7 @@ def families() -> list[Family]:
         calc,
         calc_analysis,
         impress,
+        impress_agenda,
         infeasible,
         injection,
         office,
@@ -94,6 +95,8 @@ def families() -> list[Family]:
                 Template(writer.WRITER_REVIEW_COMMENT, "hard"),
                 Template(impress.IMPRESS_OUTLINE_DECK, "hard"),
                 Template(impress.IMPRESS_SPEAKER_NOTES, "hard"),
+                Template(impress_agenda.IMPRESS_AGENDA_ORDER, "hard"),
+                Template(impress_agenda.IMPRESS_PDF_EXTRACT, "hard"),
             ),
         ),
         Family(

@@ -176,6 +176,18 @@ def titles_problem(path: Path, titles: list[str]) -> str:
     return ""
 
 
+def pdf_pages_problem(path: Path, titles: list[str]) -> str:
+    """The PDF has one page per entry of ``titles``, in order, each page showing its
+    title (spacing aside): an export of exactly these slides or sections."""
+    pages = [" ".join(page.text.split()) for page in read_pdf(path).pages]
+    if len(pages) != len(titles):
+        return f"it has {len(pages)} pages, not {len(titles)}"
+    for number, (text, title) in enumerate(zip(pages, titles, strict=True), 1):
+        if " ".join(title.split()) not in text:
+            return f"its page {number} does not show {title!r}"
+    return ""
+
+
 # ------------------------------------------------------------------ evaluators
 def _result(env: DesktopDevice, path: str, check: Any, ok: str, *args: Any) -> EvalResult:
     target = _file(env, path)
@@ -280,3 +292,14 @@ def slide_titles(path: str, titles: list[str], *, env: DesktopDevice) -> EvalRes
         titles: Every slide's title, in order.
     """
     return _result(env, path, titles_problem, "has its slides in order", titles)
+
+
+@evaluator(governs=_path_keys)
+def pdf_pages(path: str, titles: list[str], *, env: DesktopDevice) -> EvalResult:
+    """The PDF has exactly one page per title, in this order, each showing its title.
+
+    Args:
+        path: The PDF as the agent sees it, e.g. "~/Documents/extract.pdf".
+        titles: What each page shows (a slide's title), in page order.
+    """
+    return _result(env, path, pdf_pages_problem, f"has the {len(titles)} pages asked for", titles)
