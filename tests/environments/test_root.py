@@ -76,6 +76,19 @@ def test_a_request_is_judged_by_what_it_asks_not_by_the_keys_spelling() -> None:
     assert not user_was_asked(kind="which meeting").check({ROOT: fresh}).success
 
 
+def test_a_which_question_gets_the_one_choice_the_user_can_make() -> None:
+    """Playtest E5 lost a step: "which budget.txt: the one in the Wedding folder or the one
+    in the Garden Project folder" was refused for the kind "which file" (no word "file")."""
+    root = RootEnvironment(user_data={"which file": "The Wedding one.", "password": "pw"})
+    asked = "Which budget.txt: the one in the Wedding folder or the one in Garden Project?"
+    assert root.step("call_user", {"kind": asked}) == "The Wedding one."
+    assert user_was_asked(kind="which file").check({ROOT: root}).success
+    # Not a "which" question, or two choices the user could make: no guess.
+    assert "cannot help" in root.step("call_user", {"kind": "the budget file"})
+    two = RootEnvironment(user_data={"which file": "a", "which folder": "b"})
+    assert "cannot help" in two.step("call_user", {"kind": "which budget.txt?"})
+
+
 def test_answer_compares_numbers_as_numbers_with_the_units_a_task_allows() -> None:
     lines = answer_equals(expected="1024", units=["lines"])
     assert lines.check(root_with("1,024 lines.")).success

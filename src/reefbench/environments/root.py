@@ -128,15 +128,20 @@ def user_kind(asked: str, kinds: Iterable[str]) -> str | None:
     """The kind of information the user can give that ``asked`` names: the same words
     (case, ``_``, ``-`` and punctuation aside: "Verification code" is "verification_code"),
     else the one kind all of whose words the request holds ("which meeting do you mean?" is
-    "which meeting"); ``None`` when none or several fit. A request is judged by what it
-    asks for, not by guessing a key's spelling (playtests lost steps to that)."""
+    "which meeting"), else, for a question asking "which" one, the one choice the user can
+    make ("which budget.txt, the Wedding one or the Garden one?" is "which file"); ``None``
+    when none or several fit. A request is judged by what it asks for, not by guessing a
+    key's spelling (playtests lost steps to that)."""
     words = _words(asked)
     kinds = list(kinds)
     for kind in kinds:
         if _words(kind) == words:
             return kind
     fits = [k for k in kinds if _words(k) and set(_words(k)) <= set(words)]
-    return fits[0] if len(fits) == 1 else None
+    if fits:
+        return fits[0] if len(fits) == 1 else None
+    choices = [k for k in kinds if _words(k)[:1] == ["which"]]
+    return choices[0] if "which" in words and len(choices) == 1 else None
 
 
 def _answer_keys(**_: Any) -> list[str]:
