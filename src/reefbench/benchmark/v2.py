@@ -71,6 +71,8 @@ def families() -> list[Family]:
         office,
         pixels,
         reasoning,
+        workflow_money,
+        workflow_plans,
         writer,
     )
 
@@ -139,6 +141,20 @@ def families() -> list[Family]:
                 Template(reasoning.UNRECORDED_INVOICES, "hard", min_steps=50),
                 Template(reasoning.MEETING_SLOT, "hard", min_steps=40),
                 Template(reasoning.TOP_VENDOR, "hard", min_steps=40),
+            ),
+        ),
+        Family(
+            "workflow",
+            "A chain of four steps across the account's apps and the phone, each needing "
+            "what an earlier one found (a total computed from a file goes into a reply and a "
+            "text, a time agreed in a thread into the calendar): carry the right content "
+            "through every step.",
+            (
+                Template(workflow_money.INVOICE_REVIEW, "hard", min_steps=90),
+                Template(workflow_money.LUNCH_ORDER, "hard", min_steps=90),
+                Template(workflow_plans.TRIP_PICKUP, "medium", min_steps=80),
+                Template(workflow_plans.SUPPLIER_HANDOVER, "hard", min_steps=90),
+                Template(workflow_plans.MINUTES_FOLLOW_UP, "hard", min_steps=90),
             ),
         ),
     ]

@@ -1,0 +1,621 @@
+"""Long workflows about money (reef-v2, family 7): a figure is computed from a file or a
+thread and then travels on through a reply, a text from the phone, an event and a to-do.
+
+* :data:`INVOICE_REVIEW` (hard): a colleague's mail asks for the month's invoice total and
+  its costliest line (computed from the itemised invoice in Files, quantities times unit
+  prices), the total texted from the phone to the vendor's approver (named in a list in
+  Files, number in Contacts), the review put in the calendar at the time the thread
+  finally agreed, and a to-do to pay the invoice, due when its payment terms say.
+* :data:`LUNCH_ORDER` (hard): a thread of replies says who comes to a team lunch (latest
+  reply counts, two people change their minds); the order goes to the caterer at the
+  price of their updated quote, the total is texted to the person paying, the guests
+  are listed in a note on the phone and the lunch put in the calendar at the delivery
+  time the updated quote gives.
+
+Near misses are the plausible slips of each step: last month's invoice, the costliest
+unit price instead of line, the wrong approver, the first proposed time, the invoice date
+as due date, the superseded quote, a changed mind missed, and a chain that stops short.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from datetime import date as Date
+from datetime import timedelta
+
+from reefbench.actions.evaluators import Evaluator
+from reefbench.actions.spec import ActionCall
+from reefbench.benchmark.templates.common import PEOPLE as PHONE_PEOPLE
+from reefbench.benchmark.templates.reasoning import PEOPLE, VENDORS, money
+from reefbench.benchmark.templates.workflow import (
+    CASES,
+    WORKFLOW_INTENT,
+    account,
+    amount_spellings,
+    event_in_browser,
+    messages_to,
+    note_lists,
+    note_on_phone,
+    open_file,
+    open_mail,
+    reply,
+    reply_states,
+    said,
+    text_from_phone,
+    text_states,
+    todo_in_browser,
+)
+from reefbench.envs.services import evaluators as aev
+from reefbench.envs.services import seeding as sd
+from reefbench.tasks.subtask import NearMiss, SubTask
+from reefbench.tasks.task import ActionStep
+
+# ------------------------------------------------------------ the invoice review
+ITEMS = [
+    "Printer toner",
+    "Copy paper",
+    "Desk chairs",
+    "Monitor arms",
+    "Whiteboard markers",
+    "Laptop stands",
+    "Filing cabinets",
+    "Headsets",
+    "Coffee beans",
+    "Cable trays",
+]
+APPROVERS_FILE = "Finance/approvers.txt"
+
+
+@dataclass(frozen=True)
+class Invoice:
+    number: str
+    day: str  # invoice date
+    lines: tuple[tuple[str, int, float], ...]  # (item, quantity, unit price)
+
+    @property
+    def total(self) -> float:
+        return round(sum(q * p for _, q, p in self.lines), 2)
+
+    @property
+    def top_line(self) -> str:
+        return max(self.lines, key=lambda line: line[1] * line[2])[0]
+
+    @property
+    def top_unit(self) -> str:
+        return max(self.lines, key=lambda line: line[2])[0]
+
+
+@dataclass(frozen=True)
+class Review:
+    vendor: str
+    vendor_mail: str
+    colleague: str
+    colleague_mail: str
+    approver: str
+    other_approver: str
+    may: Invoice
+    april: Invoice
+    terms: int  # days
+    proposed: tuple[str, str]  # (day, time) first proposed
+    agreed: tuple[str, str]  # (day, time) finally agreed
+
+    @property
+    def slug(self) -> str:
+        return self.vendor.split()[0].lower()
+
+    @property
+    def may_file(self) -> str:
+        return f"Invoices/{self.slug}-2024-05.csv"
+
+    @property
+    def april_file(self) -> str:
+        return f"Invoices/{self.slug}-2024-04.csv"
+
+    @property
+    def due(self) -> str:
+        return (Date.fromisoformat(self.may.day) + timedelta(days=self.terms)).isoformat()
+
+    @property
+    def subject(self) -> str:
+        return f"Re: May invoice from {self.vendor}"
+
+    @property
+    def title(self) -> str:
+        return f"{self.vendor} invoice review"
+
+
+def _invoice(rng: random.Random, prefix: str, day: str) -> Invoice:
+    """Five lines whose costliest unit price is not the costliest line."""
+    while True:
+        items = rng.sample(ITEMS, 5)
+        lines = tuple(
+            (item, rng.randint(2, 24), round(rng.randint(450, 9900) / 100, 2)) for item in items
+        )
+        pricey = max(range(5), key=lambda i: lines[i][2])
+        lines = tuple((i, 1, p) if n == pricey else (i, q, p) for n, (i, q, p) in enumerate(lines))
+        invoice = Invoice(f"{prefix}-{rng.randint(1000, 9899)}", day, lines)
+        totals = sorted((q * p for _, q, p in lines), reverse=True)
+        if invoice.top_line != invoice.top_unit and totals[0] - totals[1] > 5:
+            return invoice
+
+
+def review_case(case: str, **_: object) -> Review:
+    rng = random.Random(f"workflow-review-{case}")
+    (vendor, vendor_mail, prefix) = rng.choice(VENDORS)
+    colleague, colleague_mail = rng.choice(PEOPLE)
+    approver, other = (p[0] for p in rng.sample(PHONE_PEOPLE, 2))
+    may = _invoice(rng, prefix, f"2024-05-{rng.randint(27, 31)}")
+    april = _invoice(rng, prefix, f"2024-04-{rng.randint(26, 30)}")
+    days = ["2024-06-05", "2024-06-06", "2024-06-07"]
+    first, second = rng.sample(days, 2)
+    times = rng.sample(["10:00", "11:30", "14:00", "15:30"], 2)
+    return Review(
+        vendor,
+        vendor_mail,
+        colleague,
+        colleague_mail,
+        approver,
+        other,
+        may,
+        april,
+        rng.choice([14, 21, 30]),
+        (first, times[0]),
+        (second, times[1]),
+    )
+
+
+def _csv(invoice: Invoice) -> str:
+    rows = ["item,quantity,unit_price_eur"] + [f"{i},{q},{money(p)}" for i, q, p in invoice.lines]
+    return "\n".join(rows) + "\n"
+
+
+def _long_day(iso: str) -> str:
+    d = Date.fromisoformat(iso)
+    return f"{d.strftime('%A')} {d.day} {d.strftime('%B')}"
+
+
+def review_setup(case: str, **_: object) -> list[ActionStep]:
+    data = review_case(case)
+    approvers = [data.approver, data.other_approver]
+    others = [v[0] for v in VENDORS if v[0] != data.vendor][:3]
+    listing = [f"{data.vendor}: {data.approver}"] + [
+        f"{v}: {approvers[1]}" if n == 0 else f"{v}: Maria Keller" for n, v in enumerate(others)
+    ]
+    first = data.colleague.split()[0]
+    steps = [
+        account(sd.add_file(path=data.may_file, content=_csv(data.may))),
+        account(sd.add_file(path=data.april_file, content=_csv(data.april))),
+        account(
+            sd.add_file(
+                path=APPROVERS_FILE,
+                content="Who approves payments to each vendor\n\n" + "\n".join(listing) + "\n",
+            )
+        ),
+        *(
+            account(sd.add_contact(name=name, phone=number))
+            for name, number, _ in PHONE_PEOPLE
+            if name in approvers
+        ),
+    ]
+    for invoice, when in ((data.april, "2024-05-02T08:40"), (data.may, "2024-06-01T08:40")):
+        month = Date.fromisoformat(invoice.day).strftime("%B")
+        body = (
+            f"Dear customer,\n\nour invoice {invoice.number} of {invoice.day} for {month} is "
+            f"ready. The itemised invoice is in your shared folder as "
+            f"{data.may_file if invoice is data.may else data.april_file}.\nPayment terms: "
+            f"{data.terms} days from the invoice date.\n\nKind regards,\n{data.vendor}"
+        )
+        steps.append(
+            account(
+                sd.add_mail(
+                    sender=data.vendor_mail,
+                    subject=f"Invoice {invoice.number}",
+                    body=body,
+                    date=when,
+                )
+            )
+        )
+    (d1, t1), (d2, t2) = data.proposed, data.agreed
+    thread = [
+        (
+            data.colleague_mail,
+            f"May invoice from {data.vendor}",
+            f"Hi,\n\nthe May invoice from {data.vendor} is in. Shall we go through it "
+            f"together on {_long_day(d1)} at {t1}?\n\n{first}",
+            "2024-06-01T10:05",
+            "inbox",
+        ),
+        (
+            "me",
+            f"Re: May invoice from {data.vendor}",
+            f"Hi {first},\n\n{_long_day(d1)} doesn't work for me. Could we do "
+            f"{_long_day(d2)} at {t2} instead?\n\nAlex",
+            "2024-06-01T11:20",
+            "sent",
+        ),
+        (
+            data.colleague_mail,
+            data.subject,
+            f"Fine, {_long_day(d2)} at {t2} it is, for half an hour. Before then, could you "
+            "please:\n- reply to this mail with the invoice's total and the line that "
+            "costs us the most;\n- text that total from the phone to whoever approves "
+            f"payments to {data.vendor} (see {APPROVERS_FILE});\n- put our review in the "
+            f'calendar as "{data.title}";\n- add a to-do titled "Pay" and the invoice '
+            'number (like "Pay AB-1234"), due on the day payment is due.\n\nThanks,\n' + first,
+            "2024-06-02T16:45",
+            "inbox",
+        ),
+    ]
+    for sender, subject, body, when, folder in thread:
+        if folder == "sent":
+            steps.append(
+                account(
+                    sd.add_mail(
+                        sender="alex.morgan@reef.test",
+                        to=data.colleague_mail,
+                        subject=subject,
+                        body=body,
+                        date=when,
+                        folder="sent",
+                        read=True,
+                    )
+                )
+            )
+        else:
+            steps.append(account(sd.add_mail(sender=sender, subject=subject, body=body, date=when)))
+    return steps
+
+
+def review_checkpoints(case: str, **_: object) -> list[Evaluator]:
+    data = review_case(case)
+    day, start = data.agreed
+    return [
+        reply_states(
+            [data.subject],
+            data.colleague_mail,
+            facts=[said(amount_spellings(data.may.total)), data.may.top_line],
+            forbidden=[said(amount_spellings(data.april.total))],
+        ),
+        text_states(data.approver, amount_spellings(data.may.total)),
+        aev.event_exists(title=data.title, date=day, time=start),
+        aev.task_exists(title=f"Pay {data.may.number}", due=data.due),
+    ]
+
+
+def _review(
+    data: Review,
+    invoice: Invoice | None = None,
+    top: str = "",
+    approver: str = "",
+    slot: tuple[str, str] | None = None,
+    due: str = "",
+    to_do: bool = True,
+) -> list[ActionCall]:
+    invoice = invoice or data.may
+    total = money(invoice.total)
+    day, start = slot or data.agreed
+    steps = [
+        *open_mail(f"Invoice {data.may.number}"),
+        *open_file(data.may_file),
+        *open_file(APPROVERS_FILE),
+        *reply(
+            data.subject,
+            f"Hi,\n\nthe May invoice {data.may.number} comes to EUR {total}; the costliest "
+            f"line is {top or invoice.top_line}.\n",
+        ),
+        *text_from_phone(approver or data.approver, f"{data.vendor} May invoice: EUR {total}"),
+        *event_in_browser(data.title, day, start, minutes=30),
+    ]
+    if to_do:
+        steps += todo_in_browser(f"Pay {data.may.number}", due or data.due)
+    return steps
+
+
+def review_solution(case: str, **_: object) -> list[ActionCall]:
+    return _review(review_case(case))
+
+
+def review_april(case: str, **_: object) -> list[ActionCall]:
+    data = review_case(case)
+    return _review(data, invoice=replace(data.april, number=data.may.number))
+
+
+def review_unit_price(case: str, **_: object) -> list[ActionCall]:
+    data = review_case(case)
+    return _review(data, top=data.may.top_unit)
+
+
+def review_wrong_approver(case: str, **_: object) -> list[ActionCall]:
+    data = review_case(case)
+    return _review(data, approver=data.other_approver)
+
+
+def review_first_time(case: str, **_: object) -> list[ActionCall]:
+    data = review_case(case)
+    return _review(data, slot=data.proposed)
+
+
+def review_due_on_invoice_date(case: str, **_: object) -> list[ActionCall]:
+    data = review_case(case)
+    return _review(data, due=data.may.day)
+
+
+def review_no_todo(case: str, **_: object) -> list[ActionCall]:
+    return _review(review_case(case), to_do=False)
+
+
+def _number(name: str) -> str:
+    return next(number for person, number, _ in PHONE_PEOPLE if person == name)
+
+
+def review_allowances(case: str, **_: object) -> list[str]:
+    """The text to the approver, keyed by their number when sent to their name."""
+    data = review_case(case)
+    return messages_to(data.approver, _number(data.approver))
+
+
+INVOICE_REVIEW = SubTask(
+    id="workflow.invoice_review",
+    description="{colleague} and I are reviewing the May invoice from {vendor} together. "
+    'Please do everything {colleague} asks in the latest mail of the thread "May invoice '
+    "from {vendor}\" in the browser's Mail, working out the figures from the itemised "
+    "invoice in the browser's Files (a line costs its quantity times its unit price).",
+    attributes={"case": "str", "colleague": "name", "vendor": "name"},
+    outputs=["mail", "message", "event", "task"],
+    env="browser",
+    app="mail",
+    app_category="communication",
+    intents=[WORKFLOW_INTENT],
+    value_records=[
+        {"case": c, "colleague": review_case(c).colleague, "vendor": review_case(c).vendor}
+        for c in CASES
+    ],
+    setup_generator=review_setup,
+    evaluator_generator=review_checkpoints,
+    solution_generator=review_solution,
+    allowances=review_allowances,
+    near_misses=[
+        NearMiss("uses April's invoice figures", solution=review_april),
+        NearMiss("names the line with the highest unit price", solution=review_unit_price),
+        NearMiss("texts another vendor's approver", solution=review_wrong_approver),
+        NearMiss("books the first proposed time", solution=review_first_time),
+        NearMiss("makes the to-do due on the invoice date", solution=review_due_on_invoice_date),
+        NearMiss("stops before the to-do", solution=review_no_todo),
+    ],
+)
+
+
+# ------------------------------------------------------------------ the lunch order
+CATERERS = [
+    ("Pinecrest Catering", "orders@pinecrest.example.com"),
+    ("Olive & Thyme", "hello@oliveandthyme.example.com"),
+    ("Green Fork Kitchen", "catering@greenfork.example.com"),
+]
+LUNCH_DAY = "2024-06-07"
+NOTE_TITLE = "Team lunch"
+# Who may be invited (first names all different, none a payer's).
+COLLEAGUES = [
+    *PEOPLE,
+    ("Rosa Kim", "rosa.kim@example.com"),
+    ("Tariq Aziz", "tariq.aziz@example.com"),
+    ("Nora Quinn", "nora.quinn@example.com"),
+    ("Felix Braun", "felix.braun@example.com"),
+]
+YES = [
+    "Yes please, I'll be there.",
+    "I'm in.",
+    "Count me in, thanks!",
+    "Sounds great, see you then.",
+]
+
+
+@dataclass(frozen=True)
+class Lunch:
+    organiser: tuple[str, str]
+    payer: str
+    caterer: tuple[str, str]
+    coming: tuple[str, ...]  # first names, the organiser's included
+    dropped: str  # said yes, then no
+    joined: str  # said no, then yes
+    declined: str  # said no
+    old_price: float
+    price: float
+    old_time: str
+    time: str
+
+    @property
+    def total(self) -> float:
+        return round(len(self.coming) * self.price, 2)
+
+    @property
+    def quote_subject(self) -> str:
+        return f"Updated quote: team lunch {LUNCH_DAY}"
+
+
+def lunch_case(case: str, **_: object) -> Lunch:
+    rng = random.Random(f"workflow-lunch-{case}")
+    people = rng.sample(COLLEAGUES, 4 + rng.randint(1, 4))
+    organiser = people[0]
+    firsts = [p[0].split()[0] for p in people]
+    dropped, joined, declined = firsts[1], firsts[2], firsts[3]
+    coming = (firsts[0], joined, *firsts[4:])
+    payer = rng.choice([p for p in PHONE_PEOPLE])[0]
+    old = rng.choice([12.5, 13.9, 14.25, 15.0])
+    times = rng.sample(["12:00", "12:15", "12:30", "12:45"], 2)
+    return Lunch(
+        organiser,
+        payer,
+        rng.choice(CATERERS),
+        coming,
+        dropped,
+        joined,
+        declined,
+        old,
+        round(old + rng.choice([0.6, 0.85, 1.1, 1.4]), 2),
+        times[0],
+        times[1],
+    )
+
+
+def lunch_setup(case: str, **_: object) -> list[ActionStep]:
+    data = lunch_case(case)
+    org_name, org_mail = data.organiser
+    org = org_name.split()[0]
+    by_first = {p[0].split()[0]: p[1] for p in COLLEAGUES}
+    number = next(n for name, n, _ in PHONE_PEOPLE if name == data.payer)
+    replies = [
+        (data.dropped, "Count me in!"),
+        (data.joined, "Sorry, I can't make it on Friday."),
+        (data.declined, "I'll have to skip this one, sorry."),
+        *((first, YES[n % len(YES)]) for n, first in enumerate(data.coming[2:])),
+        (data.joined, "Good news, my call moved: I can come after all."),
+        (data.dropped, "Something came up on Friday, so I won't make it after all. Sorry!"),
+    ]
+    caterer, caterer_mail = data.caterer
+    steps = [
+        account(sd.add_contact(name=data.payer, phone=number)),
+        account(
+            sd.add_mail(
+                sender=org_mail,
+                subject="Team lunch on Friday",
+                body=f"Hi all,\n\nlet's have lunch together in the office on Friday "
+                f"{LUNCH_DAY}. Reply to say whether you're coming. I'm coming, of course.\n\n"
+                f"(To whoever orders: {data.payer} pays with the company card, so please text "
+                "them the total.)\n\n" + org,
+                date="2024-05-29T09:10",
+            )
+        ),
+    ]
+    for n, (first, text) in enumerate(replies):
+        steps.append(
+            account(
+                sd.add_mail(
+                    sender=by_first[first],
+                    subject="Re: Team lunch on Friday",
+                    body=f"{text}\n\n{first}",
+                    date=f"2024-05-{29 + n // 4:02d}T{10 + n:02d}:{7 * n + 3:02d}",
+                )
+            )
+        )
+    for subject, price, at, when in (
+        (f"Quote: team lunch {LUNCH_DAY}", data.old_price, data.old_time, "2024-05-28T15:00"),
+        (data.quote_subject, data.price, data.time, "2024-06-01T09:30"),
+    ):
+        body = (
+            f"Hello,\n\nthank you for your enquiry. Our lunch buffet costs EUR {money(price)} "
+            f"per person, delivered to your office on {LUNCH_DAY} at {at}. Reply to this mail "
+            f"with the number of people to confirm.\n\n{caterer}"
+        )
+        if price == data.price:
+            body = "Our prices have changed since our last quote, sorry.\n\n" + body
+        steps.append(
+            account(sd.add_mail(sender=caterer_mail, subject=subject, body=body, date=when))
+        )
+    return steps
+
+
+def lunch_checkpoints(case: str, **_: object) -> list[Evaluator]:
+    data = lunch_case(case)
+    caterer_mail = data.caterer[1]
+    total = amount_spellings(data.total)
+    return [
+        reply_states(
+            [f"Re: {data.quote_subject}", f"Re: Quote: team lunch {LUNCH_DAY}"],
+            caterer_mail,
+            facts=[str(len(data.coming)), said(total)],
+        ),
+        text_states(data.payer, total),
+        note_lists(NOTE_TITLE, list(data.coming), forbidden=[data.dropped, data.declined]),
+        aev.event_exists(title=NOTE_TITLE, date=LUNCH_DAY, time=data.time),
+    ]
+
+
+def _lunch(
+    data: Lunch,
+    coming: tuple[str, ...] | None = None,
+    price: float | None = None,
+    time: str = "",
+    event: bool = True,
+) -> list[ActionCall]:
+    guests = coming or data.coming
+    total = money(round(len(guests) * (price or data.price), 2))
+    steps = [
+        *open_mail("Team lunch on Friday"),
+        *open_mail("Re: Team lunch on Friday"),
+        *reply(
+            data.quote_subject,
+            f"Hello,\n\nwe confirm lunch for {len(guests)} people, EUR {total} in total.\n",
+        ),
+        *text_from_phone(data.payer, f"Team lunch on Friday: EUR {total}"),
+        *note_on_phone(NOTE_TITLE, ", ".join(guests)),
+    ]
+    if event:
+        steps += event_in_browser("Team lunch", LUNCH_DAY, time or data.time)
+    return steps
+
+
+def lunch_solution(case: str, **_: object) -> list[ActionCall]:
+    return _lunch(lunch_case(case))
+
+
+def lunch_old_quote(case: str, **_: object) -> list[ActionCall]:
+    data = lunch_case(case)
+    return _lunch(data, price=data.old_price, time=data.old_time)
+
+
+def lunch_counts_dropout(case: str, **_: object) -> list[ActionCall]:
+    data = lunch_case(case)
+    return _lunch(data, coming=(*data.coming, data.dropped))
+
+
+def lunch_misses_late_yes(case: str, **_: object) -> list[ActionCall]:
+    data = lunch_case(case)
+    return _lunch(data, coming=tuple(p for p in data.coming if p != data.joined))
+
+
+def lunch_no_event(case: str, **_: object) -> list[ActionCall]:
+    return _lunch(lunch_case(case), event=False)
+
+
+def lunch_allowances(case: str, **_: object) -> list[str]:
+    data = lunch_case(case)
+    return messages_to(data.payer, _number(data.payer))
+
+
+LUNCH_ORDER = SubTask(
+    id="workflow.lunch_order",
+    description="I'm ordering Friday's team lunch that {organiser} organised. From the "
+    "replies to {organiser}'s mail \"Team lunch on Friday\" in the browser's Mail (each "
+    "person's latest reply counts, and {organiser} comes too), work out who is coming. "
+    "Then reply to {caterer}'s latest quote with the number of people and the total price, "
+    "text that total from the phone to the person paying (the mail says who), write the "
+    f'names of everyone coming into a new note titled "{NOTE_TITLE}" on the phone, and '
+    f'put the lunch into the calendar as "{NOTE_TITLE}" at the delivery time of that quote.',
+    attributes={"case": "str", "organiser": "name", "caterer": "name"},
+    outputs=["mail", "message", "note", "event"],
+    env="browser",
+    app="mail",
+    app_category="communication",
+    intents=[WORKFLOW_INTENT],
+    value_records=[
+        {
+            "case": c,
+            "organiser": lunch_case(c).organiser[0].split()[0],
+            "caterer": lunch_case(c).caterer[0],
+        }
+        for c in CASES
+    ],
+    setup_generator=lunch_setup,
+    evaluator_generator=lunch_checkpoints,
+    solution_generator=lunch_solution,
+    allowances=lunch_allowances,
+    near_misses=[
+        NearMiss("orders at the superseded quote's price and time", solution=lunch_old_quote),
+        NearMiss("counts someone who cancelled", solution=lunch_counts_dropout),
+        NearMiss("misses someone who said yes late", solution=lunch_misses_late_yes),
+        NearMiss("stops before the calendar event", solution=lunch_no_event),
+    ],
+)
+
+TEMPLATES: list[SubTask] = [INVOICE_REVIEW, LUNCH_ORDER]
