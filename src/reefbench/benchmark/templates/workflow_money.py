@@ -275,7 +275,6 @@ def review_checkpoints(case: str, **_: object) -> list[Evaluator]:
             [data.subject],
             data.colleague_mail,
             facts=[said(amount_spellings(data.may.total)), data.may.top_line],
-            forbidden=[said(amount_spellings(data.april.total))],
         ),
         text_states(data.approver, amount_spellings(data.may.total)),
         aev.event_exists(title=data.title, date=day, time=start),

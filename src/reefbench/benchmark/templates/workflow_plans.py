@@ -161,7 +161,7 @@ def trip_setup(case: str, **_: object) -> list[ActionStep]:
 
 def trip_checkpoints(case: str, **_: object) -> list[Evaluator]:
     data = trip_case(case)
-    (new_dep, new_arr), old_arr = data.new, data.old[1]
+    new_dep, new_arr = data.new
     return [
         aev.event_exists(title=f"Flight {data.flight}", date=data.day, time=new_dep)
         | aev.event_exists(
@@ -172,7 +172,6 @@ def trip_checkpoints(case: str, **_: object) -> list[Evaluator]:
             [f"Re: {data.host_subject}"],
             data.host[1],
             facts=[said(time_spellings(new_arr))],
-            forbidden=[said(time_spellings(old_arr))],
         ),
         note_lists(f"Trip to {data.city}", [data.booking]),
     ]
@@ -575,7 +574,6 @@ def minutes_checkpoints(case: str, **_: object) -> list[Evaluator]:
             ["Re: Budget question"],
             data.client[1],
             facts=[said(amount_spellings(round(sum(data.rev2), 2)))],
-            forbidden=[said(amount_spellings(round(sum(data.rev1), 2)))],
         ),
         aev.event_exists(title="Project sync", date=data.next_sync, time=data.time),
         aev.task_exists(title="Prepare the status report", due=data.report_due),
