@@ -385,6 +385,9 @@ def test_a_ray_worker_process_killed_with_sigkill_is_replaced_and_its_episode_re
         def __init__(self, actor: Any, pid: int) -> None:
             self.actor, self.pid, self.play = actor, pid, self
 
+        def __getattr__(self, name: str) -> Any:  # the actor's other methods (node)
+            return getattr(self.actor, name)
+
         def remote(self, *args: Any) -> Any:
             reply = self.actor.play.remote(*args)
             os.kill(self.pid, signal.SIGKILL)

@@ -34,6 +34,10 @@ def suite_check(
         list[str] | None, typer.Option(help="Task id or glob (repeatable; default all).")
     ] = None,
     workers: Annotated[int, typer.Option(help="Tasks checked at the same time.")] = 2,
+    ray: Annotated[
+        str | None,
+        typer.Option(help="Check on a Ray cluster, a worker per CPU ('local' starts one)."),
+    ] = None,
     static: Annotated[
         bool,
         typer.Option(
@@ -84,6 +88,7 @@ def suite_check(
             action_set=action_set,
             every_alternative=every_alternative,
             started=started,
+            ray=ray,
         )
     if failed:
         raise typer.Exit(1)
@@ -147,9 +152,11 @@ def _check_by_playing(
     action_set: str,
     every_alternative: bool,
     started: float,
+    ray: str | None = None,
 ) -> int:
     """Every gate, episodes played in the suite's environments; prints each failing
     verdict as it comes and the tally, and returns the number of failing tasks."""
+    from reefbench.validation.distributed import on_ray
     from reefbench.validation.gates import run_gates
 
     def show(verdict: object) -> None:
@@ -165,13 +172,16 @@ def _check_by_playing(
         action_set=action_set,
         every_alternative=every_alternative,
         known_faults=known,
+        elsewhere=None if ray is None else on_ray(ray, chosen.make_environments, action_set),
     )
     failing = sum(not v.ok for v in verdicts)
     seconds = time.perf_counter() - started
     episodes = sum(v.episodes for v in verdicts)
+    nodes = {v.node for v in verdicts if v.node}
+    where = f" on {len(nodes)} Ray node{'s' if len(nodes) != 1 else ''}" if ray else ""
     console.print(
         f"{len(verdicts) - failing} of {len(verdicts)} tasks pass "
-        f"the gates ({episodes} episodes, {seconds:.0f} s, {workers} worker(s), "
+        f"the gates ({episodes} episodes, {seconds:.0f} s, {workers} worker(s){where}, "
         f"{action_set} actions)"
     )
     return failing

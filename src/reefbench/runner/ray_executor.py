@@ -9,6 +9,14 @@ key in, the result and its binary observations (base64) out. The episode is buil
 observations are named by the log's sink; the driver thread that called the actor hands
 the result and the files to the store like a local worker's, so retries, resume and the
 store work the same.
+
+Actors hold one CPU each and spread over the nodes (:mod:`reefbench.plumbing.ray_actors`),
+so a run uses every node. Each episode's node is stored beside its result
+(:data:`PLACEMENT_FILE`). A lost node (its machine or raylet died) takes its actors and
+their episodes with it: the call fails with a Ray error, the pool makes a new actor (placed
+on a live node) and the runner retries the episode as an infrastructure failure, counted in
+its retries and never as the agent's; no result of the lost attempt exists, so each episode
+is stored once, by its key.
 """
 
 from __future__ import annotations
@@ -22,11 +30,15 @@ from reefbench.episodes.episode import EpisodeResult
 from reefbench.episodes.protocol import Agent
 from reefbench.log.observations import ObservationFiles
 from reefbench.log.store import EpisodeKey, ResultsStore
+from reefbench.plumbing.ray_actors import ActorPool, connect, node_of_this_process
 from reefbench.runner.config import AgentSpec, RunConfig
 from reefbench.runner.episodes import build_episode
 from reefbench.runner.outcomes import needs_new_environments
 from reefbench.tasks.task import Task
 from reefbench.tasks.taskfile import task_from_dict, tasks_to_jsonl
+
+PLACEMENT_FILE = "ray-node.json"
+"""In an episode's folder: the Ray node that played it (``node_id``, ``node_ip``)."""
 
 
 class EpisodePlayer:
@@ -72,6 +84,10 @@ class EpisodePlayer:
         stop_environments(self.envs)
         self.envs = None
 
+    def node(self) -> dict[str, str]:
+        """Where this actor lives (its node's id and IP address)."""
+        return node_of_this_process()
+
 
 def _tasks_from_jsonl(text: str) -> dict[str, Task]:
     tasks = (
@@ -90,49 +106,20 @@ def build_agent(spec: AgentSpec, key: EpisodeKey, config: RunConfig) -> Agent:
     return agent_from_spec(spec, key, config)
 
 
-class RayPool:
+class RayPool(ActorPool):
     """``workers`` Ray actors on the cluster at ``address`` (``local`` starts one here),
     each given the run's configuration and the definitions of ``tasks``."""
 
     def __init__(self, config: RunConfig, workers: int, tasks: list[Task]) -> None:
-        import ray
-
-        if not ray.is_initialized():
-            if config.ray_address in (None, "local"):
-                ray.init(include_dashboard=False, log_to_driver=False, num_cpus=max(2, workers))
-            else:
-                ray.init(address=config.ray_address, log_to_driver=False)
-        self.config_json = config.model_dump_json()
-        self.tasks_jsonl = tasks_to_jsonl(tasks)
-        self._actor: Any = ray.remote(EpisodePlayer)
-        self.actors: list[Any] = [self.new_actor() for _ in range(workers)]
-
-    def new_actor(self) -> Any:
-        """A fresh actor for this run (one replacing a dead actor gets the same start)."""
-        return self._actor.remote(self.config_json, self.tasks_jsonl)
+        connect(config.ray_address, workers)
+        super().__init__(EpisodePlayer, (config.model_dump_json(), tasks_to_jsonl(tasks)), workers)
 
     def play(self, index: int, key: EpisodeKey, store: ResultsStore) -> EpisodeResult:
-        """Play ``key`` on actor ``index``; its observation files go to ``store``."""
-        import ray
-
-        try:
-            reply = ray.get(self.actors[index].play.remote(key.task_id, key.seed, key.start_at))
-        except ray.exceptions.RayActorError:
-            # The actor's process died (killed, OOM, node lost): a new actor takes its place,
-            # so the retry of this episode and the worker's next episodes have one to run on.
-            self.actors[index] = self.new_actor()
-            raise
+        """Play ``key`` on actor ``index``; its observation files, and the node that played
+        it, go to ``store``. A lost actor or node raises (a Ray error) after a new actor
+        has taken its place: the runner retries the episode as an infrastructure failure."""
+        reply = self.call(index, key, "play", key.task_id, key.seed, key.start_at)
         files = {name: base64.b64decode(data) for name, data in reply["files"].items()}
+        files[PLACEMENT_FILE] = json.dumps(self.nodes[index]).encode()
         store.write_observations(key, files)
         return EpisodeResult.model_validate_json(reply["result"])
-
-    def close(self) -> None:
-        import ray
-
-        for actor in self.actors:
-            try:
-                ray.get(actor.close.remote())
-            except ray.exceptions.RayError:
-                continue  # a dead actor has nothing left to close; the others still do
-            finally:
-                ray.kill(actor)

@@ -87,6 +87,14 @@ from reefbench.validation.lint import lint_problems
 
 EnvironmentFactory = Callable[[], Mapping[str, Environment]]
 
+RemoteChecks = Callable[
+    [list[Task], int, Callable[[Task], tuple[set[str], bool]], Callable[["Verdict"], None]],
+    None,
+]
+"""Plays the gates of ``tasks`` (in this order) on ``count`` workers elsewhere, given each
+task's near misses and whether its alternatives are played, and hands each verdict to
+``record`` (:func:`reefbench.validation.distributed.on_ray`: a Ray cluster)."""
+
 # The gates' episodes forgive no invalid action (CRAB's rule, the default before issue 31):
 # a reference solution or near miss with a call that cannot run as written is a broken
 # task, whatever a run's agents are forgiven.
@@ -103,6 +111,8 @@ class Verdict:
     episodes: int = 0
     undone: str = ""
     """What gate 11 undid ('' when the task has no state key it applies to)."""
+    node: str = ""
+    """The Ray node that checked the task ('' when checked on this machine)."""
 
     @property
     def ok(self) -> bool:
@@ -534,15 +544,18 @@ def run_gates(
     action_set: str = DEFAULT_ACTION_SET,
     every_alternative: bool = False,
     known_faults: Mapping[str, str] | None = None,
+    elsewhere: RemoteChecks | None = None,
 ) -> list[Verdict]:
     """All gates for all tasks, ``workers`` tasks at a time, under ``action_set``;
     verdicts in task order. With a ``pool``, near misses and alternatives are played per
     template (:func:`near_miss_plan`, :func:`alternative_plan`; ``every_alternative``
     plays every task's alternatives); without one, every task's alternatives.
     ``known_faults``: a published release's faults (:func:`static_problems`).
+    ``elsewhere``: play the gates there instead of in this process's threads (a Ray
+    cluster: :func:`reefbench.validation.distributed.on_ray`).
 
     Raises:
-        ConfigError: ``action_set`` is not a known set.
+        ConfigError: ``action_set`` is not a known set (or ``elsewhere`` refuses the work).
     """
     get_action_set(action_set)  # an unknown set fails before any device starts
     todo = list(tasks)
@@ -580,19 +593,27 @@ def run_gates(
             if on_verdict is not None:
                 on_verdict(verdict)
 
-    threads = [
-        threading.Thread(
-            target=_gate_worker,
-            args=(work, make_environments, check, record),
-            name=f"reef-gate-{i}",
-            daemon=True,
-        )
-        for i in range(max(1, min(workers, work.qsize())))
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    count = max(1, min(workers, work.qsize()))
+    if elsewhere is not None and not work.empty():
+
+        def options(task: Task) -> tuple[set[str], bool]:
+            return plan.get(task.id, set()), task.id in with_alternatives
+
+        elsewhere(list(work.queue), count, options, record)
+    else:
+        threads = [
+            threading.Thread(
+                target=_gate_worker,
+                args=(work, make_environments, check, record),
+                name=f"reef-gate-{i}",
+                daemon=True,
+            )
+            for i in range(count)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
     return [verdicts[t.id] for t in todo if t.id in verdicts]
 
 
