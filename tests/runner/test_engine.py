@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 from typing import ClassVar
@@ -231,3 +232,43 @@ def test_the_observe_option_of_a_built_in_agent_must_be_a_boolean() -> None:
     with pytest.raises(ConfigError, match="option observe must be true or false, not 'yes'"):
         check_spec(AgentSpec(name="oracle", options={"observe": "yes"}))
     check_spec(AgentSpec(name="null", options={"observe": True}))
+
+
+class StuckAgent(NullAgent):
+    """Blocks in its first call until released, as an agent waiting on a model does."""
+
+    def __init__(self, asked: threading.Event, release: threading.Event) -> None:
+        super().__init__()
+        self.asked, self.release = asked, release
+
+    def act(self, turn):  # type: ignore[no-untyped-def]
+        self.asked.set()
+        self.release.wait(60)
+        return super().act(turn)
+
+
+def test_a_stopped_run_marks_its_unfinished_episodes_aborted_and_resume_plays_them(
+    tmp_path: Path,
+) -> None:
+    asked, release = threading.Event(), threading.Event()
+    config = RunConfig(suite="memory", tasks=["mem-write-note"], workers=1)
+    store = ResultsStore(tmp_path)
+    tasks = select_tasks(TASKS, config.tasks)
+    runner = Runner(
+        config, tasks, lambda key: StuckAgent(asked, release), memory.make_environments, store
+    )
+    stopper = threading.Thread(target=lambda: asked.wait(60) and runner.stop(grace=0.2))
+    stopper.start()
+    try:
+        progress = runner.run()  # returns although the agent is still blocked
+        stopper.join()
+        assert progress.done == 0 and asked.is_set() and not release.is_set()
+        assert [(r["status"], r["termination"], r["attempts"]) for r in store.rows()] == [
+            ("aborted", "aborted", 0)
+        ]
+        assert store.results() == [] and [k.key for k in store.todo()] == ["mem-write-note#s0"]
+    finally:
+        release.set()
+        store.close()
+    progress, rows, results = run(tmp_path, config)
+    assert progress.total == 1 and rows[0]["status"] == "done" and results[0].success

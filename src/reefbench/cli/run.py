@@ -361,19 +361,22 @@ def _execute(config: Any, out: Path, write_report: bool) -> None:
                 )
             shown = len(progress.results)
 
+        from reefbench.cli.stopping import stopped_cleanly
+
         try:
-            launch(
-                config,
-                out,
-                lambda key: agent_from_spec(config.agent, key, config),
-                selection=selection,
-                on_progress=on_progress,
-                on_plan=live.set_total,
-            )
+            with stopped_cleanly():  # SIGTERM as Ctrl+C; nothing started outlives the run
+                launch(
+                    config,
+                    out,
+                    lambda key: agent_from_spec(config.agent, key, config),
+                    selection=selection,
+                    on_progress=on_progress,
+                    on_plan=live.set_total,
+                )
         except KeyboardInterrupt:
             console.print(
-                f"[yellow]stopped[/]: finished episodes are stored; continue with "
-                f"reef run --resume --out {out}",
+                f"[yellow]stopped[/]: finished episodes are stored, unfinished ones marked "
+                f"aborted; continue with reef run --resume --out {out}",
                 highlight=False,
             )
             raise typer.Exit(130) from None

@@ -79,6 +79,7 @@ def _serve_until_stopped(
     """Serve until SIGINT or SIGTERM (blocked by the caller, so the server thread never
     takes them), after printing ``lines(url)``; ``close`` what is served afterwards, and
     also when the app cannot be made or the port cannot be had."""
+    from reefbench.cli.stopping import end_descendants
     from reefbench.plumbing.net import ServedApp
 
     try:
@@ -104,6 +105,7 @@ def _serve_until_stopped(
     finally:
         served.stop()
         close()
+        end_descendants()  # what a stuck close left (a crashed device's helpers)
 
 
 @app.command("serve-mcp")

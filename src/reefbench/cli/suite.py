@@ -163,17 +163,20 @@ def _check_by_playing(
         if not verdict.ok:  # type: ignore[attr-defined]
             console.print(f"[red]FAIL[/] {verdict.line()}", highlight=False)  # type: ignore[attr-defined]
 
-    verdicts = run_gates(
-        picked,
-        chosen.make_environments,
-        pool=pool,
-        workers=workers,
-        on_verdict=show,
-        action_set=action_set,
-        every_alternative=every_alternative,
-        known_faults=known,
-        elsewhere=None if ray is None else on_ray(ray, chosen.make_environments, action_set),
-    )
+    from reefbench.cli.stopping import stopped_cleanly
+
+    with stopped_cleanly():  # SIGTERM as Ctrl+C; no gate's desktop outlives the command
+        verdicts = run_gates(
+            picked,
+            chosen.make_environments,
+            pool=pool,
+            workers=workers,
+            on_verdict=show,
+            action_set=action_set,
+            every_alternative=every_alternative,
+            known_faults=known,
+            elsewhere=None if ray is None else on_ray(ray, chosen.make_environments, action_set),
+        )
     failing = sum(not v.ok for v in verdicts)
     seconds = time.perf_counter() - started
     episodes = sum(v.episodes for v in verdicts)

@@ -3,7 +3,8 @@
 A run directory (:mod:`reefbench.log.run` creates and reads it) holds ``run.json``
 (:mod:`reefbench.log.manifest`), ``tasks.jsonl`` (the definitions of the tasks the run
 ran, so reports never relabel it with later code), ``results.sqlite`` (one row per
-planned episode: pending, done or failed) and a folder per episode, ``episodes/<key>/``,
+planned episode: pending, done, failed, or aborted: stopped mid-way by a signal, played
+again by a resumed run and never counted as a result) and a folder per episode, ``episodes/<key>/``,
 with ``result.json`` (the :class:`~reefbench.episodes.episode.EpisodeResult` without its
 trajectory), ``trajectory.jsonl`` (one line per step) and the observation files
 (screenshots) the trajectory points to, written by the store as the episode makes them
@@ -31,7 +32,7 @@ from reefbench.errors import ReefError
 from reefbench.log.manifest import write_run_manifest as write_run_manifest
 from reefbench.log.observations import ObservationFiles
 
-Status = Literal["pending", "done", "failed"]
+Status = Literal["pending", "done", "failed", "aborted"]
 
 RESULTS_FILE = "results.sqlite"
 """The store's index of a run's episodes, in the run directory."""
@@ -128,9 +129,11 @@ class ResultsStore:
             )
 
     def todo(self) -> list[EpisodeKey]:
-        """Episodes still to run (a killed run leaves its unfinished ones pending)."""
+        """Episodes still to run (a killed run leaves its unfinished ones pending, a stopped
+        one marks them aborted)."""
         rows = self._db.execute(
-            "SELECT task_id, seed, start_at FROM episodes WHERE status = 'pending' ORDER BY rowid"
+            "SELECT task_id, seed, start_at FROM episodes WHERE status IN ('pending', 'aborted')"
+            " ORDER BY rowid"
         ).fetchall()
         return [EpisodeKey(t, s, k) for t, s, k in rows]
 
@@ -141,6 +144,16 @@ class ResultsStore:
                 "UPDATE episodes SET status='pending', attempts=attempts+1, error=?, updated=?"
                 " WHERE key=?",
                 (error, time.time(), key.key),
+            )
+
+    def mark_aborted(self, key: EpisodeKey, reason: str) -> None:
+        """Note an episode stopped mid-way (SIGTERM, Ctrl+C): no result and no attempt is
+        stored, so it is neither done nor the agent's failure, and ``--resume`` plays it."""
+        with self._transaction() as db:
+            db.execute(
+                "UPDATE episodes SET status='aborted', termination='aborted', error=?, updated=?"
+                " WHERE key=? AND status IN ('pending', 'aborted')",
+                (reason, time.time(), key.key),
             )
 
     # ---------------------------------------------------------------- results

@@ -7,7 +7,9 @@ store's index; a worker's episode writes its observation files through the store
 as it plays. Infrastructure failures (agent_error, env_error, evaluator_error) are
 retried up to ``max_infra_retries`` times, the worker replacing its environments after an
 env_error; the last attempt is stored as ``failed`` and reported apart from agent
-failures.
+failures. A stopped run (:meth:`Runner.stop`, Ctrl+C, SIGTERM) marks the episodes it cut
+short as ``aborted``, so a resumed run plays them and no report counts them; a worker
+stuck in an agent's call is waited for only :data:`STOP_GRACE` seconds.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import fnmatch
 import queue
 import threading
+import time
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +34,13 @@ from reefbench.tasks.task import Task
 
 AgentFactory = Callable[[EpisodeKey], Agent]
 EnvironmentFactory = Callable[[], Mapping[str, Environment]]
+
+STOP_GRACE = 5.0
+"""Seconds a stop waits for the workers to end their episodes at an action boundary. A
+worker still busy then (blocked in an agent's call) is left to die with the process (its
+thread is a daemon); the command's stop (:mod:`reefbench.cli.stopping`) kills the
+processes of its environments, which a stop from this thread could not close cleanly (a
+Playwright browser belongs to the thread that started it)."""
 
 
 def select_tasks(
@@ -95,6 +105,7 @@ class _Worker(threading.Thread):
         self.runner = runner
         self.envs: Mapping[str, Environment] | None = None
         self.current: Episode | None = None
+        self.key: EpisodeKey | None = None  # the episode being played
 
     def run(self) -> None:
         runner = self.runner
@@ -107,8 +118,10 @@ class _Worker(threading.Thread):
                     if runner.finished.is_set():
                         return
                     continue
+                self.key = key
                 result = self._play(key)
                 runner.done.put((key, result))
+                self.key = None
         finally:
             self._close_envs()
 
@@ -234,10 +247,20 @@ class Runner:
             worker.start()
         try:
             while outstanding:
-                key, result = self.done.get()
+                try:
+                    key, result = self.done.get(timeout=0.1)
+                except queue.Empty:
+                    if self.stopping.is_set():  # stopped from another thread
+                        break
+                    continue
                 attempts[key] += 1
-                if result.termination == "aborted":
-                    outstanding -= 1  # stays pending: a resumed run plays it again
+                if result.termination == "aborted" or (
+                    self.stopping.is_set() and result.termination in RETRYABLE
+                ):
+                    # Cut short by a stop (an env_error then is the stop's doing): a
+                    # resumed run plays it again.
+                    self.store.mark_aborted(key, result.error or result.termination)
+                    outstanding -= 1
                     continue
                 retry = (
                     result.termination in RETRYABLE
@@ -258,16 +281,39 @@ class Runner:
         finally:
             self.finished.set()
             self.stop()
+            self._store_unfinished()
             if pool is not None:
                 pool.close()
         return progress
 
-    def stop(self) -> None:
-        """Stop handing out work, abort running episodes and wait for the workers."""
+    def stop(self, grace: float = STOP_GRACE) -> None:
+        """Stop handing out work, abort running episodes and wait for the workers to stop
+        their environments; one still inside an episode after ``grace`` seconds is stuck
+        in an agent's call and is not waited for."""
         self.stopping.set()
         for worker in self._workers:
             episode = worker.current
             if episode is not None:
                 episode.abort()
+        deadline = time.monotonic() + grace
         for worker in self._workers:
-            worker.join()
+            while worker.is_alive():
+                worker.join(0.1)
+                if worker.key is not None and time.monotonic() > deadline:
+                    break
+
+    def _store_unfinished(self) -> None:
+        """After a stop: store what finished meanwhile, mark what was cut short aborted."""
+        while True:
+            try:
+                key, result = self.done.get_nowait()
+            except queue.Empty:
+                break
+            if result.termination == "aborted" or result.termination in RETRYABLE:
+                self.store.mark_aborted(key, result.error or result.termination)
+            else:
+                self.store.record(key, result)
+        for worker in self._workers:
+            stuck = worker.key
+            if worker.is_alive() and stuck is not None:
+                self.store.mark_aborted(stuck, "stopped while the agent was answering")

@@ -14,6 +14,12 @@ requests from the harness on stdin:
 Commands are argv lists executed without a shell. The first line written to stdout is
 ``{"ready": true}`` once the buses and the window manager are up (or ``{"ready": false,
 "error": ...}``).
+
+When its stdin closes (the harness stopped it, or died: the harness holds the only write
+end, so even a SIGKILLed harness closes it) or it gets SIGTERM/SIGHUP, it kills every
+other process of the sandbox before it exits. bubblewrap's pid 1 waits for *all* its
+children, so an init that merely exited left the buses, xfconfd and at-spi (daemons the
+bus started) and the namespace running, orphaned.
 """
 
 import contextlib
@@ -55,6 +61,16 @@ def _start(
         start_new_session=True,
         env=env,
     )
+
+
+def _end_sandbox(*_: Any) -> None:
+    """Kill every other process of this pid namespace, then exit (bwrap's pid 1 follows).
+
+    kill(-1) from inside the namespace reaches exactly its processes (never the host's)
+    and spares pid 1 and the caller."""
+    with contextlib.suppress(OSError):
+        os.kill(-1, signal.SIGKILL)
+    os._exit(0)
 
 
 # ------------------------------------------------------------------ port relay
@@ -189,7 +205,15 @@ def _handle(
 
 
 def main() -> int:
-    config = json.loads(sys.argv[1])
+    for stop in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(stop, _end_sandbox)
+    try:
+        return _serve(json.loads(sys.argv[1]))
+    finally:
+        _end_sandbox()
+
+
+def _serve(config: dict[str, Any]) -> int:
     runtime = os.environ["XDG_RUNTIME_DIR"]
     base_env = dict(os.environ)
     out = sys.stdout
