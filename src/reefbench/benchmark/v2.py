@@ -74,6 +74,7 @@ def families() -> list[Family]:
         workflow_money,
         workflow_plans,
         writer,
+        writer_phones,
     )
 
     return [
@@ -95,6 +96,7 @@ def families() -> list[Family]:
                 Template(writer.WRITER_PAGE_FOOTER, "hard"),
                 Template(writer.WRITER_ISO_DATES, "hard"),
                 Template(writer.WRITER_REVIEW_COMMENT, "hard"),
+                Template(writer_phones.WRITER_UK_PHONES, "hard"),
                 Template(impress.IMPRESS_OUTLINE_DECK, "hard"),
                 Template(impress.IMPRESS_SPEAKER_NOTES, "hard"),
                 Template(impress_agenda.IMPRESS_AGENDA_ORDER, "hard"),
