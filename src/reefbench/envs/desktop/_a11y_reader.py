@@ -95,6 +95,19 @@ def _text(acc: Any, role: str) -> str | None:
         return None
 
 
+def _icon_label(acc: Any) -> str:
+    """The text an unnamed icon carries (an icon view item's label, on one line), or
+    ``""``. Asked only of icons that have the Text interface: asking one without it makes
+    the app log a critical warning (on the terminal it was started from)."""
+    try:
+        if "Text" not in (acc.get_interfaces() or ()):
+            return ""
+        count = Atspi.Text.get_character_count(acc)
+        return " ".join(str(Atspi.Text.get_text(acc, 0, min(count, 256))).split())
+    except Exception:
+        return ""
+
+
 def unescape_attribute(value: str) -> tuple[str, bool]:
     """An object attribute's value with LibreOffice's escapes undone, and whether it was
     cut short.
@@ -309,8 +322,14 @@ def _walk(
     if role == "tool bar" and name == "Formula Tool Bar":
         _formula_bar[0] = acc
     if role == "icon" and not name:
-        with contextlib.suppress(Exception):
-            node["index"] = acc.get_index_in_parent()
+        # An icon view's item carries its label as text, not as its name (Thunar's files
+        # in exo's icon view: "product_1.png").
+        label = _icon_label(acc)
+        if label:
+            node["name"] = label
+        else:
+            with contextlib.suppress(Exception):
+                node["index"] = acc.get_index_in_parent()
     out.append(node)
     try:
         count = acc.get_child_count()

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from reefbench.envs import procs
-from reefbench.envs.desktop import faketime, orphans
+from reefbench.envs.desktop import exo_a11y, faketime, orphans
 from reefbench.envs.desktop.apps import WINDOW_MANAGER, write_desktop_files
 from reefbench.envs.desktop.forward import PortRelay, relay_socket_name
 from reefbench.envs.desktop.jsonlines import JsonLineProcess
@@ -215,7 +215,7 @@ class DesktopSession:
         cfg = self.config
         try:
             log = self._path("xvfb.log").open("wb")
-            self._xvfb = subprocess.Popen(
+            self._xvfb = procs.spawn_bound(  # dies with the harness, even a SIGKILLed one
                 [
                     "Xvfb",
                     "-displayfd",
@@ -277,10 +277,12 @@ class DesktopSession:
             ports_dir=self._path("ports"),
             passwd=self._path("passwd"),
             group=self._path("group"),
-            system_files={**self._system_files, **clock_files},
+            system_files={**self._system_files, **exo_a11y.sandbox_files(), **clock_files},
             extra_env={
                 "NO_AT_BRIDGE": "0",
                 "GTK_OVERLAY_SCROLLING": "0",
+                # Thunar's icon and compact views list their files (.exo_a11y).
+                **exo_a11y.sandbox_env(),
                 **clock_env,
                 **self.config.extra_env,
             },
