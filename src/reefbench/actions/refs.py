@@ -49,6 +49,7 @@ BUILTIN_ACTION_MODULES: frozenset[str] = frozenset(
         "reefbench.envs.services.evaluators",
         "reefbench.envs.services.seeding",
         "reefbench.benchmark.checks",
+        "reefbench.benchmark.odd_states",
         "reefbench.benchmark.photo_files",
         "reefbench.benchmark.pixel_images",
         "reefbench.benchmark.scans",

@@ -71,6 +71,7 @@ def families() -> list[Family]:
         office,
         pixels,
         reasoning,
+        robustness,
         workflow_money,
         workflow_plans,
         writer,
@@ -143,6 +144,20 @@ def families() -> list[Family]:
                 Template(reasoning.UNRECORDED_INVOICES, "hard", min_steps=50),
                 Template(reasoning.MEETING_SLOT, "hard", min_steps=40),
                 Template(reasoning.TOP_VENDOR, "hard", min_steps=40),
+            ),
+        ),
+        Family(
+            "robustness",
+            "A normal task made hard by the state it starts in (a document that opens on the "
+            "wrong sheet with rows filtered away, records every edit or opens read-only, an "
+            "unsaved-changes dialog, hidden files shown): deal with it the right way, then "
+            "finish the task.",
+            (
+                Template(robustness.CALC_FILTERED_TOTAL, "hard"),
+                Template(robustness.WRITER_TRACKED_RENAME, "hard"),
+                Template(robustness.WRITER_READ_ONLY_STATUS, "medium"),
+                Template(robustness.EDITOR_UNSAVED_NOTES, "medium"),
+                Template(robustness.FILES_HIDDEN_SHOWN, "medium"),
             ),
         ),
         Family(
