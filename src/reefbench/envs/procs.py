@@ -5,14 +5,22 @@ places: the Xvfb process group on the host and one bubblewrap pid namespace; kil
 namespace's init makes the kernel kill every process in it, so nothing an agent started
 (even a daemonised one) survives ``stop``. Chromium's are the browser process and the
 helpers it started (its descendants).
+
+A process that listens to no pipe of ours (Xvfb) is started by :func:`spawn_bound`, so the
+kernel kills it when the harness ends, even by SIGKILL; the sandbox's init and Playwright's
+driver end when their stdin closes, which the harness's death does too.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
-from collections.abc import Iterable
+import subprocess
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from reefbench.plumbing.waiting import wait_until
 
@@ -113,3 +121,29 @@ def kill_all(pids: Iterable[int], timeout: float = 2.0) -> None:
         if alive(pid):
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
+
+
+# The parent-death signal fires when the *thread* that forked the child ends, not the
+# process: a desktop started from a short-lived thread (a web server's worker) would lose
+# its X server with that thread. One thread that lives as long as the process forks them.
+_SPAWNER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="reef-spawner")
+
+
+def spawn_bound(argv: Sequence[str], **popen: Any) -> subprocess.Popen[bytes]:
+    """``subprocess.Popen(argv, **popen)``, the child killed (SIGKILL) when this process ends.
+
+    Through util-linux's ``setpriv --pdeathsig`` (the signal survives its exec); without
+    ``setpriv`` the child is started unbound.
+
+    Raises:
+        FileNotFoundError: ``argv[0]`` is not installed.
+    """
+    if shutil.which(argv[0]) is None:
+        raise FileNotFoundError(argv[0])
+    setpriv = shutil.which("setpriv")
+    bound = [setpriv, "--pdeathsig", "KILL", "--", *argv] if setpriv else list(argv)
+
+    def start() -> subprocess.Popen[bytes]:
+        return subprocess.Popen(bound, **popen)
+
+    return _SPAWNER.submit(start).result()

@@ -86,6 +86,9 @@ PACKAGES: tuple[SystemPackage, ...] = (
     SystemPackage("git", "duplicates checks, source checkouts", _CORE, ("git",)),
     SystemPackage("procps", "desktop tasks (pkill in the terminal)", _CORE, ("pkill", "ps")),
     SystemPackage("psmisc", "desktop terminal (killall, fuser)", _CORE, ("killall",)),
+    SystemPackage(
+        "util-linux", "X servers bound to the harness (setpriv --pdeathsig)", _CORE, ("setpriv",)
+    ),
     SystemPackage("xvfb", "desktop environment (X server)", _DESKTOP, ("Xvfb",)),
     SystemPackage("xauth", "desktop environment (X authority)", _DESKTOP, ("xauth",)),
     SystemPackage("xdotool", "desktop input", _DESKTOP, ("xdotool",)),

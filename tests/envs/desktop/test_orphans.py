@@ -1,4 +1,5 @@
-"""Desktops of a harness killed with SIGKILL are reaped by the next session started."""
+"""The desktop of a harness that dies (SIGKILL) or exits without stopping it ends with it;
+the next session started reaps what is left (its instance directory)."""
 
 from __future__ import annotations
 
@@ -53,7 +54,10 @@ def _until(condition, timeout: float = 10.0):  # type: ignore[no-untyped-def]
     return condition()
 
 
-def test_a_killed_harness_leaves_a_desktop_that_the_next_session_reaps(base: Path) -> None:
+@pytest.mark.parametrize("end", ["SIGKILL", "exit without stop"])
+def test_a_dead_harness_takes_its_desktop_along_and_the_next_session_reaps_the_rest(
+    base: Path, end: str
+) -> None:
     harness = subprocess.Popen(
         [sys.executable, "-c", HARNESS, str(base)],
         stdin=subprocess.PIPE,
@@ -65,12 +69,23 @@ def test_a_killed_harness_leaves_a_desktop_that_the_next_session_reaps(base: Pat
     owner = json.loads((instance / orphans.OWNER_FILE).read_text())
     assert owner["harness"][0] == harness.pid
     xvfb, sandbox = owner["xvfb"][0], owner["sandbox"][0]
-    os.kill(harness.pid, signal.SIGKILL)
+    namespace = owner["namespace"]
+    assert namespace and len(procs.in_namespace(namespace)) >= 3  # the buses, the wm, ...
+    if end == "SIGKILL":
+        os.kill(harness.pid, signal.SIGKILL)
+    else:  # a normal exit of a harness that never stopped its desktop (a leaked session)
+        assert harness.stdin is not None
+        harness.stdin.close()
     harness.wait()
-    # the problem: Xvfb, in a session of its own, survives its harness. (The sandbox may
-    # too, or may see its request pipe close and end first: under load it often does, so
-    # the test does not depend on which.)
-    assert procs.alive(xvfb)
+    try:
+        # Xvfb, in a session of its own, dies with its harness (a parent-death signal), and
+        # the sandbox's init ends every process of its namespace once its request pipe
+        # closes (bubblewrap's pid 1 otherwise waits for the daemons the bus started).
+        assert _until(lambda: not procs.alive(xvfb) and not procs.in_namespace(namespace))
+        assert not procs.alive(sandbox)
+    finally:  # a failure must not leave them running either
+        procs.kill_all([*procs.in_namespace(namespace), xvfb, sandbox], timeout=0.5)
+    assert instance.exists()  # what is left is the directory, for the next session to reap
 
     live = DesktopSession(SessionConfig(workdir=base))
     live.start()  # reaps the dead harness's desktop, and only that

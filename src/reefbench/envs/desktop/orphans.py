@@ -1,7 +1,10 @@
 """Desktops left behind by a harness that died without stopping them (SIGKILL, OOM killer).
 
 Xvfb runs in its own session and the sandbox in its own pid namespace, so neither dies with
-the harness. Every session therefore records its owner and its processes in
+the harness by itself: Xvfb is bound to it by a parent-death signal
+(:func:`reefbench.envs.procs.spawn_bound`) and the sandbox's init ends its namespace when
+its request pipe closes. For a host where that fails (no ``setpriv``), and for the
+instance directories left behind, every session records its owner and its processes in
 ``owner.json`` inside its instance directory, and starting a session first reaps the
 instances under the same directory whose owner is gone. A process is identified by its pid
 *and* its start time, so a recycled pid is never mistaken for one of ours.
