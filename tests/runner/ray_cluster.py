@@ -60,6 +60,17 @@ class Node:
                 continue
         return list(found.values())
 
+    def listening(self) -> set[str]:
+        """The addresses this node's processes accept connections on."""
+        found = set()
+        for proc in self.processes():
+            try:
+                connections = proc.net_connections(kind="inet")
+            except (psutil.NoSuchProcess, psutil.AccessDenied):
+                continue
+            found |= {c.laddr.ip for c in connections if c.status == psutil.CONN_LISTEN}
+        return found
+
     def kill(self) -> None:
         """Lose the node at once (SIGKILL to all its processes), as a machine that dies."""
         for proc in self.processes():

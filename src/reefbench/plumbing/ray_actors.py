@@ -25,15 +25,23 @@ def connect(address: str | None, workers: int) -> None:
     process, and check it has a CPU for each of ``workers`` actors.
 
     Raises:
-        ConfigError: the cluster has fewer CPUs than ``workers`` (one line).
+        ConfigError: Ray is not installed, the cluster cannot be joined, or it has fewer
+            CPUs than ``workers`` (one line each).
     """
-    import ray
+    try:
+        import ray
+    except ImportError:
+        raise ConfigError("--ray needs Ray: pip install 'reefbench[ray]'") from None
 
     if not ray.is_initialized():
         if address in (None, "local"):
             ray.init(include_dashboard=False, log_to_driver=False, num_cpus=max(2, workers))
         else:
-            ray.init(address=address, log_to_driver=False)
+            try:
+                ray.init(address=address, log_to_driver=False)
+            except (ConnectionError, ValueError, ray.exceptions.RayError) as exc:
+                reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc)
+                raise ConfigError(f"cannot join the Ray cluster at {address}: {reason}") from None
     cpus = ray.cluster_resources().get("CPU", 0)  # type: ignore[no-untyped-call]
     if cpus < workers:
         raise ConfigError(
