@@ -76,6 +76,7 @@ def families() -> list[Family]:
         workflow_plans,
         writer,
         writer_phones,
+        writer_review,
     )
 
     return [
@@ -98,6 +99,7 @@ def families() -> list[Family]:
                 Template(writer.WRITER_ISO_DATES, "hard"),
                 Template(writer.WRITER_REVIEW_COMMENT, "hard"),
                 Template(writer_phones.WRITER_UK_PHONES, "hard"),
+                Template(writer_review.WRITER_REVIEW_BY_AUTHOR, "hard"),
                 Template(impress.IMPRESS_OUTLINE_DECK, "hard"),
                 Template(impress.IMPRESS_SPEAKER_NOTES, "hard"),
                 Template(impress_agenda.IMPRESS_AGENDA_ORDER, "hard"),

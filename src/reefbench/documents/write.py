@@ -39,6 +39,100 @@ def write_text_document(path: Path, paragraphs: Sequence[str], title: str = "") 
     document.save(str(path))
 
 
+# A tracked change inside a reviewed paragraph: "{+Author|inserted text+}" or
+# "{-Author|deleted text-}".
+CHANGE_MARK = r"\{([+-])([^|{}]+)\|([^{}]*)[+-]\}"
+
+
+def write_reviewed_document(
+    path: Path, paragraphs: Sequence[str], title: str = "", date: str = "2026-05-04T09:00:00"
+) -> None:
+    """An ``.odt`` like :func:`write_text_document` whose paragraphs carry tracked changes
+    by their reviewers, each written into the text as :data:`CHANGE_MARK`: an insertion
+    stays in the text between its change marks, a deletion is kept in its changed region
+    (as Writer records them), each with its author."""
+    import re
+
+    from odf.dc import Creator, Date
+    from odf.element import Element
+    from odf.namespaces import TEXTNS, XMLNS
+    from odf.office import ChangeInfo
+    from odf.opendocument import OpenDocumentText
+    from odf.style import ParagraphProperties, Style, TextProperties
+    from odf.teletype import addTextToElement
+    from odf.text import (
+        Change,
+        ChangedRegion,
+        ChangeEnd,
+        ChangeStart,
+        Deletion,
+        Insertion,
+        P,
+        S,
+        TrackedChanges,
+    )
+
+    document = OpenDocumentText()
+    body = Style(name=BODY_STYLE, displayname="Text Body", family="paragraph")
+    body.addElement(ParagraphProperties(marginbottom="0.247cm"))
+    heading = Style(name="Title", displayname="Title", family="paragraph")
+    heading.addElement(TextProperties(fontsize="20pt", fontweight="bold"))
+    document.styles.addElement(body)
+    document.styles.addElement(heading)
+    changes = TrackedChanges()
+    document.text.addElement(changes)
+    if title:
+        document.text.addElement(P(stylename=heading, text=title))
+
+    def region(number: int, kind: type[Element], author: str, text: str) -> str:
+        name = f"ct{number}"
+        change = kind()
+        info = ChangeInfo()
+        info.addElement(Creator(text=author))
+        info.addElement(Date(text=date))
+        change.addElement(info)
+        if kind is Deletion:
+            # The deleted text is a paragraph of its own: spaces at its ends, which ODF
+            # drops there, written as <text:s/>.
+            kept = P()
+            core = text.strip(" ")
+            lead, trail = len(text) - len(text.lstrip(" ")), len(text) - len(text.rstrip(" "))
+            if lead:
+                kept.addElement(S(c=lead))
+            addTextToElement(kept, core)
+            if trail:
+                kept.addElement(S(c=trail))
+            change.addElement(kept)
+        # Writer reads text:id; odfpy requires xml:id as well.
+        wrapper = ChangedRegion(qattributes={(TEXTNS, "id"): name, (XMLNS, "id"): name})
+        wrapper.addElement(change)
+        changes.addElement(wrapper)
+        return name
+
+    number = 0
+    for text in paragraphs:
+        paragraph = P(stylename=body)
+        at = 0
+        for mark in re.finditer(CHANGE_MARK, text):
+            if mark.start() > at:
+                addTextToElement(paragraph, text[at : mark.start()])
+            number += 1
+            sign, author, changed = mark.groups()
+            if sign == "+":
+                name = region(number, Insertion, author, changed)
+                paragraph.addElement(ChangeStart(changeid=name))
+                addTextToElement(paragraph, changed)
+                paragraph.addElement(ChangeEnd(changeid=name))
+            else:
+                paragraph.addElement(Change(changeid=region(number, Deletion, author, changed)))
+            at = mark.end()
+        if at < len(text):
+            addTextToElement(paragraph, text[at:])
+        document.text.addElement(paragraph)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    document.save(str(path))
+
+
 def write_presentation(path: Path, slides: Sequence[tuple[str, Sequence[str]]]) -> None:
     """A PowerPoint deck (``.pptx``, through python-pptx) of one "Title and Content" slide
     per ``(title, bullets)``, the bullets at the top level: the deck a colleague sent."""

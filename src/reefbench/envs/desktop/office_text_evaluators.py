@@ -188,6 +188,15 @@ def pdf_pages_problem(path: Path, titles: list[str]) -> str:
     return ""
 
 
+def changes_problem(path: Path) -> str:
+    """The text document has no tracked change left to accept or reject."""
+    changes = read_text_document(path).changes
+    if changes:
+        authors = ", ".join(sorted({c.author for c in changes}))
+        return f"{len(changes)} tracked changes are still pending (by {authors})"
+    return ""
+
+
 # ------------------------------------------------------------------ evaluators
 def _result(env: DesktopDevice, path: str, check: Any, ok: str, *args: Any) -> EvalResult:
     target = _file(env, path)
@@ -303,3 +312,13 @@ def pdf_pages(path: str, titles: list[str], *, env: DesktopDevice) -> EvalResult
         titles: What each page shows (a slide's title), in page order.
     """
     return _result(env, path, pdf_pages_problem, f"has the {len(titles)} pages asked for", titles)
+
+
+@evaluator(governs=_path_keys)
+def document_no_changes(path: str, *, env: DesktopDevice) -> EvalResult:
+    """The text document carries no tracked change still to accept or reject.
+
+    Args:
+        path: The document as the agent sees it, e.g. "~/Documents/contract.odt".
+    """
+    return _result(env, path, changes_problem, "has no tracked change pending")

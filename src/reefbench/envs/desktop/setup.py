@@ -88,6 +88,27 @@ def create_text_document(
 
 
 @action
+def create_reviewed_document(
+    path: str, paragraphs: list[str], title: str = "", *, env: DesktopDevice
+) -> str:
+    """Create (or overwrite) an OpenDocument text document (.odt) carrying reviewers'
+    tracked changes, not yet accepted or rejected.
+
+    Args:
+        path: Path as the agent sees it, e.g. "~/Documents/contract.odt".
+        paragraphs: The paragraphs' texts, in order; a change inside one is written
+            "{+Author|inserted text+}" or "{-Author|deleted text-}".
+        title: A first paragraph in the "Title" style (empty: none).
+    """
+    from reefbench.documents.write import write_reviewed_document
+
+    target = env.session.host_path(path)
+    write_reviewed_document(target, paragraphs, title)
+    env.stamp_world_time(target)
+    return f"created {path}"
+
+
+@action
 def create_presentation(path: str, slides: list[list[str]], env: DesktopDevice) -> str:
     """Create (or overwrite) a PowerPoint presentation (.pptx), one "Title and Content"
     slide per entry.
