@@ -115,7 +115,8 @@ PACKAGES: tuple[SystemPackage, ...] = (
     SystemPackage("libfaketime", "desktop clock (the task's world time in the sandbox)", _DESKTOP),
     SystemPackage(
         "gcc",
-        "desktop clock (builds the file-time shim: world-dated file times)",
+        "desktop clock and element list (builds the file-time shim and the GTK module "
+        "that lists Thunar's icon-view files)",
         _DESKTOP,
         ("cc",),
     ),
@@ -147,6 +148,10 @@ PACKAGES: tuple[SystemPackage, ...] = (
     ),
     SystemPackage("mousepad", "desktop text editor", _APPS, ("mousepad",), ("mousepad",)),
     SystemPackage("thunar", "desktop file manager", _APPS, ("thunar",), ("thunar",)),
+    # Started by D-Bus inside the sandbox when Thunar (or the desktop) asks: one ~17 MB
+    # process per desktop. Without it every picture is a generic icon, which a person's
+    # file manager does not show.
+    SystemPackage("tumbler", "desktop file manager's thumbnails of pictures", _APPS),
     SystemPackage("vim", "desktop editor in the terminal", _APPS, ("vim",), ("vim",)),
     SystemPackage(
         "imagemagick",
