@@ -178,8 +178,7 @@ CALC_FILTERED_TOTAL = SubTask(
     description=(
         "Finance needs this year's expense claims total from {path}. On its 2026 sheet, "
         "put a formula in cell F1 (beside the Total heading) that adds up the amounts of "
-        "all of 2026's claims, whatever their category, and save the workbook in its own "
-        "format."
+        "all of 2026's claims, and save the workbook in its own format."
     ),
     attributes={"path": "desktop_file", "shown": "text", "current": "str", "previous": "str"},
     output_type="desktop_file",
@@ -517,8 +516,8 @@ EDITOR_UNSAVED_NOTES = SubTask(
     output_type="desktop_file",
     outputs=["desktop_file"],
     env=D,
-    app="editor",
-    app_category="text editor",
+    app="mousepad",
+    app_category="text editing",
     intents=["write a note on the computer"],
     value_records=NOTES_RECORDS,
     setup_generator=notes_setup,
@@ -638,7 +637,7 @@ FILES_HIDDEN_SHOWN = SubTask(
     outputs=["desktop_file"],
     env=D,
     app="files",
-    app_category="file manager",
+    app_category="file management",
     intents=["organise files on the computer"],
     value_records=FILE_RECORDS,
     setup_generator=files_setup,
