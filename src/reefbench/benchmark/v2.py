@@ -94,6 +94,7 @@ def families() -> list[Family]:
                 Template(calc.CALC_CSV_IMPORT, "hard"),
                 Template(calc_analysis.CALC_PIVOT_SUMMARY, "hard"),
                 Template(calc_analysis.CALC_LIMIT_HIGHLIGHT, "hard"),
+                Template(calc_analysis.CALC_OPENING_CHART, "hard"),
                 Template(writer.WRITER_TOC, "hard"),
                 Template(writer.WRITER_PAGE_FOOTER, "hard"),
                 Template(writer.WRITER_ISO_DATES, "hard"),

@@ -9,8 +9,12 @@ import pytest
 
 from reefbench.benchmark import v2
 from reefbench.benchmark.templates import calc_analysis as ca
-from reefbench.documents import Cell, ConditionalFormat, PivotTable, Sheet, Spreadsheet
-from reefbench.envs.desktop.calc_analysis_evaluators import highlight_problem, pivot_problem
+from reefbench.documents import Cell, Chart, ConditionalFormat, PivotTable, Sheet, Spreadsheet
+from reefbench.envs.desktop.calc_analysis_evaluators import (
+    chart_problem,
+    highlight_problem,
+    pivot_problem,
+)
 from reefbench.validation.gates import static_problems
 
 IDS = [t.id for t in ca.TEMPLATES]
@@ -155,3 +159,36 @@ def test_highlight_checker_fails_the_near_misses() -> None:
     ]:
         problem = highlight_problem(_expenses(rule), "Expenses", "D", 2, MARKED)
         assert problem.startswith("the conditional formatting is wrong"), rule
+
+
+# ------------------------------------------------------------------------ chart
+def _charted(*charts: Chart) -> Spreadsheet:
+    return Spreadsheet((Sheet("Sales", charts=charts), Sheet("Notes")))
+
+
+def test_the_pre_orders_look_like_sales() -> None:
+    """Without the note the opening month cannot be told from the numbers: some month
+    before it sold more than some month after it."""
+    for record in ca.CHART_RECORDS:
+        column = ca.CHART_HEADER.index(record["shop"])
+        values = [int(r.split("|")[column]) for r in record["table"].splitlines()]
+        opened = int(record["opened"])
+        assert max(values[: opened - 1]) > min(values[opened - 1 :]), record["path"]
+
+
+def test_chart_checker_passes_the_right_chart_and_fails_the_near_misses() -> None:
+    title, values = "Mill Lane since opening", "C6:C13"
+    right = Chart("line", title, ("Sales!C6:C13",))
+    assert chart_problem(_charted(right), "Sales", ["line"], values, title) == ""
+    loose = Chart("line", "mill lane  since opening", ("Sales!$C$6:$C$13",))
+    assert chart_problem(_charted(loose), "Sales", ["line"], values, title) == ""
+
+    assert "no chart" in chart_problem(_charted(), "Sales", ["line"], values, title)
+    for wrong, says in [
+        (Chart("line", title, ("Sales!C2:C13",)), "not of C6:C13"),
+        (Chart("line", title, ("Sales!C5:C13",)), "not of C6:C13"),
+        (Chart("line", title, ("Sales!C6:C13", "Sales!D6:D13")), "not of C6:C13"),
+        (Chart("column", title, ("Sales!C6:C13",)), "a column chart"),
+        (Chart("line", "Mill Lane", ("Sales!C6:C13",)), "titled 'Mill Lane'"),
+    ]:
+        assert says in chart_problem(_charted(wrong), "Sales", ["line"], values, title)

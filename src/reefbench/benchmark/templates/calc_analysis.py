@@ -13,6 +13,11 @@ feature, checked in the saved ``.ods`` (:mod:`reefbench.envs.desktop.calc_analys
   (any rule form, a constant or a reference to the note's cell), cell by cell, including
   that the total row below the expenses is not marked. Near misses: the cells coloured by
   hand, the old limit, the rule stretched over the total.
+* :data:`CALC_OPENING_CHART`: a line chart of one shop's monthly sales over the months
+  it has been open, which only the Notes sheet tells (the months before hold phone
+  pre-orders that look like sales). Checked as a chart on the Sales sheet: its type, its
+  title, its one series' cells. Near misses: the whole year, one month too early, a
+  column chart.
 
 Reference solutions open the file through Calc's Open dialog, work through the menus and
 dialogs (the pivot table's layout dialog takes fields only by drag and drop: the mouse is
@@ -389,4 +394,181 @@ CALC_LIMIT_HIGHLIGHT = SubTask(
     ],
 )
 
-TEMPLATES: list[SubTask] = [CALC_PIVOT_SUMMARY, CALC_LIMIT_HIGHLIGHT]
+
+# ------------------------------------------------------------------------ chart
+CHART_HEADER = ["Month", "Harbour Street", "Mill Lane", "Station Road"]
+MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+
+
+def _shop_table(seed: int, shop: str, opened: int) -> str:
+    """A year of monthly sales per shop as ``month|shop|shop|shop`` lines; the new shop's
+    months before ``opened`` (1-based) hold phone pre-orders in the range of a quiet shop
+    month, not zeros, so only the note tells where its shop sales start."""
+    rng = random.Random(seed)
+    lines: list[list[str]] = []
+    for index, month in enumerate(MONTHS, 1):
+        values = []
+        for name in CHART_HEADER[1:]:
+            if name == shop and index < opened:
+                values.append(rng.randrange(1500, 4500))
+            else:
+                values.append(rng.randrange(4000, 12000))
+        lines.append([month, *(str(v) for v in values)])
+    # The last month of pre-orders outsells the quietest month of shop sales.
+    column = CHART_HEADER.index(shop)
+    quietest = min(int(line[column]) for line in lines[opened - 1 :])
+    lines[opened - 2][column] = str(quietest + rng.randrange(100, 600))
+    return "\n".join("|".join(line) for line in lines)
+
+
+def _chart_record(seed: int, path: str, shop: str, opened: int) -> dict[str, str]:
+    return {
+        "path": path,
+        "shop": shop,
+        "opened": str(opened),
+        "table": _shop_table(seed, shop, opened),
+    }
+
+
+CHART_RECORDS = [
+    _chart_record(70, "~/Documents/shop-sales-2025.ods", "Mill Lane", 5),
+    _chart_record(71, "~/Documents/branches-2025.ods", "Station Road", 7),
+    _chart_record(72, "~/Documents/store-sales.ods", "Harbour Street", 4),
+    _chart_record(73, "~/Documents/monthly-sales.ods", "Mill Lane", 8),
+    _chart_record(74, "~/Documents/sales-by-shop.ods", "Station Road", 3),
+    _chart_record(75, "~/Documents/retail-2025.ods", "Harbour Street", 6),
+]
+
+
+def chart_title(shop: str) -> str:
+    return f"{shop} since opening"
+
+
+def _shop_column(shop: str) -> str:
+    return "ABCD"[CHART_HEADER.index(shop)]
+
+
+def shop_range(shop: str, first_month: int) -> str:
+    """The shop's cells from ``first_month`` (1-based; January is row 2) to December."""
+    column = _shop_column(shop)
+    return f"{column}{first_month + 1}:{column}{len(MONTHS) + 1}"
+
+
+def chart_setup(path: str, shop: str, opened: str, table: str) -> list[ActionStep]:
+    notes = [
+        ["Notes"],
+        [f"{shop} opened its doors on 1 {MONTHS[int(opened) - 1]} 2025."],
+        ["Its figures for the months before that are phone pre-orders, not shop sales."],
+    ]
+    sheets = {"Sales": [CHART_HEADER, *_rows(table)], "Notes": notes}
+    return [ActionStep(env=D, action=st.create_workbook(path=path, sheets=sheets))]
+
+
+def chart_checkpoints(path: str, shop: str, opened: str, table: str) -> list[Evaluator]:
+    return [
+        ae.chart_of_range(
+            path=path,
+            sheet="Sales",
+            kinds=["line"],
+            values=shop_range(shop, int(opened)),
+            title=chart_title(shop),
+        ),
+        oe.saved_by_libreoffice(path=path),
+    ]
+
+
+def _chart(
+    path: str, shop: str, first: int, kind: str = "Line", start: list[ActionCall] | None = None
+) -> list[ActionCall]:
+    """Select the shop's cells, insert a chart of them through the wizard (type, then the
+    month names as categories on the Data Series page, then the title), leave the
+    chart's edit mode, save."""
+    last = len(MONTHS) + 1
+    opening = start if start is not None else menu("Insert", "Chart...")
+    return [
+        *open_in_calc(path),
+        *go_to(shop_range(shop, first)),
+        *opening,
+        call("root", "wait"),
+        call(D, "click_on", name=kind, role="table cell"),
+        call(D, "click_on", name="Next >", role="push button"),
+        call(D, "click_on", name="Next >", role="push button"),
+        call(D, "click_on", name="Categories", role="text"),
+        call(D, "write_text", text=f"$Sales.$A${first + 1}:$A${last}"),
+        call(D, "click_on", name="Next >", role="push button"),
+        call(D, "click_on", name="Title", role="text"),
+        call(D, "write_text", text=chart_title(shop)),
+        call(D, "click_on", name="Finish", role="push button"),
+        call("root", "wait"),
+        call(D, "press", key="escape"),
+        *save_in_place(),
+    ]
+
+
+def chart_solution(path: str, shop: str, opened: str, table: str) -> list[ActionCall]:
+    return _chart(path, shop, int(opened))
+
+
+def chart_from_toolbar(path: str, shop: str, opened: str, table: str) -> list[ActionCall]:
+    """The toolbar's Insert Chart button instead of the Insert menu."""
+    start = [call(D, "click_on", name="Chart", role="push button")]
+    return _chart(path, shop, int(opened), start=start)
+
+
+def chart_whole_year(path: str, shop: str, opened: str, table: str) -> list[ActionCall]:
+    """Near miss: the whole year, pre-orders included."""
+    return _chart(path, shop, 1)
+
+
+def chart_month_early(path: str, shop: str, opened: str, table: str) -> list[ActionCall]:
+    """Near miss: one month too early (the last month of pre-orders included)."""
+    return _chart(path, shop, int(opened) - 1)
+
+
+def chart_columns(path: str, shop: str, opened: str, table: str) -> list[ActionCall]:
+    """Near miss: the right months as a column chart, not a line chart."""
+    return _chart(path, shop, int(opened), kind="Column")
+
+
+CALC_OPENING_CHART = SubTask(
+    id="desktop.calc_opening_chart",
+    description=(
+        'On the Sales sheet of the spreadsheet {path}, add a line chart titled "{shop} '
+        "since opening\" of {shop}'s monthly sales over the months the shop has been open "
+        "(the Notes sheet says since when), with no other shop's figures in it, and save "
+        "the spreadsheet in its own format."
+    ),
+    attributes={"path": "desktop_file", "shop": "text", "opened": "str", "table": "str"},
+    output_type="desktop_file",
+    outputs=["desktop_file"],
+    env=D,
+    app="calc",
+    app_category="office",
+    intents=[ANALYSIS_INTENT],
+    value_records=CHART_RECORDS,
+    setup_generator=chart_setup,
+    evaluator_generator=chart_checkpoints,
+    solution_generator=chart_solution,
+    alternative_generators=[chart_from_toolbar],
+    output_generator=saved_document,
+    near_misses=[
+        NearMiss("charts the whole year, pre-orders included", solution=chart_whole_year),
+        NearMiss("starts one month before the opening", solution=chart_month_early),
+        NearMiss("makes a column chart, not a line chart", solution=chart_columns),
+    ],
+)
+
+TEMPLATES: list[SubTask] = [CALC_PIVOT_SUMMARY, CALC_LIMIT_HIGHLIGHT, CALC_OPENING_CHART]
