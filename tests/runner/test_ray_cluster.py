@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -158,3 +159,22 @@ def test_suite_check_distributes_the_gates(cluster: LoopbackCluster) -> None:
     assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
     assert "2 of 2 tasks pass the gates" in done.stdout
     assert "on 2 Ray nodes" in done.stdout
+
+
+@pytest.mark.parametrize("command", [["run", "--agent", "oracle"], ["suite", "check"]])
+def test_a_cluster_nobody_answers_at_is_refused_in_one_line(
+    command: list[str], tmp_path: Path
+) -> None:
+    with socket.socket() as sock:  # a port nothing listens on once closed
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    done = subprocess.run(
+        [REEF, *command, "--suite", "memory", "--ray", f"127.0.0.1:{port}"],
+        capture_output=True,
+        text=True,
+        timeout=120,  # Ray itself would retry for minutes
+        cwd=tmp_path,
+    )
+    assert done.returncode != 0
+    assert f"cannot join the Ray cluster at 127.0.0.1:{port}" in done.stderr + done.stdout
+    assert "Traceback" not in done.stderr + done.stdout

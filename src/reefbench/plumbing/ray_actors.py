@@ -11,6 +11,9 @@ infrastructure failure).
 
 from __future__ import annotations
 
+import signal
+import socket
+import threading
 from typing import Any
 
 from reefbench.errors import ConfigError
@@ -34,14 +37,20 @@ def connect(address: str | None, workers: int) -> None:
         raise ConfigError("--ray needs Ray: pip install 'reefbench[ray]'") from None
 
     if not ray.is_initialized():
+        kept = _stop_handlers()  # ray.init puts its own in place of the command's
         if address in (None, "local"):
             ray.init(include_dashboard=False, log_to_driver=False, num_cpus=max(2, workers))
         else:
+            unreachable = _unreachable(address)
+            if unreachable:  # Ray itself would retry for minutes
+                raise ConfigError(f"cannot join the Ray cluster at {address}: {unreachable}")
             try:
                 ray.init(address=address, log_to_driver=False)
             except (ConnectionError, ValueError, ray.exceptions.RayError) as exc:
                 reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc)
                 raise ConfigError(f"cannot join the Ray cluster at {address}: {reason}") from None
+        for stop, handler in kept.items():
+            signal.signal(stop, handler)
     cpus = ray.cluster_resources().get("CPU", 0)  # type: ignore[no-untyped-call]
     if cpus < workers:
         raise ConfigError(
@@ -49,6 +58,29 @@ def connect(address: str | None, workers: int) -> None:
             f"workers: each holds one (pass --workers {int(cpus)} or give the nodes more "
             "--num-cpus)"
         )
+
+
+def _stop_handlers() -> dict[signal.Signals, Any]:
+    """The SIGINT and SIGTERM handlers in place (none off the main thread, where they cannot
+    be set): ray.init's SIGTERM handler exits at once, where the command's stops in order
+    (:mod:`reefbench.cli.stopping`)."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    kept = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    return {s: h for s, h in kept.items() if h is not None}
+
+
+def _unreachable(address: str) -> str:
+    """Why nothing answers at ``host:port`` ('' when something does, or for Ray's other
+    address forms, which Ray resolves itself)."""
+    host, colon, port = address.rpartition(":")
+    if not colon or not port.isdigit():
+        return ""
+    try:
+        socket.create_connection((host, int(port)), timeout=10).close()
+    except OSError as exc:
+        return exc.strerror or str(exc) or type(exc).__name__
+    return ""
 
 
 def node_of_this_process() -> dict[str, str]:
@@ -114,9 +146,21 @@ class ActorPool:
         finally:
             self.running.pop(index, None)
 
-    def close(self) -> None:
+    def close(self, timeout: float | None = None) -> None:
+        """Close every actor and end it; with a ``timeout`` (a stopped run: an actor busy
+        with an episode would close only after it), each gets that long in all, and then
+        ends anyway (what it started dies with its process)."""
         import ray
 
+        if timeout is not None:
+            ray.wait(
+                [a.close.remote() for a in self.actors],
+                num_returns=len(self.actors),
+                timeout=timeout,
+            )
+            for actor in self.actors:
+                ray.kill(actor)
+            return
         for actor in self.actors:
             try:
                 ray.get(actor.close.remote())
