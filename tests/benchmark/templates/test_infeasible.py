@@ -42,3 +42,30 @@ def test_the_instruction_does_not_hint(task: Task) -> None:
     text = task.instruction.lower()
     hints = r"infeasib|impossible|cannot|can't|if (it|this|that|you)|not exist|if possible"
     assert not re.search(hints, text), task.instruction
+
+
+def _exists(day: str) -> bool:
+    """Whether ``day`` ("29 February 2025" or "the fifth Monday of June 2024") is a date."""
+    import calendar
+
+    months = list(calendar.month_name)
+    if match := re.fullmatch(r"(\d+) (\w+) (\d{4})", day):
+        date, month, year = int(match[1]), months.index(match[2]), int(match[3])
+        return date <= calendar.monthrange(year, month)[1]
+    match = re.fullmatch(r"the (\w+) (\w+) of (\w+) (\d{4})", day)
+    assert match, day
+    nth = ["first", "second", "third", "fourth", "fifth"].index(match[1]) + 1
+    weekday = list(calendar.day_name).index(match[2])
+    month, year = months.index(match[3]), int(match[4])
+    days = calendar.monthrange(year, month)[1]
+    return sum(calendar.weekday(year, month, d) == weekday for d in range(1, days + 1)) >= nth
+
+
+def test_every_missing_day_is_missing_but_not_plainly() -> None:
+    assert _exists("29 February 2024") and _exists("the fifth Monday of July 2024")
+    assert not any(_exists(day) for day in infeasible.MISSING_DAYS)
+    # Subtle: no day number beyond 31, none of the old giveaways (the 31st of June).
+    assert all(
+        int(n) <= 31 for day in infeasible.MISSING_DAYS for n in re.findall(r"\b\d\d?\b", day)
+    )
+    assert len(infeasible.MISSING_DAYS) >= 5

@@ -124,7 +124,17 @@ SIGNED_MAIL = SubTask(
 
 
 # ------------------------------------------------------- an alarm on a day that is not
-MISSING_DAYS = ["February 30", "February 31", "April 31", "June 31", "September 31"]
+# Dates a calendar does not have, none of them plainly so: a leap day of a common year, the
+# 30th of a leap February, the 31st of a 30-day month, and a fifth weekday of a month that
+# has only four of it (each checked against Python's calendar in the tests).
+MISSING_DAYS = [
+    "29 February 2025",
+    "the fifth Monday of June 2024",
+    "31 November 2024",
+    "the fifth Friday of February 2025",
+    "30 February 2028",
+    "the fifth Sunday of September 2025",
+]
 
 
 def missing_day_checkpoints(day: str, time: str, label: str) -> list[Evaluator]:
@@ -132,7 +142,7 @@ def missing_day_checkpoints(day: str, time: str, label: str) -> list[Evaluator]:
 
 
 def missing_day_solution(day: str, time: str, label: str) -> list[ActionCall]:
-    return [*browser_app("Clock"), _declare(f"{day} is not a day of the calendar")]
+    return [*browser_app("Clock"), _declare(f"{day} does not exist in the calendar")]
 
 
 def _alarm_without_day(time: str, label: str) -> list[ActionCall]:
