@@ -45,10 +45,17 @@ EXIT_DEADLINE = 30.0
 class Watched:
     """A reef command in a subprocess, with every process it starts remembered."""
 
-    def __init__(self, argv: list[str], scratch: Path, *, stdin: bool = False) -> None:
+    def __init__(
+        self,
+        argv: list[str],
+        scratch: Path,
+        *,
+        stdin: bool = False,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.scratch = scratch
         self.out = scratch / "out.txt"
-        env = {**os.environ, "TMPDIR": str(scratch)}
+        env = {**os.environ, "TMPDIR": str(scratch), **(env or {})}
         env.pop("REEF_ENV_TOKEN", None)
         env.pop("REEF_MCP_TOKEN", None)
         with self.out.open("wb") as out:
@@ -173,6 +180,25 @@ def test_sigterm_stops_reef_run_cleanly_and_resume_replays_the_episode(scratch: 
     )
     assert resumed.returncode == 0, resumed.stdout[-2000:] + resumed.stderr[-2000:]
     assert _rows(run) == [(f"{TASK}#s0", "done", "success")]
+
+
+def test_sigterm_stops_reef_run_on_ray_cleanly(scratch: Path) -> None:
+    """The episode plays in a Ray actor of a local cluster (the cluster's processes and
+    the actor's desktop all descend from the command, and keep their files in TMPDIR)."""
+    pytest.importorskip("ray")
+    run = scratch / "run"
+    argv = [*REEF, "run", "--suite", "v1", "--task", TASK, "--agent", "random", "--ray", "local"]
+    # A long episode: the random agent is still playing when the signal comes.
+    argv += ["--step-limit", "500", "--workers", "1", "--out", str(run), "--no-report"]
+    command = Watched(argv, scratch, env={"RAY_TMPDIR": str(scratch)})
+    try:
+        command.wait_for("Started a local Ray instance")
+        code = command.stop_with(signal.SIGTERM)
+        assert command.survivors() == []
+        assert code == 130
+    finally:
+        command.kill()
+    assert _rows(run) == [(f"{TASK}#s0", "aborted", "aborted")]
 
 
 def test_sigint_stops_reef_suite_check_cleanly(scratch: Path) -> None:

@@ -282,8 +282,8 @@ class Runner:
             self.finished.set()
             self.stop()
             self._store_unfinished()
-            if pool is not None:
-                pool.close()
+            if pool is not None:  # a stopped run does not wait for busy actors
+                pool.close(timeout=STOP_GRACE if outstanding else None)
         return progress
 
     def stop(self, grace: float = STOP_GRACE) -> None:
