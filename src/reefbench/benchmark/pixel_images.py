@@ -1,11 +1,11 @@
 """Pictures whose information exists only in their pixels, for reef-v2's pixels family.
 
 A setup action (:func:`draw_pixel_images`) draws them into a folder of the desktop's home:
-a photographed till receipt (paper slightly turned, sensor noise), a bar chart without
-data labels (gridlines at round values) and a product photo of a jar with a coloured
-label. Everything is drawn with Pillow's bundled font, so the pictures are the same on
-every machine; what a task asks (a total, a bar's height, a label's colour) is in no file
-name, text file or mail, only in these pixels.
+a photographed till receipt (subtotal, a discount, tax and total; paper slightly turned,
+sensor noise), a bar chart without data labels (gridlines at round values) and a product
+photo of a jar with a coloured label. Everything is drawn with Pillow's bundled font, so
+the pictures are the same on every machine; what a task asks (a total, a bar's height, a
+label's colour) is in no file name, text file or mail, only in these pixels.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ class Receipt:
     shop: str
     date: str
     items: tuple[tuple[str, int], ...]  # (item, price in cents)
+    discount: int  # cents off the subtotal (a member's discount), before tax
     tax: int  # cents
 
     @property
@@ -35,7 +36,7 @@ class Receipt:
 
     @property
     def total(self) -> int:
-        return self.subtotal + self.tax
+        return self.subtotal - self.discount + self.tax
 
 
 ITEMS = [
@@ -64,14 +65,17 @@ def money(cents: int) -> str:
 
 
 def receipt_of(shop: str, variant: int) -> Receipt:
-    """The receipt of ``shop`` in draw ``variant``: 3 to 5 items, 10 % tax (rounded)."""
+    """The receipt of ``shop`` in draw ``variant``: 3 to 5 items, a member's discount of 5
+    to 15 % (whole 10 cents) off the subtotal, then 10 % tax on the rest (rounded)."""
     rng = random.Random(f"receipt:{shop}:{variant}")
     count = rng.randint(3, 5)
     names = rng.sample(ITEMS, count)
     items = tuple((n, rng.randint(120, 2490)) for n in names)
     subtotal = sum(p for _, p in items)
     day = rng.randint(3, 27)
-    return Receipt(shop, f"2024-05-{day:02d}", items, round(subtotal * 0.1))
+    discount = max(10, round(subtotal * rng.randint(5, 15) / 1000) * 10)
+    taxed = subtotal - discount
+    return Receipt(shop, f"2024-05-{day:02d}", items, discount, round(taxed * 0.1))
 
 
 def _noisy(image: Image, seed: str, amount: int = 28) -> Image:
@@ -90,7 +94,7 @@ def draw_receipt(receipt: Receipt, tilt: float) -> Image:
 
     font = ImageFont.load_default(size=20)
     big = ImageFont.load_default(size=28)
-    paper = PILImage.new("RGB", (380, 150 + 34 * len(receipt.items) + 150), "#f7f4ec")
+    paper = PILImage.new("RGB", (380, 150 + 34 * len(receipt.items) + 188), "#f7f4ec")
     draw = ImageDraw.Draw(paper)
     draw.text((190, 30), receipt.shop, fill="#222", font=big, anchor="mm")
     draw.text((190, 66), receipt.date, fill="#444", font=font, anchor="mm")
@@ -102,13 +106,14 @@ def draw_receipt(receipt: Receipt, tilt: float) -> Image:
         y += 34
     draw.line((20, y + 4, 360, y + 4), fill="#888", width=1)
     y += 16
-    for label, cents, face in (
-        ("Subtotal", receipt.subtotal, font),
-        ("Tax 10%", receipt.tax, font),
-        ("TOTAL", receipt.total, big),
+    for label, amount, face in (
+        ("Subtotal", money(receipt.subtotal), font),
+        ("Member discount", "-" + money(receipt.discount), font),
+        ("Tax 10%", money(receipt.tax), font),
+        ("TOTAL", money(receipt.total), big),
     ):
         draw.text((24, y), label, fill="#111", font=face)
-        draw.text((356, y), money(cents), fill="#111", font=face, anchor="ra")
+        draw.text((356, y), amount, fill="#111", font=face, anchor="ra")
         y += 38
     draw.text((190, y + 14), "Thank you!", fill="#555", font=font, anchor="mm")
     turned = paper.rotate(
@@ -126,13 +131,14 @@ GRID = 20
 
 
 def chart_values(metric: str, variant: int) -> list[int]:
-    """Six monthly values, multiples of 10 from 60 to 380: one highest, at least 30 above
-    every other."""
+    """Six monthly values, multiples of 10 from 60 to 380: one highest, midway between two
+    gridlines and exactly one gridline step (20) above the runner-up, a small margin that is
+    still 20 pixels on the picture."""
     rng = random.Random(f"chart:{metric}:{variant}")
     while True:
         values = [rng.randrange(60, 390, 10) for _ in MONTHS]
         ranked = sorted(values, reverse=True)
-        if ranked[0] - ranked[1] >= 30 and ranked[0] % GRID:
+        if ranked[0] - ranked[1] == GRID and ranked[0] % GRID:
             return values
 
 
@@ -161,15 +167,20 @@ def draw_chart(title: str, values: list[int]) -> Image:
 
 
 # ---------------------------------------------------------------------- jar photos
-# Label colours: each with a look-alike an agent could take for it.
+# Label colours: each asked one (red, blue, green) with a look-alike on either side of its
+# hue, 25 to 50 degrees away (red 0, orange 27, magenta 322; blue 222, teal 180, purple 267;
+# green 131, lime 92): close, but colours a person names otherwise.
 LABEL_COLOURS = {
     "red": "#d42a2a",
-    "orange": "#f0901a",
+    "orange": "#e87a1e",
+    "magenta": "#c8288c",
     "blue": "#2456c9",
-    "purple": "#8a3fb8",
+    "teal": "#1f9a9a",
+    "purple": "#7a3fc0",
     "green": "#2f9e44",
-    "yellow": "#e8c814",
+    "lime": "#65b81d",
 }
+DARK_INK = {"lime"}  # labels light enough for black print
 
 
 def draw_jar(product: str, colour: str) -> Image:
@@ -184,11 +195,11 @@ def draw_jar(product: str, colour: str) -> Image:
     draw.rounded_rectangle((150, 80, 370, 440), radius=40, fill="#c9d6d8", outline="#8fa3a6")
     draw.rectangle((170, 50, 350, 95), fill="#6b6b6b")  # lid
     draw.rectangle((150, 200, 370, 330), fill=LABEL_COLOURS[colour])
-    ink = "black" if colour == "yellow" else "white"
+    ink = "black" if colour in DARK_INK else "white"
     words = product.split()
-    font = ImageFont.load_default(size=26)
+    font = ImageFont.load_default(size=20)
     for k, word in enumerate(words):
-        y = 265 + (k - (len(words) - 1) / 2) * 32
+        y = 265 + (k - (len(words) - 1) / 2) * 26
         draw.text((260, y), word, fill=ink, font=font, anchor="mm")
     return _noisy(image, f"jar:{product}:{colour}", 16)
 

@@ -6,6 +6,7 @@ checkpoint refuses."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
 from typing import Any
@@ -123,22 +124,40 @@ def test_receipts_charts_and_jars_are_unambiguous() -> None:
         _folder, images = _images(pixels.RECEIPT_TOTAL, values)
         receipts = [px.receipt_of(i["shop"], i["variant"]) for i in images]
         assert len({r.total for r in receipts}) == 4
+        assert all(0 < r.discount < r.subtotal // 5 for r in receipts)
+        assert all(r.total == r.subtotal - r.discount + r.tax for r in receipts)
         assert [r.shop for r in receipts].count(values["shop"]) == 2
         assert len({r.shop for r in receipts}) == 3
     for values in _values(pixels.CHART_PEAK):
         ranked = sorted(px.chart_values(values["metric"], values["variant"]), reverse=True)
-        assert ranked[0] - ranked[1] >= 30 and ranked[0] % 10 == 0
+        assert ranked[0] - ranked[1] == 20 and ranked[0] % 20 == 10  # close, not on a line
     for values in _values(pixels.JAR_LABEL):
         _folder, images = _images(pixels.JAR_LABEL, values)
-        assert sorted(i["colour"] for i in images) == sorted(
-            {
-                values["colour"],
-                pixels.LOOK_ALIKE[values["colour"]],
-                pixels._third_colour(values["colour"]),
-            }
-        )
+        colours = [i["colour"] for i in images]
+        assert len(images) == 5 and len(set(colours)) == 5
+        assert set(pixels.LOOK_ALIKES[values["colour"]]) < set(colours)
+        assert len({i["product"] for i in images}) == 5
         asked = next(i for i in images if i["colour"] == values["colour"])
         assert asked["product"] == values["products"].split("|")[0]
+
+
+def _hue(colour: str) -> float:
+    import colorsys
+
+    rgb = (int(px.LABEL_COLOURS[colour][i : i + 2], 16) / 255 for i in (1, 3, 5))
+    return colorsys.rgb_to_hsv(*rgb)[0] * 360
+
+
+def test_a_look_alike_is_close_in_hue_but_a_person_tells_it_apart() -> None:
+    """Each look-alike is 25 to 50 hue degrees from the asked colour (the old orange-for-red
+    was 33): close enough to mistake at a glance, far enough to name otherwise."""
+    for colour, alikes in pixels.LOOK_ALIKES.items():
+        for alike in alikes:
+            apart = abs(_hue(colour) - _hue(alike))
+            assert 25 <= min(apart, 360 - apart) <= 50, (colour, alike)
+    hues = sorted(_hue(c) for c in px.LABEL_COLOURS)
+    gaps = [b - a for a, b in itertools.pairwise(hues)] + [360 - hues[-1] + hues[0]]
+    assert min(gaps) >= 25  # no two label colours on the shelf are nearer than that
 
 
 def test_the_pictures_are_drawn_the_same_every_time() -> None:

@@ -16,9 +16,12 @@ months but no bar's value (the highest is midway between two gridlines), and rea
 name but never its colour.
 
 The reference solutions open the pictures in the desktop's image editor and submit. The
-near misses are the plausible misreadings: one receipt's total alone, the subtotals before
-tax, another shop's receipt added; the second-highest bar, the highest bar read a gridline
-low; the jar whose label is the look-alike colour (orange for red), or the third jar.
+near misses are the plausible misreadings: one receipt's total alone, the subtotals (each
+receipt has a subtotal, a member's discount, tax and a total), the total without the
+discount, another shop's receipt added; the second-highest bar (one gridline step below
+the highest), the highest bar read a half step low; a jar whose label is one of the asked
+colour's two look-alikes (orange or magenta for red; five jars, smaller name print), or a
+jar of another colour.
 """
 
 from __future__ import annotations
@@ -148,6 +151,16 @@ def receipt_subtotals(
     return _read_receipts(folder, receipts, mine, sum(px.receipt_of(*r).subtotal for r in mine))
 
 
+def receipt_before_discount(
+    shop: str, others: str, position: int, variant: int, folder: str
+) -> list[ActionCall]:
+    """Adds the two receipts' subtotals and taxes, skipping the discount lines."""
+    receipts = _receipts(shop, others, position, variant)
+    mine = [r for r in receipts if r[0] == shop]
+    paid = sum(px.receipt_of(*r).subtotal + px.receipt_of(*r).tax for r in mine)
+    return _read_receipts(folder, receipts, mine, paid)
+
+
 def receipt_other_shop(
     shop: str, others: str, position: int, variant: int, folder: str
 ) -> list[ActionCall]:
@@ -201,6 +214,7 @@ RECEIPT_TOTAL = SubTask(
     near_misses=[
         NearMiss("submits one receipt's total only", solution=receipt_one_visit),
         NearMiss("adds the subtotals before tax", solution=receipt_subtotals),
+        NearMiss("skips the discount lines", solution=receipt_before_discount),
         NearMiss("adds another shop's receipt", solution=receipt_other_shop),
     ],
 )
@@ -296,24 +310,31 @@ PRODUCTS = [
     "Quince Jelly",
     "Pear Butter",
 ]
-# The colour asked for -> the look-alike colour beside it on the shelf.
-LOOK_ALIKE = {"red": "orange", "blue": "purple", "green": "yellow"}
+# The colour asked for -> its two look-alikes on the shelf, one hue either side of it (25
+# to 50 degrees away, a colour a person names otherwise: orange and magenta beside red).
+LOOK_ALIKES = {
+    "red": ("orange", "magenta"),
+    "blue": ("teal", "purple"),
+    "green": ("lime", "teal"),
+}
+JARS = 5  # the asked colour's jar, its two look-alikes' and the two other asked colours'
 JAR_FOLDERS = ["~/Pictures/Products", "~/Pictures/Shop", "~/Documents/Product photos"]
 
 
-def _third_colour(colour: str) -> str:
-    asked = list(LOOK_ALIKE)
-    return asked[(asked.index(colour) + 1) % len(asked)]
+def shelf_colours(colour: str) -> list[str]:
+    """The five label colours, asked first: ``colour``, its look-alikes, the other two."""
+    others = [c for c in LOOK_ALIKES if c != colour]
+    return [colour, *LOOK_ALIKES[colour], *others]
 
 
 def _jars(colour: str, products: str, position: int) -> list[tuple[str, str]]:
-    """(product, label colour) in file order: the asked colour's jar at ``position``, the
-    look-alike's and the third's after it (wrapping)."""
+    """(product, label colour) in file order: the asked colour's jar at ``position`` (1-5),
+    the look-alikes' and the others' after it (wrapping)."""
     names = products.split("|")
-    colours = [colour, LOOK_ALIKE[colour], _third_colour(colour)]
-    order = [(position - 1 + k) % 3 for k in range(3)]
-    jars: list[tuple[str, str]] = [("", "")] * 3
-    for (product, label), slot in zip(zip(names, colours, strict=True), order, strict=True):
+    order = [(position - 1 + k) % JARS for k in range(JARS)]
+    jars: list[tuple[str, str]] = [("", "")] * JARS
+    pairs = zip(names, shelf_colours(colour), strict=True)
+    for (product, label), slot in zip(pairs, order, strict=True):
         jars[slot] = (product, label)
     return jars
 
@@ -346,25 +367,33 @@ def jar_solution(colour: str, products: str, position: int, folder: str) -> list
 
 
 def jar_look_alike(colour: str, products: str, position: int, folder: str) -> list[ActionCall]:
-    """Takes the look-alike colour's label (orange for red, ...) for the asked one."""
-    return _read_jar(folder, *_jar_with(colour, products, position, LOOK_ALIKE[colour]))
+    """Takes the first look-alike's label (orange for red, ...) for the asked colour."""
+    return _read_jar(folder, *_jar_with(colour, products, position, LOOK_ALIKES[colour][0]))
+
+
+def jar_other_look_alike(
+    colour: str, products: str, position: int, folder: str
+) -> list[ActionCall]:
+    """Takes the look-alike on the hue's other side (magenta for red, ...)."""
+    return _read_jar(folder, *_jar_with(colour, products, position, LOOK_ALIKES[colour][1]))
 
 
 def jar_third(colour: str, products: str, position: int, folder: str) -> list[ActionCall]:
-    """Submits the name on the third jar."""
-    return _read_jar(folder, *_jar_with(colour, products, position, _third_colour(colour)))
+    """Submits the name on a jar of another asked colour."""
+    other = shelf_colours(colour)[3]
+    return _read_jar(folder, *_jar_with(colour, products, position, other))
 
 
 def _jar_records() -> list[dict[str, Any]]:
     records = []
-    asked = list(LOOK_ALIKE)
+    asked = list(LOOK_ALIKES)
     for i in range(12):
-        names = [PRODUCTS[(i + 4 * k) % len(PRODUCTS)] for k in range(3)]
+        names = [PRODUCTS[(i + 2 * k) % len(PRODUCTS)] for k in range(JARS)]
         records.append(
             {
                 "colour": asked[i % len(asked)],
                 "products": "|".join(names),
-                "position": 1 + (i // 3 + i) % 3,
+                "position": 1 + (i // 3 + i) % JARS,
                 "folder": JAR_FOLDERS[i % len(JAR_FOLDERS)],
             }
         )
@@ -373,7 +402,7 @@ def _jar_records() -> list[dict[str, Any]]:
 
 JAR_LABEL = SubTask(
     id="pixels.jar_label",
-    description="The folder {folder} on the computer holds three product photos, each of "
+    description="The folder {folder} on the computer holds five product photos, each of "
     "a jar with a coloured label. Submit the product name printed on the jar whose label "
     "is {colour}.",
     attributes={"colour": "str", "products": "str", "position": "int", "folder": "str"},
@@ -387,7 +416,8 @@ JAR_LABEL = SubTask(
     evaluator_generator=jar_checkpoint,
     solution_generator=jar_solution,
     near_misses=[
-        NearMiss("takes the look-alike colour's jar", solution=jar_look_alike),
+        NearMiss("takes a look-alike colour's jar", solution=jar_look_alike),
+        NearMiss("takes the other look-alike colour's jar", solution=jar_other_look_alike),
         NearMiss("submits the name on another jar", solution=jar_third),
     ],
 )
