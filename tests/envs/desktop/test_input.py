@@ -7,7 +7,7 @@ from itertools import pairwise
 
 import pytest
 
-from reefbench.envs.desktop.input import MIXED_DELAY_MS, REMAP_DELAY_MS, Input
+from reefbench.envs.desktop.input import DRAG_DROP_S, MIXED_DELAY_MS, REMAP_DELAY_MS, Input
 
 
 class Recorder(Input):
@@ -73,3 +73,14 @@ def test_a_text_with_characters_outside_the_keymap_is_paced_throughout() -> None
     sent.type_text("TAB ünï x")
     delays = [int(w[w.index("--delay") + 1]) for w in sent.sent]
     assert delays == [MIXED_DELAY_MS, REMAP_DELAY_MS] * 2 + [MIXED_DELAY_MS]
+
+
+def test_a_drag_rests_on_its_target_before_the_release() -> None:
+    # A drag-and-drop target accepts a drop only after answering the position messages:
+    # released on arrival, Calc's pivot table layout took no field.
+    drag = Recorder(at=(0, 0))
+    drag.drag((100, 100), (400, 300))
+    words = drag.sent[0]
+    release = words.index("mouseup")
+    assert words[release - 2 : release] == ["sleep", DRAG_DROP_S]
+    assert synced_targets(words[:release])[-1] == (400, 300)

@@ -71,6 +71,10 @@ _MODIFIERS = {"ctrl", "alt", "shift", "super"}
 
 REMAP_DELAY_MS = 150
 MIXED_DELAY_MS = 4
+# A drag's pace (xdotool sleep words, seconds): between its moves, and resting on the
+# target before the release (see Input.drag).
+DRAG_STEP_S = "0.1"
+DRAG_DROP_S = "0.3"
 
 
 def _runs(text: str) -> list[tuple[str, bool]]:
@@ -183,13 +187,31 @@ class Input:
     def drag(self, start: tuple[int, int], end: tuple[int, int], button: int = 1) -> None:
         # Intermediate motion so toolkits see a drag, not a teleport. Each point differs
         # from the one before (a synced move to where the pointer is never returns).
+        # Paced as a hand moves: a drag-and-drop target (XDND: Calc's pivot table layout,
+        # a file manager) accepts a drop only after it has answered the toolkit's position
+        # messages, so a release on arrival was a drop nobody took.
         mid = ((start[0] + end[0]) // 2, (start[1] + end[1]) // 2)
         path: list[tuple[int, int]] = []
-        for point in ((start[0] + 5, start[1] + 5), mid, end):
+        # A second motion over the target, then onto it (a pixel inside the screen).
+        near = (abs(end[0] - 1), abs(end[1] - 1))
+        for point in ((start[0] + 5, start[1] + 5), mid, near, end):
             if point != (path[-1] if path else start):
                 path.append(point)
-        motion = [w for x, y in path for w in ("mousemove", "--sync", str(x), str(y))]
-        self._run(*self._move_to(*start), "mousedown", str(button), *motion, "mouseup", str(button))
+        motion = [
+            w
+            for x, y in path
+            for w in ("sleep", DRAG_STEP_S, "mousemove", "--sync", str(x), str(y))
+        ]
+        self._run(
+            *self._move_to(*start),
+            "mousedown",
+            str(button),
+            *motion,
+            "sleep",
+            DRAG_DROP_S,
+            "mouseup",
+            str(button),
+        )
 
     def scroll(self, direction: str, amount: int, at: tuple[int, int] | None = None) -> None:
         buttons = {"up": 4, "down": 5, "left": 6, "right": 7}
