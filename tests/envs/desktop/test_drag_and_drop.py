@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -32,7 +33,7 @@ def test_drag_lays_out_a_pivot_table_in_calc(desk: DesktopEnvironment) -> None:
         [f"2026-01-{i + 1:02d}", ["North", "South", "East"][i % 3], str(100 + i)] for i in range(9)
     ]
     write_workbook(desk.session.host_path(PATH), {"Data": rows})
-    steps = [
+    steps: list[tuple[str, dict[str, Any]]] = [
         ("search_app", {"name": "spreadsheet"}),
         ("hotkey", {"keys": ["ctrl", "o"]}),
         ("write_text", {"text": "/home/user/Documents/regions.ods"}),
