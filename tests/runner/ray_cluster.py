@@ -185,8 +185,12 @@ class LoopbackCluster:
                 raise RuntimeError(f"the Ray head did not start: {log.read_text()[-800:]}")
 
     def alive_nodes(self) -> list[dict[str, object]]:
-        """``ray.nodes()`` of the live nodes, read by a client process (``ray status``
-        would need the same: the test process may not be a driver yet)."""
+        """``ray.nodes()`` of the live nodes."""
+        return [n for n in self.every_node() if n.get("Alive")]
+
+    def every_node(self) -> list[dict[str, object]]:
+        """``ray.nodes()``, lost nodes too, read by a client process (``ray status`` would
+        need the same: the test process is not a driver)."""
         script = (
             "import json, ray; ray.init(address=%r, logging_level='ERROR'); "
             "print(json.dumps(ray.nodes()))"
@@ -201,7 +205,7 @@ class LoopbackCluster:
         if done.returncode != 0:
             return []
         nodes: list[dict[str, object]] = json.loads(done.stdout.strip().splitlines()[-1])
-        return [n for n in nodes if n.get("Alive")]
+        return nodes
 
     def stop(self) -> None:
         """Kill every process of every node and remove the cluster's directory."""
@@ -227,7 +231,8 @@ class LoopbackCluster:
 
 
 def node_names(nodes: list[dict[str, object]]) -> dict[str, str]:
-    """Node id -> the node's name (from its unique custom resource)."""
+    """Node id -> the node's name: from its unique custom resource, or for a lost node
+    (Ray lists it without resources) from its raylet's socket, in the node's directory."""
     names = {}
     for node in nodes:
         resources = node.get("Resources") or {}
@@ -235,6 +240,9 @@ def node_names(nodes: list[dict[str, object]]) -> dict[str, str]:
         for resource in resources:
             if resource.startswith(NODE_RESOURCE):
                 names[str(node["NodeID"])] = resource.removeprefix(NODE_RESOURCE)
+        socket_path = Path(str(node.get("RayletSocketName", "")))
+        if str(node["NodeID"]) not in names and len(socket_path.parts) > 4:
+            names[str(node["NodeID"])] = socket_path.parts[-4]  # <name>/session_*/sockets/raylet
     return names
 
 
