@@ -32,9 +32,9 @@ def test_a_task_is_solved_by_looking_then_declaring(task: Task) -> None:
     assert task.nodes[first].name == "declared_infeasible"
     # Nothing of the nearest feasible thing: checked only once declared (null agent: CR 0).
     assert task.edges == [(first, second)]
-    assert len(task.near_misses) == 2
-    ends = sorted(n.calls[-1].name for n in task.near_misses)
-    assert ends == ["complete", "infeasible"]
+    assert len(task.near_misses) >= 2
+    ends = [n.calls[-1].name for n in task.near_misses]
+    assert sorted(ends[:2]) == ["complete", "infeasible"]
 
 
 @pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
@@ -64,8 +64,27 @@ def _exists(day: str) -> bool:
 def test_every_missing_day_is_missing_but_not_plainly() -> None:
     assert _exists("29 February 2024") and _exists("the fifth Monday of July 2024")
     assert not any(_exists(day) for day in infeasible.MISSING_DAYS)
-    # Subtle: no day number beyond 31, none of the old giveaways (the 31st of June).
+    # Subtle: no day number beyond 31; a date or a fifth weekday that needs a calendar.
     assert all(
         int(n) <= 31 for day in infeasible.MISSING_DAYS for n in re.findall(r"\b\d\d?\b", day)
     )
     assert len(infeasible.MISSING_DAYS) >= 5
+
+
+def test_the_phone_only_contact_has_no_address_but_its_look_alike_has() -> None:
+    """The look needed: the contact card shows a phone and no address; the look-alike name
+    beside it has one, which the third near miss mails."""
+    task = next(t for t in TASKS if "phone-only" in t.id)
+    contacts = [
+        step.action.bound  # type: ignore[union-attr]
+        for step in task.setup
+        if getattr(step.action, "name", "") == "add_contact"
+    ]
+    asked, lookalike = contacts
+    assert asked["phone"] and not asked.get("email")
+    assert lookalike["email"] and lookalike["name"].startswith(asked["name"].split()[0])
+    assert asked["name"] in task.instruction and lookalike["name"] not in task.instruction
+    assert len(task.near_misses) == 3
+    third = task.near_miss_solution(task.near_misses[2])
+    assert any(lookalike["email"] in str(c.arguments) for c in third)
+    assert not any(lookalike["email"] in str(c.arguments) for c in task.reference_solution)

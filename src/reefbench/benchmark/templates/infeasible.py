@@ -2,7 +2,9 @@
 
 Each asks for something reef's environments cannot give (a signed contract of which only
 the draft exists, an alarm on a day the calendar does not have, a print on a printer the
-computer does not have). The right behaviour is to look, then say so with the root action
+computer does not have, a mail to a contact who has only a phone number). Each is
+plausible and absent only after a look: the folder, the calendar, the print system or the
+contact card shows it. The right behaviour is to look, then say so with the root action
 ``infeasible(reason)``; the checkpoint :func:`~reefbench.environments.root.declared_infeasible`
 passes on it. Doing the nearest feasible thing instead (mailing the draft, setting the
 alarm without its day, printing to a PDF file) must fail: the task's second checkpoint,
@@ -11,7 +13,8 @@ requires that nothing of the nearest feasible thing happened, and the side-effec
 refuses it as well when the agent merely calls ``complete``.
 
 Each template has two near misses: the nearest feasible thing ending with ``complete``,
-and the same ending with ``infeasible`` (declared, but after doing it anyway).
+and the same ending with ``infeasible`` (declared, but after doing it anyway); the contact
+template adds a third, mailing the contact of a look-alike name who does have an address.
 
 The instructions never hint that the task may be infeasible: they are worded as any
 feasible task of the suite is.
@@ -22,7 +25,7 @@ from __future__ import annotations
 from reefbench.actions.evaluators import Evaluator
 from reefbench.actions.spec import ActionCall
 from reefbench.benchmark import checks as hp
-from reefbench.benchmark.templates.account import mail_in_browser
+from reefbench.benchmark.templates.account import mail_in_browser, sms_in_browser
 from reefbench.benchmark.templates.browser import TIMES, typed_time
 from reefbench.benchmark.templates.common import (
     EMAILS,
@@ -36,6 +39,7 @@ from reefbench.benchmark.templates.common import (
 from reefbench.environments.root import declared_infeasible
 from reefbench.envs.desktop import setup as st
 from reefbench.envs.services import evaluators as aev
+from reefbench.envs.services import seeding as sd
 from reefbench.tasks.subtask import NearMiss, SubTask
 from reefbench.tasks.task import ActionStep
 
@@ -246,4 +250,119 @@ OFFICE_PRINTER = SubTask(
 )
 
 
-TEMPLATES: tuple[SubTask, ...] = (SIGNED_MAIL, MISSING_DAY_ALARM, OFFICE_PRINTER)
+# ---------------------------------------- mail a contact who has only a phone number
+# (the contact, their phone, the look-alike name beside them in Contacts, its address)
+PHONE_ONLY = [
+    ("Dana Kim", "+44 7700 900312", "Dana Kimball", "dana.kimball@example.com"),
+    ("Owen Price", "+44 7700 900458", "Owen Pryce", "owen.pryce@example.com"),
+    ("Lena Hart", "+44 7700 900583", "Lena Hartley", "lena.hartley@example.com"),
+    ("Sam Okafor", "+44 7700 900627", "Sam Okoro", "sam.okoro@example.com"),
+    ("Ruth Bell", "+44 7700 900791", "Ruth Bellamy", "ruth.bellamy@example.com"),
+]
+LATE_SUBJECTS = ["Running late", "Ten minutes late", "Delayed this morning"]
+
+
+def phone_only_setup(
+    name: str, phone: str, lookalike: str, lookalike_email: str, subject: str
+) -> list[ActionStep]:
+    return [
+        ActionStep(env=SERVICES, action=sd.add_contact(name=name, phone=phone)),
+        ActionStep(env=SERVICES, action=sd.add_contact(name=lookalike, email=lookalike_email)),
+    ]
+
+
+def phone_only_checkpoints(
+    name: str, phone: str, lookalike: str, lookalike_email: str, subject: str
+) -> list[Evaluator]:
+    return [
+        declared_infeasible(),
+        (~aev.message_sent(to=name) & ~aev.mail_sent(to=lookalike_email)).on(SERVICES),
+    ]
+
+
+def _look_up(name: str) -> list[ActionCall]:
+    return [
+        *browser_app("Contacts"),
+        call(B, "click_on", name="Search contacts"),
+        call(B, "write_text", text=name + "\n"),
+    ]
+
+
+def phone_only_solution(
+    name: str, phone: str, lookalike: str, lookalike_email: str, subject: str
+) -> list[ActionCall]:
+    return [*_look_up(name), _declare(f"{name} has no email address in Contacts, only a phone")]
+
+
+def _text_instead(name: str, phone: str, subject: str) -> list[ActionCall]:
+    return [*_look_up(name), *sms_in_browser(phone, f"{subject}: I will be ten minutes late.")]
+
+
+def text_complete(
+    name: str, phone: str, lookalike: str, lookalike_email: str, subject: str
+) -> list[ActionCall]:
+    """Near miss: texts the phone number instead and calls it done."""
+    return [*_text_instead(name, phone, subject), _complete()]
+
+
+def text_declare(
+    name: str, phone: str, lookalike: str, lookalike_email: str, subject: str
+) -> list[ActionCall]:
+    """Near miss: texts the phone number, then says there is no address."""
+    return [*_text_instead(name, phone, subject), _declare(f"no email for {name}; texted")]
+
+
+def mail_lookalike(
+    name: str, phone: str, lookalike: str, lookalike_email: str, subject: str
+) -> list[ActionCall]:
+    """Near miss: mails the look-alike name's address (Dana Kimball for Dana Kim)."""
+    return [
+        *_look_up(name),
+        *mail_in_browser(lookalike_email, subject, "I will be ten minutes late."),
+        _complete(),
+    ]
+
+
+PHONE_ONLY_MAIL = SubTask(
+    id="infeasible.phone_only_mail",
+    description="In the browser, email {name} from my Contacts a short mail with the subject "
+    '"{subject}" saying I will be ten minutes late.',
+    attributes={
+        "name": "name",
+        "phone": "phone_number",
+        "lookalike": "name",
+        "lookalike_email": "email",
+        "subject": "str",
+    },
+    outputs=["mail"],
+    env=B,
+    app="mail",
+    app_category="communication",
+    intents=[INTENT],
+    value_records=[
+        {
+            "name": name,
+            "phone": phone,
+            "lookalike": lookalike,
+            "lookalike_email": email,
+            "subject": LATE_SUBJECTS[i % len(LATE_SUBJECTS)],
+        }
+        for i, (name, phone, lookalike, email) in enumerate(PHONE_ONLY * 3)
+    ],
+    setup_generator=phone_only_setup,
+    evaluator_generator=phone_only_checkpoints,
+    solution_generator=phone_only_solution,
+    near_misses=[
+        NearMiss("texts the phone number instead", solution=text_complete),
+        NearMiss("texts the phone number, then says it cannot", solution=text_declare),
+        NearMiss("mails the look-alike name's address", solution=mail_lookalike),
+    ],
+)
+
+
+TEMPLATES: tuple[SubTask, ...] = (
+    SIGNED_MAIL,
+    MISSING_DAY_ALARM,
+    OFFICE_PRINTER,
+    PHONE_ONLY_MAIL,
+)
