@@ -61,6 +61,12 @@ def test_event_contact_task_note_checks(account: ServicesEnvironment) -> None:
     assert event.evaluate(account).success
     s.add_event(title="Holiday", date="2024-06-07").run(account)
     assert ev.event_exists(title="Holiday", time="all day").evaluate(account).success
+    # An event's length is checked by its end time when asked (a 30-minute call).
+    call = ev.event_exists(title="Call", date="2024-06-05", time="14:00", end="14:30")
+    s.add_event(title="Call", date="2024-06-05", start="14:00", end="15:00").run(account)
+    assert not call.evaluate(account).success
+    s.add_event(title="Call", date="2024-06-05", start="14:00", end="14:30").run(account)
+    assert call.evaluate(account).success
 
     phone = ev.contact_has(name="John Lauphin", field="phone", value="+1 (555) 0100")
     assert not phone.evaluate(account).success

@@ -42,6 +42,7 @@ from reefbench.benchmark.templates.workflow import (
     reply,
     reply_states,
     said,
+    shift,
     text_from_phone,
     text_states,
     todo_in_browser,
@@ -63,7 +64,24 @@ ITEMS = [
     "Headsets",
     "Coffee beans",
     "Cable trays",
+    "Sticky notes",
+    "Staplers",
+    "Desk lamps",
+    "USB hubs",
+    "Label tape",
+    "Hand soap",
+    "Paper towels",
+    "Extension cords",
+    "Notebooks",
+    "Ballpoint pens",
+    "Mouse pads",
+    "Keyboards",
+    "Webcams",
+    "Bin liners",
 ]
+# The invoice's textarea in Files shows this many lines: a longer invoice needs scrolling
+# (the element list gives it whole), and its visible lines alone give a wrong total.
+SHOWN_ROWS = 12
 APPROVERS_FILE = "Finance/approvers.txt"
 
 
@@ -113,8 +131,13 @@ class Review:
         return f"Invoices/{self.slug}-2024-04.csv"
 
     @property
-    def due(self) -> str:
+    def plain_due(self) -> str:
+        """The invoice date plus the terms: a weekend day, so not yet the due date."""
         return (Date.fromisoformat(self.may.day) + timedelta(days=self.terms)).isoformat()
+
+    @property
+    def due(self) -> str:
+        return _next_business_day(Date.fromisoformat(self.plain_due)).isoformat()
 
     @property
     def subject(self) -> str:
@@ -125,14 +148,14 @@ class Review:
         return f"{self.vendor} invoice review"
 
 
-def _invoice(rng: random.Random, prefix: str, day: str) -> Invoice:
-    """Five lines whose costliest unit price is not the costliest line."""
+def _invoice(rng: random.Random, prefix: str, day: str, count: int = 5) -> Invoice:
+    """``count`` lines whose costliest unit price is not the costliest line."""
     while True:
-        items = rng.sample(ITEMS, 5)
+        items = rng.sample(ITEMS, count)
         lines = tuple(
             (item, rng.randint(2, 24), round(rng.randint(450, 9900) / 100, 2)) for item in items
         )
-        pricey = max(range(5), key=lambda i: lines[i][2])
+        pricey = max(range(count), key=lambda i: lines[i][2])
         lines = tuple((i, 1, p) if n == pricey else (i, q, p) for n, (i, q, p) in enumerate(lines))
         invoice = Invoice(f"{prefix}-{rng.randint(1000, 9899)}", day, lines)
         totals = sorted((q * p for _, q, p in lines), reverse=True)
@@ -140,12 +163,28 @@ def _invoice(rng: random.Random, prefix: str, day: str) -> Invoice:
             return invoice
 
 
+def _next_business_day(day: Date) -> Date:
+    while day.weekday() >= 5:
+        day += timedelta(days=1)
+    return day
+
+
 def review_case(case: str, **_: object) -> Review:
     rng = random.Random(f"workflow-review-{case}")
     (vendor, vendor_mail, prefix) = rng.choice(VENDORS)
     colleague, colleague_mail = rng.choice(PEOPLE)
     approver, other = (p[0] for p in rng.sample(PHONE_PEOPLE, 2))
-    may = _invoice(rng, prefix, f"2024-05-{rng.randint(27, 31)}")
+    # An invoice date and terms whose plain due date is a weekend day: the stated terms
+    # then make the next business day the due date.
+    day, terms = rng.choice(
+        [
+            (f"2024-05-{d}", t)
+            for d in range(27, 32)
+            for t in (10, 14, 20, 21, 30)
+            if (Date(2024, 5, d) + timedelta(days=t)).weekday() >= 5
+        ]
+    )
+    may = _invoice(rng, prefix, day, count=rng.randint(18, 22))
     april = _invoice(rng, prefix, f"2024-04-{rng.randint(26, 30)}")
     days = ["2024-06-05", "2024-06-06", "2024-06-07"]
     first, second = rng.sample(days, 2)
@@ -159,7 +198,7 @@ def review_case(case: str, **_: object) -> Review:
         other,
         may,
         april,
-        rng.choice([14, 21, 30]),
+        terms,
         (first, times[0]),
         (second, times[1]),
     )
@@ -204,7 +243,8 @@ def review_setup(case: str, **_: object) -> list[ActionStep]:
             f"Dear customer,\n\nour invoice {invoice.number} of {invoice.day} for {month} is "
             f"ready. The itemised invoice is in your shared folder as "
             f"{data.may_file if invoice is data.may else data.april_file}.\nPayment terms: "
-            f"{data.terms} days from the invoice date.\n\nKind regards,\n{data.vendor}"
+            f"payable within {data.terms} days of the invoice date; if that day falls on a "
+            f"weekend, on the next business day.\n\nKind regards,\n{data.vendor}"
         )
         steps.append(
             account(
@@ -277,7 +317,7 @@ def review_checkpoints(case: str, **_: object) -> list[Evaluator]:
             facts=[said(amount_spellings(data.may.total)), data.may.top_line],
         ),
         text_states(data.approver, amount_spellings(data.may.total)),
-        aev.event_exists(title=data.title, date=day, time=start),
+        aev.event_exists(title=data.title, date=day, time=start, end=shift(start, 30)),
         aev.task_exists(title=f"Pay {data.may.number}", due=data.due),
     ]
 
@@ -290,6 +330,7 @@ def _review(
     slot: tuple[str, str] | None = None,
     due: str = "",
     to_do: bool = True,
+    minutes: int = 30,
 ) -> list[ActionCall]:
     invoice = invoice or data.may
     total = money(invoice.total)
@@ -304,7 +345,7 @@ def _review(
             f"line is {top or invoice.top_line}.\n",
         ),
         *text_from_phone(approver or data.approver, f"{data.vendor} May invoice: EUR {total}"),
-        *event_in_browser(data.title, day, start, minutes=30),
+        *event_in_browser(data.title, day, start, minutes=minutes),
     ]
     if to_do:
         steps += todo_in_browser(f"Pay {data.may.number}", due or data.due)
@@ -338,6 +379,22 @@ def review_first_time(case: str, **_: object) -> list[ActionCall]:
 def review_due_on_invoice_date(case: str, **_: object) -> list[ActionCall]:
     data = review_case(case)
     return _review(data, due=data.may.day)
+
+
+def review_visible_rows(case: str, **_: object) -> list[ActionCall]:
+    """Totals only the lines the Files page shows before scrolling."""
+    data = review_case(case)
+    shown = replace(data.may, lines=data.may.lines[: SHOWN_ROWS - 1])
+    return _review(data, invoice=shown, top=data.may.top_line)
+
+
+def review_weekend_due(case: str, **_: object) -> list[ActionCall]:
+    data = review_case(case)
+    return _review(data, due=data.plain_due)
+
+
+def review_hour_long(case: str, **_: object) -> list[ActionCall]:
+    return _review(review_case(case), minutes=60)
 
 
 def review_no_todo(case: str, **_: object) -> list[ActionCall]:
@@ -380,6 +437,9 @@ INVOICE_REVIEW = SubTask(
         NearMiss("texts another vendor's approver", solution=review_wrong_approver),
         NearMiss("books the first proposed time", solution=review_first_time),
         NearMiss("makes the to-do due on the invoice date", solution=review_due_on_invoice_date),
+        NearMiss("totals only the invoice lines shown unscrolled", solution=review_visible_rows),
+        NearMiss("makes the to-do due on the weekend day", solution=review_weekend_due),
+        NearMiss("books the half-hour review for an hour", solution=review_hour_long),
         NearMiss("stops before the to-do", solution=review_no_todo),
     ],
 )
@@ -401,6 +461,8 @@ COLLEAGUES = [
     ("Nora Quinn", "nora.quinn@example.com"),
     ("Felix Braun", "felix.braun@example.com"),
 ]
+# The roles in Contacts' notes: the organiser names the payer by role only.
+ROLES = ["Office manager", "Team assistant", "Head of facilities"]
 YES = [
     "Yes please, I'll be there.",
     "I'm in.",
@@ -421,7 +483,9 @@ class Lunch:
     old_price: float
     price: float
     old_time: str
-    time: str
+    quoted_time: str  # the updated quote's delivery time
+    time: str  # the time asked for in reply, which the caterer then accepted
+    roles: tuple[tuple[str, str], ...]  # (contact, role); the payer's role is the first
 
     @property
     def total(self) -> float:
@@ -439,9 +503,10 @@ def lunch_case(case: str, **_: object) -> Lunch:
     firsts = [p[0].split()[0] for p in people]
     dropped, joined, declined = firsts[1], firsts[2], firsts[3]
     coming = (firsts[0], joined, *firsts[4:])
-    payer = rng.choice([p for p in PHONE_PEOPLE])[0]
+    payer, *others = (p[0] for p in rng.sample(PHONE_PEOPLE, 3))
     old = rng.choice([12.5, 13.9, 14.25, 15.0])
-    times = rng.sample(["12:00", "12:15", "12:30", "12:45"], 2)
+    times = rng.sample(["12:00", "12:15", "12:30", "12:45", "13:00"], 3)
+    roles = rng.sample(ROLES, 3)
     return Lunch(
         organiser,
         payer,
@@ -454,6 +519,8 @@ def lunch_case(case: str, **_: object) -> Lunch:
         round(old + rng.choice([0.6, 0.85, 1.1, 1.4]), 2),
         times[0],
         times[1],
+        times[2],
+        tuple(zip([payer, *others], roles, strict=True)),
     )
 
 
@@ -462,7 +529,7 @@ def lunch_setup(case: str, **_: object) -> list[ActionStep]:
     org_name, org_mail = data.organiser
     org = org_name.split()[0]
     by_first = {p[0].split()[0]: p[1] for p in COLLEAGUES}
-    number = next(n for name, n, _ in PHONE_PEOPLE if name == data.payer)
+    payer_role = data.roles[0][1].lower()
     replies = [
         (data.dropped, "Count me in!"),
         (data.joined, "Sorry, I can't make it on Friday."),
@@ -473,15 +540,18 @@ def lunch_setup(case: str, **_: object) -> list[ActionStep]:
     ]
     caterer, caterer_mail = data.caterer
     steps = [
-        account(sd.add_contact(name=data.payer, phone=number)),
+        *(
+            account(sd.add_contact(name=name, phone=_number(name), notes=role))
+            for name, role in data.roles
+        ),
         account(
             sd.add_mail(
                 sender=org_mail,
                 subject="Team lunch on Friday",
                 body=f"Hi all,\n\nlet's have lunch together in the office on Friday "
                 f"{LUNCH_DAY}. Reply to say whether you're coming. I'm coming, of course.\n\n"
-                f"(To whoever orders: {data.payer} pays with the company card, so please text "
-                "them the total.)\n\n" + org,
+                f"(To whoever orders: our {payer_role} pays with the company card, so please "
+                "text them the total.)\n\n" + org,
                 date="2024-05-29T09:10",
             )
         ),
@@ -499,7 +569,7 @@ def lunch_setup(case: str, **_: object) -> list[ActionStep]:
         )
     for subject, price, at, when in (
         (f"Quote: team lunch {LUNCH_DAY}", data.old_price, data.old_time, "2024-05-28T15:00"),
-        (data.quote_subject, data.price, data.time, "2024-06-01T09:30"),
+        (data.quote_subject, data.price, data.quoted_time, "2024-06-01T09:30"),
     ):
         body = (
             f"Hello,\n\nthank you for your enquiry. Our lunch buffet costs EUR {money(price)} "
@@ -511,6 +581,30 @@ def lunch_setup(case: str, **_: object) -> list[ActionStep]:
         steps.append(
             account(sd.add_mail(sender=caterer_mail, subject=subject, body=body, date=when))
         )
+    # The delivery time is then moved: asked for in a reply, accepted the next day.
+    steps += [
+        account(
+            sd.add_mail(
+                sender="alex.morgan@reef.test",
+                to=caterer_mail,
+                subject=f"Re: {data.quote_subject}",
+                body=f"Hello,\n\nthank you. Could you deliver at {data.time} instead of "
+                f"{data.quoted_time}? We'll confirm the number of people soon.\n\nAlex",
+                date="2024-06-01T11:05",
+                folder="sent",
+                read=True,
+            )
+        ),
+        account(
+            sd.add_mail(
+                sender=caterer_mail,
+                subject=f"Re: {data.quote_subject}",
+                body=f"Hello Alex,\n\nyes, {data.time} works for us. The price stays as "
+                f"quoted.\n\n{caterer}",
+                date="2024-06-02T08:50",
+            )
+        ),
+    ]
     return steps
 
 
@@ -536,6 +630,7 @@ def _lunch(
     price: float | None = None,
     time: str = "",
     event: bool = True,
+    payer: str = "",
 ) -> list[ActionCall]:
     guests = coming or data.coming
     total = money(round(len(guests) * (price or data.price), 2))
@@ -546,7 +641,7 @@ def _lunch(
             data.quote_subject,
             f"Hello,\n\nwe confirm lunch for {len(guests)} people, EUR {total} in total.\n",
         ),
-        *text_from_phone(data.payer, f"Team lunch on Friday: EUR {total}"),
+        *text_from_phone(payer or data.payer, f"Team lunch on Friday: EUR {total}"),
         *note_on_phone(NOTE_TITLE, ", ".join(guests)),
     ]
     if event:
@@ -573,6 +668,16 @@ def lunch_misses_late_yes(case: str, **_: object) -> list[ActionCall]:
     return _lunch(data, coming=tuple(p for p in data.coming if p != data.joined))
 
 
+def lunch_quoted_time(case: str, **_: object) -> list[ActionCall]:
+    data = lunch_case(case)
+    return _lunch(data, time=data.quoted_time)
+
+
+def lunch_wrong_payer(case: str, **_: object) -> list[ActionCall]:
+    data = lunch_case(case)
+    return _lunch(data, payer=data.roles[1][0])
+
+
 def lunch_no_event(case: str, **_: object) -> list[ActionCall]:
     return _lunch(lunch_case(case), event=False)
 
@@ -588,9 +693,10 @@ LUNCH_ORDER = SubTask(
     "replies to {organiser}'s mail \"Team lunch on Friday\" in the browser's Mail (each "
     "person's latest reply counts, and {organiser} comes too), work out who is coming. "
     "Then reply to {caterer}'s latest quote with the number of people and the total price, "
-    "text that total from the phone to the person paying (the mail says who), write the "
-    f'names of everyone coming into a new note titled "{NOTE_TITLE}" on the phone, and '
-    f'put the lunch into the calendar as "{NOTE_TITLE}" at the delivery time of that quote.',
+    "text that total from the phone to the person paying (the mail names their role; "
+    "Contacts say who has it), write the names of everyone coming into a new note titled "
+    f'"{NOTE_TITLE}" on the phone, and put the lunch into the calendar as "{NOTE_TITLE}" '
+    "at the delivery time finally agreed with {caterer}.",
     attributes={"case": "str", "organiser": "name", "caterer": "name"},
     outputs=["mail", "message", "note", "event"],
     env="browser",
@@ -613,6 +719,8 @@ LUNCH_ORDER = SubTask(
         NearMiss("orders at the superseded quote's price and time", solution=lunch_old_quote),
         NearMiss("counts someone who cancelled", solution=lunch_counts_dropout),
         NearMiss("misses someone who said yes late", solution=lunch_misses_late_yes),
+        NearMiss("books the quote's time, not the one agreed after", solution=lunch_quoted_time),
+        NearMiss("texts the contact with another role", solution=lunch_wrong_payer),
         NearMiss("stops before the calendar event", solution=lunch_no_event),
     ],
 )

@@ -232,14 +232,22 @@ def mail_sent(
 
 @evaluator(governs=_event_keys)
 def event_exists(
-    title: str, env: Environment, date: str = "", time: str = "", place: str = "", by: Device = ""
+    title: str,
+    env: Environment,
+    date: str = "",
+    time: str = "",
+    place: str = "",
+    by: Device = "",
+    end: str = "",
 ) -> EvalResult:
-    """A calendar event with this title exists, on the date, at the start time, at the place.
+    """A calendar event with this title exists, on the date, at the start time, at the place
+    (and, when its length matters, ending at the end time).
 
     Args:
         title: Text the event title must contain.
         date: "YYYY-MM-DD" (empty: any day).
         time: Start time "HH:MM" (empty: any; "all day" for all-day events).
+        end: End time "HH:MM" (empty: any).
         place: Text the place must contain (empty: any).
         by: The client that must have made the change: "phone", "browser" (the desktop
             browser) or "desktop" (the computer outside the browser); empty: any.
@@ -255,17 +263,19 @@ def event_exists(
                 lambda e: bool(e["all_day"]) if wanted == "all day" else _hhmm(e, wanted),
             )
         )
+    if end:
+        criteria.append((f"ending at {end}", lambda e: _hhmm(e, end.strip(), "end_time")))
     if place:
         criteria.append((f"place contains {place!r}", lambda e: _has(e["place"], place)))
     account = services_of(env)
     return _judge("event", account.rows("events"), _attributed(account, "events", by, criteria))
 
 
-def _hhmm(event: Row, wanted: str) -> bool:
+def _hhmm(event: Row, wanted: str, field: str = "start_time") -> bool:
     parts = wanted.split(":")
     if len(parts) != 2 or not all(p.isdigit() for p in parts):
         return False
-    return bool(event["start_time"] == f"{int(parts[0]):02d}:{int(parts[1]):02d}")
+    return bool(event[field] == f"{int(parts[0]):02d}:{int(parts[1]):02d}")
 
 
 @evaluator(governs=_contact_keys)
