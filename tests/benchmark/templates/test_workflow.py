@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterator
+from datetime import date as Date
 from typing import Any
 
 import networkx as nx
@@ -21,6 +22,7 @@ from reefbench.benchmark.templates import workflow as wf
 from reefbench.benchmark.templates import workflow_money as wm
 from reefbench.benchmark.templates import workflow_plans as wp
 from reefbench.benchmark.templates.reasoning import money
+from reefbench.envs.browser.page_marks import TEXT_ITEM_CAP
 from reefbench.envs.services import ServicesEnvironment
 from reefbench.tasks.sideeffects import allowed_keys, side_effects
 from reefbench.tasks.task import Task
@@ -108,7 +110,16 @@ def test_the_invoice_figures_follow_from_the_seeded_files(values: dict[str, str]
     assert data.other_approver in approvers
     mail = next(a for n, a in seeded if n == "add_mail" and data.may.number in a["subject"])
     assert f"{data.terms} days" in mail["body"] and data.may.day in mail["body"]
-    assert data.due > data.may.day
+    assert "next business day" in mail["body"]
+    # The plain due date is a weekend day; the terms move it to the Monday after.
+    plain, due = Date.fromisoformat(data.plain_due), Date.fromisoformat(data.due)
+    assert plain.weekday() >= 5 and due.weekday() == 0 and 0 < (due - plain).days <= 2
+    # The invoice is longer than the Files page shows unscrolled, yet the element list's
+    # texts give it whole; the lines shown alone total something else.
+    content = _file(seeded, data.may_file)
+    assert content.count("\n") > wm.SHOWN_ROWS and len(content) <= TEXT_ITEM_CAP
+    shown = sum(q * p for _, q, p in data.may.lines[: wm.SHOWN_ROWS - 1])
+    assert round(shown, 2) != data.may.total
 
 
 @pytest.mark.parametrize("values", wm.LUNCH_ORDER.value_records)
@@ -125,7 +136,23 @@ def test_the_head_count_follows_from_each_persons_latest_reply(values: dict[str,
     coming = {p for p in coming if "won't" not in latest[p]}
     assert coming | {data.organiser[0].split()[0]} == set(data.coming)
     assert data.dropped not in data.coming and data.joined in data.coming
-    assert data.price > data.old_price and data.time != data.old_time
+    assert data.price > data.old_price
+    assert len({data.old_time, data.quoted_time, data.time}) == 3
+    # The delivery time asked for in reply, and accepted in the caterer's latest mail.
+    mails = sorted(
+        (a for n, a in _seeded(wm.LUNCH_ORDER, values) if n == "add_mail"),
+        key=lambda a: a["date"],
+    )
+    assert mails[-1]["sender"] == data.caterer[1] and data.time in mails[-1]["body"]
+    assert data.quoted_time not in mails[-1]["body"]
+    # The organiser names the payer by role, which only the payer's contact note has.
+    role = data.roles[0][1]
+    invitation = next(a["body"] for a in mails if a["subject"] == "Team lunch on Friday")
+    assert f"our {role.lower()} pays" in invitation and data.payer not in invitation
+    notes = {
+        a["name"]: a["notes"] for n, a in _seeded(wm.LUNCH_ORDER, values) if n == "add_contact"
+    }
+    assert notes[data.payer] == role and list(notes.values()).count(role) == 1
 
 
 @pytest.mark.parametrize("values", wp.TRIP_PICKUP.value_records)
@@ -137,18 +164,31 @@ def test_the_flight_times_are_the_latest_mails(values: dict[str, str]) -> None:
     )
     change = mails[-1]["body"]
     assert f"departs {data.new[0]}" in change and f"{data.city} {data.new[1]}" in change
-    assert data.new != data.old and data.driver[1] in mails[1]["body"]
+    first = mails[-2]["body"]
+    assert f"departs {data.mid[0]}" in first and f"{data.city} {data.mid[1]}" in first
+    assert len({data.old, data.mid, data.new}) == 3 and data.driver[1] in mails[1]["body"]
+    assert len({data.old[1], data.mid[1], data.new[1]}) == 3
 
 
 @pytest.mark.parametrize("values", wp.SUPPLIER_HANDOVER.value_records)
 def test_the_open_orders_follow_from_the_seeded_list(values: dict[str, str]) -> None:
     data = wp.handover_case(values["case"])
-    rows = _rows(_file(_seeded(wp.SUPPLIER_HANDOVER, values), wp.ORDERS_FILE))
+    seeded = _seeded(wp.SUPPLIER_HANDOVER, values)
+    content = _file(seeded, wp.ORDERS_FILE)
+    rows = _rows(content)
+    assert len(rows) > 12 and len(content) <= TEXT_ITEM_CAP  # scrolls; listed whole
     open_ = [r for r in rows if r["vendor"] == data.vendor and r["status"] == "open"]
-    assert len(open_) == 3 and len({r["po"] for r in rows}) == len(rows)
+    assert len(open_) == 4 and len({r["po"] for r in rows}) == len(rows)
     assert round(sum(float(r["amount_eur"]) for r in open_), 2) == data.total
     assert max(open_, key=lambda r: float(r["amount_eur"]))["po"] == data.largest
     assert data.direct != data.switchboard
+    # Both offered times are partly busy: only the second fits the 30-minute call.
+    busy = {(a["date"], a["start"], a["end"]) for n, a in seeded if n == "add_event"}
+    (d1, t1), (d2, t2) = data.slots
+    assert busy == {
+        (d1, wf.shift(t1, 15), wf.shift(t1, 75)),
+        (d2, wf.shift(t2, 30), wf.shift(t2, 90)),
+    }
 
 
 @pytest.mark.parametrize("values", wp.MINUTES_FOLLOW_UP.value_records)
@@ -163,7 +203,10 @@ def test_the_minutes_items_follow_from_the_seeded_files(values: dict[str, str]) 
         for n in (1, 2)
     )
     assert round(rev1, 2) != round(rev2, 2)
-    assert (data.next_sync, data.report_due) == ("2024-06-13", "2024-06-12")
+    assert (data.next_sync, data.report_due) == ("2024-06-10", "2024-06-07")
+    assert Date.fromisoformat(data.day_before).weekday() == 6  # the day before: a Sunday
+    sync = next(a for n, a in seeded if n == "add_event")
+    assert (sync["start"], sync["end"]) == (data.time, data.end) and data.length != 60
 
 
 def test_times_and_amounts_may_be_written_the_usual_ways() -> None:

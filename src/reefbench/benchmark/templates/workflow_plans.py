@@ -89,7 +89,8 @@ class Trip:
     flight: str  # "RB 2417"
     day: str
     old: tuple[str, str]  # (departure, arrival) as booked
-    new: tuple[str, str]  # after the schedule change
+    mid: tuple[str, str]  # after the first schedule change
+    new: tuple[str, str]  # after the second
     booking: str
     host: tuple[str, str]
     driver: tuple[str, str]
@@ -108,13 +109,15 @@ def trip_case(case: str, **_: object) -> Trip:
     dep = f"{rng.randint(6, 10):02d}:{rng.choice(['05', '20', '35', '50'])}"
     length = rng.randint(95, 170)
     later = rng.choice([75, 95, 110, 130])
-    new_dep = shift(dep, later)
+    mid_dep = shift(dep, later)
+    new_dep = shift(mid_dep, rng.choice([-50, -35, 40, 55]))
     booking = "".join(rng.choice("ABCDEFGHJKLMNPQRSTUVWXYZ") for _ in range(6))
     return Trip(
         CITIES[int(case) % len(CITIES)],
         f"{rng.choice(AIRLINES)} {rng.randint(1100, 8900)}",
         f"2024-06-{rng.randint(10, 14)}",
         (dep, shift(dep, length)),
+        (mid_dep, shift(mid_dep, length)),
         (new_dep, shift(new_dep, length)),
         booking,
         rng.choice(HOSTS),
@@ -124,7 +127,7 @@ def trip_case(case: str, **_: object) -> Trip:
 
 def trip_setup(case: str, **_: object) -> list[ActionStep]:
     data = trip_case(case)
-    (dep, arr), (new_dep, new_arr) = data.old, data.new
+    (dep, arr), (mid_dep, mid_arr), (new_dep, new_arr) = data.old, data.mid, data.new
     host, host_mail = data.host
     driver, number = data.driver
     mails = [
@@ -148,8 +151,17 @@ def trip_setup(case: str, **_: object) -> list[ActionStep]:
             "bookings@skyways.example.com",
             f"Schedule change for booking {data.booking}",
             f"Dear passenger,\n\nthe schedule of your flight {data.flight} on "
-            f"{_long_day(data.day)} has changed. New times: departs {new_dep}, arrives "
-            f"{data.city} {new_arr} (local time). Your booking stays valid.\n\nSkyways",
+            f"{_long_day(data.day)} has changed. New times: departs {mid_dep}, arrives "
+            f"{data.city} {mid_arr} (local time). Your booking stays valid.\n\nSkyways",
+            "2024-05-30T07:44",
+        ),
+        (
+            "bookings@skyways.example.com",
+            f"Further schedule change for booking {data.booking}",
+            f"Dear passenger,\n\nwe are sorry: the schedule of your flight {data.flight} on "
+            f"{_long_day(data.day)} has changed again and replaces our last notice. New "
+            f"times: departs {new_dep}, arrives {data.city} {new_arr} (local time).\n\n"
+            "Skyways",
             "2024-06-01T07:44",
         ),
     ]
@@ -182,7 +194,7 @@ def _trip(
 ) -> list[ActionCall]:
     dep, arr = times or data.new
     steps = [
-        *open_mail(f"Schedule change for booking {data.booking}"),
+        *open_mail(f"Further schedule change for booking {data.booking}"),
         *event_in_browser(f"Flight {data.flight}", data.day, dep, minutes=90),
         *text_from_phone(
             data.driver[1], f"Hi, this is Alex: flight {data.flight}, arriving {texted or arr}."
@@ -201,6 +213,11 @@ def trip_solution(case: str, **_: object) -> list[ActionCall]:
 def trip_old_schedule(case: str, **_: object) -> list[ActionCall]:
     data = trip_case(case)
     return _trip(data, times=data.old)
+
+
+def trip_first_change(case: str, **_: object) -> list[ActionCall]:
+    data = trip_case(case)
+    return _trip(data, times=data.mid)
 
 
 def trip_texts_departure(case: str, **_: object) -> list[ActionCall]:
@@ -224,7 +241,7 @@ def trip_allowances(case: str, **_: object) -> list[str]:
 TRIP_PICKUP = SubTask(
     id="workflow.trip_pickup",
     description="I'm flying to {city} for my visit to {host}. Using my flight's details "
-    "from the browser's Mail (mind any later change), put the flight in my calendar at "
+    "from the browser's Mail (mind any later changes), put the flight in my calendar at "
     'its departure time, titled "Flight" and the flight number (like "Flight AB 123"), '
     "do what {host}'s mail about "
     "the visit asks (the text from the phone), and keep the booking reference in a new "
@@ -244,6 +261,7 @@ TRIP_PICKUP = SubTask(
     allowances=trip_allowances,
     near_misses=[
         NearMiss("follows the schedule before the change", solution=trip_old_schedule),
+        NearMiss("follows the first change, not the second", solution=trip_first_change),
         NearMiss("texts the departure time as the arrival", solution=trip_texts_departure),
         NearMiss("stops before the note", solution=trip_no_note),
     ],
@@ -270,7 +288,8 @@ class Handover:
     direct: str
     orders: tuple[tuple[str, str, float, str], ...]  # (po, vendor, amount, status)
     slots: tuple[tuple[str, str], ...]  # offered (day, time); the first clashes
-    clash: str  # the calendar event the first slot overlaps
+    clash: str  # the calendar event 15 minutes into the first slot
+    after: str  # the calendar event right after a 30-minute call at the second slot
 
     @property
     def email(self) -> str:
@@ -294,12 +313,15 @@ class Handover:
 
 def handover_case(case: str, **_: object) -> Handover:
     rng = random.Random(f"workflow-handover-{case}")
-    vendors = rng.sample(VENDORS, 3)
+    vendors = rng.sample(VENDORS, 6)
     vendor, address = vendors[0][:2]
     old, new = rng.choice(REPS)
-    numbers = rng.sample(range(30100, 39900), 9)
-    rows = [(vendor, s) for s in ("open", "open", "open", "delivered", "delivered")]
-    rows += [(other, s) for other, _, _ in vendors[1:] for s in ("open", "delivered")]
+    numbers = rng.sample(range(30100, 39900), 27)
+    mine = ("open", "open", "open", "open", "delivered", "delivered", "delivered")
+    rows = [(vendor, s) for s in mine]
+    rows += [
+        (other, s) for other, _, _ in vendors[1:] for s in ("open", "open", "delivered", "open")
+    ]
     orders = [
         (f"PO-{n}", who, rng.randint(12000, 480000) / 100, status)
         for n, (who, status) in zip(numbers, rows, strict=True)
@@ -316,7 +338,7 @@ def handover_case(case: str, **_: object) -> Handover:
         f"555-01{rng.randint(60, 99)}",
         tuple(orders),
         ((first, times[0]), (second, times[1])),
-        rng.choice(["Dentist", "Quarterly review", "Call with the bank"]),
+        *rng.sample(["Dentist", "Quarterly review", "Call with the bank", "Team stand-up"], 2),
     )
 
 
@@ -329,7 +351,8 @@ def handover_setup(case: str, **_: object) -> list[ActionStep]:
     ]
     return [
         account(sd.add_file(path=ORDERS_FILE, content="\n".join(rows) + "\n")),
-        account(sd.add_event(title=data.clash, date=d1, start=shift(t1, -15), end=shift(t1, 45))),
+        account(sd.add_event(title=data.clash, date=d1, start=shift(t1, 15), end=shift(t1, 75))),
+        account(sd.add_event(title=data.after, date=d2, start=shift(t2, 30), end=shift(t2, 90))),
         account(
             sd.add_mail(
                 sender=f"{data.old_rep.split()[0].lower()}@{data.domain}",
@@ -357,6 +380,8 @@ def handover_setup(case: str, **_: object) -> list[ActionStep]:
 def handover_checkpoints(case: str, **_: object) -> list[Evaluator]:
     data = handover_case(case)
     day, start = data.slots[1]
+    busy_day, busy_start = data.slots[0]
+    title = f"Intro call with {data.new_rep}"
     others = [o[0] for o in data.orders if o not in data.open_orders()]
     return [
         aev.contact_has(by=PHONE, name=data.new_rep, field="phone", value=data.direct),
@@ -366,7 +391,9 @@ def handover_checkpoints(case: str, **_: object) -> list[Evaluator]:
             facts=[*(o[0] for o in data.open_orders()), said(amount_spellings(data.total))],
             forbidden=others,
         ),
-        aev.event_exists(title=f"Intro call with {data.new_rep}", date=day, time=start),
+        # The call at the free time, and none left at the busy one (booked "to be safe").
+        aev.event_exists(title=title, date=day, time=start, end=shift(start, 30))
+        & ~aev.event_exists(title=title, date=busy_day, time=busy_start),
         text_states_all(data.direct, [[data.largest]]),
     ]
 
@@ -377,6 +404,8 @@ def _handover(
     orders: list[tuple[str, str, float, str]] | None = None,
     slot: tuple[str, str] | None = None,
     text: bool = True,
+    minutes: int = 30,
+    both: bool = False,
 ) -> list[ActionCall]:
     chosen = orders if orders is not None else data.open_orders()
     total = money(round(sum(o[2] for o in chosen), 2))
@@ -391,8 +420,10 @@ def _handover(
             f"Dear {data.new_rep.split()[0]},\n\nwelcome! Our open orders with you:\n{listed}\n"
             f"Total: EUR {total}\n\nLet's talk on {_long_day(day)} at {start}.\n",
         ),
-        *event_in_browser(f"Intro call with {data.new_rep}", day, start, minutes=30),
+        *event_in_browser(f"Intro call with {data.new_rep}", day, start, minutes=minutes),
     ]
+    if both:
+        steps += event_in_browser(f"Intro call with {data.new_rep}", *data.slots[0], minutes=30)
     if text:
         largest = max(chosen, key=lambda o: o[2])[0]
         steps += text_from_phone(
@@ -420,6 +451,14 @@ def handover_clashing_slot(case: str, **_: object) -> list[ActionCall]:
     return _handover(data, slot=data.slots[0])
 
 
+def handover_both_slots(case: str, **_: object) -> list[ActionCall]:
+    return _handover(handover_case(case), both=True)
+
+
+def handover_hour_long(case: str, **_: object) -> list[ActionCall]:
+    return _handover(handover_case(case), minutes=60)
+
+
 def handover_no_text(case: str, **_: object) -> list[ActionCall]:
     return _handover(handover_case(case), text=False)
 
@@ -435,8 +474,9 @@ SUPPLIER_HANDOVER = SubTask(
     "to her mail with the order numbers of all our open orders with {vendor} and their "
     f"total amount in EUR (the list is {ORDERS_FILE} in the browser's Files); book the "
     'intro call she proposes in my calendar as "Intro call with {new_rep}", at the one of '
-    "her times that is free in my calendar; and text her direct number from the phone "
-    "which of those open orders is the largest, so she checks it first.",
+    "her times at which the whole call, as long as she asks for, fits in my calendar; and "
+    "text her direct number from the phone which of those open orders is the largest, so "
+    "she checks it first.",
     attributes={"case": "str", "vendor": "name", "new_rep": "name"},
     outputs=["contact", "mail", "event", "message"],
     env="browser",
@@ -455,6 +495,8 @@ SUPPLIER_HANDOVER = SubTask(
         NearMiss("saves and texts the switchboard number", solution=handover_switchboard),
         NearMiss("lists the delivered orders too", solution=handover_with_delivered),
         NearMiss("books the slot the calendar rules out", solution=handover_clashing_slot),
+        NearMiss("books the 30-minute call for an hour", solution=handover_hour_long),
+        NearMiss("books the call at both her times", solution=handover_both_slots),
         NearMiss("stops before the text", solution=handover_no_text),
     ],
 )
@@ -471,7 +513,7 @@ GUESTS = [
     "Ana", "Ben", "Chloe", "Dev", "Femi", "Greta", "Ines", "Jonas", "Liam", "Mara", "Nils",
     "Olga", "Pia", "Rui", "Sami", "Tess",
 ]  # fmt: skip
-SYNC_DAY = "2024-05-30"
+SYNC_DAY = "2024-05-27"  # a Monday: the day before the next sync is a Sunday
 
 
 @dataclass(frozen=True)
@@ -479,6 +521,7 @@ class Minutes:
     client: tuple[str, str]
     colleague: str  # who books the venue and gets the head count
     time: str  # of the sync
+    length: int  # minutes; the next sync lasts as long
     rev1: tuple[float, ...]
     rev2: tuple[float, ...]
     replies: tuple[tuple[str, str], ...]  # (guest, yes/no/maybe)
@@ -488,8 +531,17 @@ class Minutes:
         return (Date.fromisoformat(SYNC_DAY) + timedelta(days=14)).isoformat()
 
     @property
-    def report_due(self) -> str:
+    def end(self) -> str:
+        return shift(self.time, self.length)
+
+    @property
+    def day_before(self) -> str:
         return (Date.fromisoformat(self.next_sync) - timedelta(days=1)).isoformat()
+
+    @property
+    def report_due(self) -> str:
+        """The last working day before the next sync (a Monday): the Friday."""
+        return (Date.fromisoformat(self.next_sync) - timedelta(days=3)).isoformat()
 
     @property
     def confirmed(self) -> int:
@@ -515,6 +567,7 @@ def minutes_case(case: str, **_: object) -> Minutes:
         rng.choice(CLIENTS),
         rng.choice(PHONE_PEOPLE[:8])[0],
         rng.choice(["09:30", "10:00", "11:00", "15:00"]),
+        rng.choice([45, 75, 90]),
         rev1,
         rev2,
         tuple(zip(guests, answers, strict=True)),
@@ -537,20 +590,17 @@ def minutes_setup(case: str, **_: object) -> list[ActionStep]:
         f"- Alex: answer {client.split()[0]}'s budget question with the total of the latest "
         "budget revision (Budget folder in Files)\n"
         '- Alex: put the next sync in the calendar as "Project sync": two weeks after this '
-        "one, same time\n"
+        "one, same time and length\n"
         f"- {first}: book the offsite venue\n"
         f"- Alex: text {data.colleague} how many people have confirmed for the offsite "
         "(Events/offsite-replies.txt), for the venue\n"
-        '- Alex: to-do "Prepare the status report", due the day before the next sync\n'
+        '- Alex: to-do "Prepare the status report", due the last working day before the '
+        "next sync\n"
     )
     replies = "Offsite: who is coming\n\n" + "".join(f"{g}: {a}\n" for g, a in data.replies)
     return [
         account(sd.add_contact(name=data.colleague, phone=number)),
-        account(
-            sd.add_event(
-                title="Project sync", date=SYNC_DAY, start=data.time, end=shift(data.time, 60)
-            )
-        ),
+        account(sd.add_event(title="Project sync", date=SYNC_DAY, start=data.time, end=data.end)),
         account(sd.add_note(title=f"Minutes: project sync {SYNC_DAY}", body=minutes)),
         account(sd.add_file(path="Budget/budget-rev1.csv", content=_budget(data.rev1))),
         account(sd.add_file(path="Budget/budget-rev2.csv", content=_budget(data.rev2))),
@@ -575,7 +625,7 @@ def minutes_checkpoints(case: str, **_: object) -> list[Evaluator]:
             data.client[1],
             facts=[said(amount_spellings(round(sum(data.rev2), 2)))],
         ),
-        aev.event_exists(title="Project sync", date=data.next_sync, time=data.time),
+        aev.event_exists(title="Project sync", date=data.next_sync, time=data.time, end=data.end),
         aev.task_exists(title="Prepare the status report", due=data.report_due),
         text_states(data.colleague, [str(data.confirmed)]),
     ]
@@ -588,12 +638,13 @@ def _minutes(
     due: str = "",
     count: int | None = None,
     text: bool = True,
+    minutes: int = 0,
 ) -> list[ActionCall]:
     total = money(round(sum(budget or data.rev2), 2))
     steps = [
         *open_file("Budget/budget-rev2.csv"),
         *reply("Budget question", f"Hi,\n\nthe budget's total is now EUR {total}.\n"),
-        *event_in_browser("Project sync", day or data.next_sync, data.time),
+        *event_in_browser("Project sync", day or data.next_sync, data.time, minutes or data.length),
         *todo_in_browser("Prepare the status report", due or data.report_due),
         *open_file("Events/offsite-replies.txt"),
     ]
@@ -620,6 +671,15 @@ def minutes_one_week(case: str, **_: object) -> list[ActionCall]:
 def minutes_due_on_sync(case: str, **_: object) -> list[ActionCall]:
     data = minutes_case(case)
     return _minutes(data, due=data.next_sync)
+
+
+def minutes_due_on_sunday(case: str, **_: object) -> list[ActionCall]:
+    data = minutes_case(case)
+    return _minutes(data, due=data.day_before)
+
+
+def minutes_hour_long(case: str, **_: object) -> list[ActionCall]:
+    return _minutes(minutes_case(case), minutes=60)
 
 
 def minutes_counts_maybes(case: str, **_: object) -> list[ActionCall]:
@@ -656,6 +716,8 @@ MINUTES_FOLLOW_UP = SubTask(
         NearMiss("answers with the older budget revision's total", solution=minutes_old_budget),
         NearMiss("puts the next sync one week on", solution=minutes_one_week),
         NearMiss("makes the to-do due on the sync's day", solution=minutes_due_on_sync),
+        NearMiss("makes the to-do due on the Sunday before", solution=minutes_due_on_sunday),
+        NearMiss("books the next sync for an hour", solution=minutes_hour_long),
         NearMiss("counts the maybes as confirmed", solution=minutes_counts_maybes),
         NearMiss("stops before the text", solution=minutes_no_text),
     ],
