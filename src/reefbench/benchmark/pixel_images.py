@@ -185,7 +185,8 @@ DARK_INK = {"lime"}  # labels light enough for black print
 
 def draw_jar(product: str, colour: str) -> Image:
     """A glass jar on a shelf, its label ``colour`` (a :data:`LABEL_COLOURS` name) with the
-    product's name printed in white or black on it."""
+    product's name printed small in white or black on it, photographed a few degrees
+    askew."""
     from PIL import Image as PILImage
     from PIL import ImageDraw, ImageFont
 
@@ -201,7 +202,10 @@ def draw_jar(product: str, colour: str) -> Image:
     for k, word in enumerate(words):
         y = 265 + (k - (len(words) - 1) / 2) * 26
         draw.text((260, y), word, fill=ink, font=font, anchor="mm")
-    return _noisy(image, f"jar:{product}:{colour}", 16)
+    # The camera held a little askew: the print is turned 2 to 4 degrees, either way.
+    tilt = random.Random(f"jar:{product}:{colour}").choice([-4.0, -3.0, -2.0, 2.0, 3.0, 4.0])
+    turned = image.rotate(tilt, resample=PILImage.Resampling.BICUBIC, fillcolor="#e9e2d3")
+    return _noisy(turned, f"jar:{product}:{colour}", 16)
 
 
 def picture(spec: dict[str, Any]) -> Image:

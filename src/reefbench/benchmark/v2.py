@@ -125,7 +125,7 @@ def families() -> list[Family]:
             (
                 Template(pixels.RECEIPT_TOTAL, "hard", min_steps=30),
                 Template(pixels.CHART_PEAK, "hard", min_steps=20),
-                Template(pixels.JAR_LABEL, "hard", min_steps=25),
+                Template(pixels.JAR_LABEL, "hard", min_steps=35),  # five jars, one by one
             ),
         ),
         Family(
