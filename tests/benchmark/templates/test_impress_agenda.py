@@ -90,3 +90,10 @@ def test_pdf_pages_check(tmp_path: Path) -> None:
     assert te.pdf_pages_problem(path, ["Income", "Reserves"]) == ""
     assert "not 3" in te.pdf_pages_problem(path, ["Income", "Staff", "Reserves"])
     assert "page 1 does not show 'Reserves'" in te.pdf_pages_problem(path, ["Reserves", "Income"])
+
+
+def test_a_slide_already_at_the_end_is_not_moved() -> None:
+    # Slide to End is disabled (and not listed) on the last slide: the plan skips it.
+    steps, current = ia._reorder(["Cover", "A", "B"], ["B", "A"], "Slide to End")
+    moves = [s for s in steps if s.arguments.get("name") == "Slide to End"]
+    assert len(moves) == 1 and current == ["Cover", "B", "A"]

@@ -188,6 +188,10 @@ def _reorder(titles: list[str], order: list[str], menu: str) -> tuple[list[Actio
     for title in order:
         index = current.index(title)
         steps += _goto(at, index)
+        at = index
+        # A slide already at that end has the menu item disabled (and not listed): no move.
+        if index == (len(current) - 1 if menu == "Slide to End" else 0):
+            continue
         steps += desktop_menu("Slide", "Move", menu)
         current.remove(title)
         if menu == "Slide to End":
