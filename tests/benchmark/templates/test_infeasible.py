@@ -76,7 +76,7 @@ def test_the_phone_only_contact_has_no_address_but_its_look_alike_has() -> None:
     beside it has one, which the third near miss mails."""
     task = next(t for t in TASKS if "phone-only" in t.id)
     contacts = [
-        step.action.bound  # type: ignore[union-attr]
+        step.action.bound
         for step in task.setup
         if getattr(step.action, "name", "") == "add_contact"
     ]
