@@ -148,10 +148,6 @@ PACKAGES: tuple[SystemPackage, ...] = (
     ),
     SystemPackage("mousepad", "desktop text editor", _APPS, ("mousepad",), ("mousepad",)),
     SystemPackage("thunar", "desktop file manager", _APPS, ("thunar",), ("thunar",)),
-    # Started by D-Bus inside the sandbox when Thunar (or the desktop) asks: one ~17 MB
-    # process per desktop. Without it every picture is a generic icon, which a person's
-    # file manager does not show.
-    SystemPackage("tumbler", "desktop file manager's thumbnails of pictures", _APPS),
     SystemPackage("vim", "desktop editor in the terminal", _APPS, ("vim",), ("vim",)),
     SystemPackage(
         "imagemagick",
