@@ -19,8 +19,13 @@ import pytest
 
 from reefbench.benchmark import v2
 from reefbench.benchmark.templates import workflow as wf
+from reefbench.benchmark.templates import workflow_handover as wh
+from reefbench.benchmark.templates import workflow_invoice as wi
+from reefbench.benchmark.templates import workflow_lunch as wl
+from reefbench.benchmark.templates import workflow_minutes as wmi
 from reefbench.benchmark.templates import workflow_money as wm
 from reefbench.benchmark.templates import workflow_plans as wp
+from reefbench.benchmark.templates import workflow_trip as wt
 from reefbench.benchmark.templates.reasoning import money
 from reefbench.envs.browser.page_marks import TEXT_ITEM_CAP
 from reefbench.envs.services import ServicesEnvironment
@@ -95,17 +100,17 @@ def _rows(text: str) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(text)))
 
 
-@pytest.mark.parametrize("values", wm.INVOICE_REVIEW.value_records)
+@pytest.mark.parametrize("values", wi.INVOICE_REVIEW.value_records)
 def test_the_invoice_figures_follow_from_the_seeded_files(values: dict[str, str]) -> None:
-    data = wm.review_case(values["case"])
-    seeded = _seeded(wm.INVOICE_REVIEW, values)
+    data = wi.review_case(values["case"])
+    seeded = _seeded(wi.INVOICE_REVIEW, values)
     lines = {
         r["item"]: int(r["quantity"]) * float(r["unit_price_eur"])
         for r in _rows(_file(seeded, data.may_file))
     }
     assert round(sum(lines.values()), 2) == data.may.total != data.april.total
     assert max(lines, key=lines.__getitem__) == data.may.top_line != data.may.top_unit
-    approvers = _file(seeded, wm.APPROVERS_FILE)
+    approvers = _file(seeded, wi.APPROVERS_FILE)
     assert f"{data.vendor}: {data.approver}\n" in approvers
     assert data.other_approver in approvers
     mail = next(a for n, a in seeded if n == "add_mail" and data.may.number in a["subject"])
@@ -117,17 +122,17 @@ def test_the_invoice_figures_follow_from_the_seeded_files(values: dict[str, str]
     # The invoice is longer than the Files page shows unscrolled, yet the element list's
     # texts give it whole; the lines shown alone total something else.
     content = _file(seeded, data.may_file)
-    assert content.count("\n") > wm.SHOWN_ROWS and len(content) <= TEXT_ITEM_CAP
-    shown = sum(q * p for _, q, p in data.may.lines[: wm.SHOWN_ROWS - 1])
+    assert content.count("\n") > wi.SHOWN_ROWS and len(content) <= TEXT_ITEM_CAP
+    shown = sum(q * p for _, q, p in data.may.lines[: wi.SHOWN_ROWS - 1])
     assert round(shown, 2) != data.may.total
 
 
-@pytest.mark.parametrize("values", wm.LUNCH_ORDER.value_records)
+@pytest.mark.parametrize("values", wl.LUNCH_ORDER.value_records)
 def test_the_head_count_follows_from_each_persons_latest_reply(values: dict[str, str]) -> None:
-    data = wm.lunch_case(values["case"])
+    data = wl.lunch_case(values["case"])
     latest: dict[str, str] = {}
     for _name, args in sorted(
-        (x for x in _seeded(wm.LUNCH_ORDER, values) if x[0] == "add_mail"),
+        (x for x in _seeded(wl.LUNCH_ORDER, values) if x[0] == "add_mail"),
         key=lambda x: x[1]["date"],
     ):
         if args["subject"] == "Re: Team lunch on Friday":
@@ -140,7 +145,7 @@ def test_the_head_count_follows_from_each_persons_latest_reply(values: dict[str,
     assert len({data.old_time, data.quoted_time, data.time}) == 3
     # The delivery time asked for in reply, and accepted in the caterer's latest mail.
     mails = sorted(
-        (a for n, a in _seeded(wm.LUNCH_ORDER, values) if n == "add_mail"),
+        (a for n, a in _seeded(wl.LUNCH_ORDER, values) if n == "add_mail"),
         key=lambda a: a["date"],
     )
     assert mails[-1]["sender"] == data.caterer[1] and data.time in mails[-1]["body"]
@@ -150,16 +155,16 @@ def test_the_head_count_follows_from_each_persons_latest_reply(values: dict[str,
     invitation = next(a["body"] for a in mails if a["subject"] == "Team lunch on Friday")
     assert f"our {role.lower()} pays" in invitation and data.payer not in invitation
     notes = {
-        a["name"]: a["notes"] for n, a in _seeded(wm.LUNCH_ORDER, values) if n == "add_contact"
+        a["name"]: a["notes"] for n, a in _seeded(wl.LUNCH_ORDER, values) if n == "add_contact"
     }
     assert notes[data.payer] == role and list(notes.values()).count(role) == 1
 
 
-@pytest.mark.parametrize("values", wp.TRIP_PICKUP.value_records)
+@pytest.mark.parametrize("values", wt.TRIP_PICKUP.value_records)
 def test_the_flight_times_are_the_latest_mails(values: dict[str, str]) -> None:
-    data = wp.trip_case(values["case"])
+    data = wt.trip_case(values["case"])
     mails = sorted(
-        (a for n, a in _seeded(wp.TRIP_PICKUP, values) if n == "add_mail"),
+        (a for n, a in _seeded(wt.TRIP_PICKUP, values) if n == "add_mail"),
         key=lambda a: a["date"],
     )
     change = mails[-1]["body"]
@@ -170,11 +175,11 @@ def test_the_flight_times_are_the_latest_mails(values: dict[str, str]) -> None:
     assert len({data.old[1], data.mid[1], data.new[1]}) == 3
 
 
-@pytest.mark.parametrize("values", wp.SUPPLIER_HANDOVER.value_records)
+@pytest.mark.parametrize("values", wh.SUPPLIER_HANDOVER.value_records)
 def test_the_open_orders_follow_from_the_seeded_list(values: dict[str, str]) -> None:
-    data = wp.handover_case(values["case"])
-    seeded = _seeded(wp.SUPPLIER_HANDOVER, values)
-    content = _file(seeded, wp.ORDERS_FILE)
+    data = wh.handover_case(values["case"])
+    seeded = _seeded(wh.SUPPLIER_HANDOVER, values)
+    content = _file(seeded, wh.ORDERS_FILE)
     rows = _rows(content)
     assert len(rows) > 12 and len(content) <= TEXT_ITEM_CAP  # scrolls; listed whole
     open_ = [r for r in rows if r["vendor"] == data.vendor and r["status"] == "open"]
@@ -191,10 +196,10 @@ def test_the_open_orders_follow_from_the_seeded_list(values: dict[str, str]) -> 
     }
 
 
-@pytest.mark.parametrize("values", wp.MINUTES_FOLLOW_UP.value_records)
+@pytest.mark.parametrize("values", wmi.MINUTES_FOLLOW_UP.value_records)
 def test_the_minutes_items_follow_from_the_seeded_files(values: dict[str, str]) -> None:
-    data = wp.minutes_case(values["case"])
-    seeded = _seeded(wp.MINUTES_FOLLOW_UP, values)
+    data = wmi.minutes_case(values["case"])
+    seeded = _seeded(wmi.MINUTES_FOLLOW_UP, values)
     replies = _file(seeded, "Events/offsite-replies.txt")
     assert replies.count(": yes\n") == data.confirmed
     assert data.maybes > 0
@@ -235,12 +240,12 @@ def _seed(services: ServicesEnvironment, template: Any, values: dict[str, str]) 
 def test_a_text_checkpoint_takes_any_spelling_of_the_right_total_only(
     services: ServicesEnvironment,
 ) -> None:
-    values = wm.INVOICE_REVIEW.value_records[0]
-    data = wm.review_case(values["case"])
-    check = wm.review_checkpoints(**values)[1]
+    values = wi.INVOICE_REVIEW.value_records[0]
+    data = wi.review_case(values["case"])
+    check = wi.review_checkpoints(**values)[1]
 
     def texts(body: str, to: str = data.approver) -> bool:
-        _seed(services, wm.INVOICE_REVIEW, values)
+        _seed(services, wi.INVOICE_REVIEW, values)
         services.call("add_message", contact=to, text=body, direction="out")
         # The checkpoint asks for the phone: the account's change log names the client.
         return any(c.evaluate(services).success for c in _unattributed(check))
@@ -269,7 +274,7 @@ def _unattributed(check: Any) -> list[Any]:
 
 
 @pytest.mark.integration
-@pytest.mark.parametrize("template", [wm.INVOICE_REVIEW, wm.LUNCH_ORDER, wp.MINUTES_FOLLOW_UP])
+@pytest.mark.parametrize("template", [wi.INVOICE_REVIEW, wl.LUNCH_ORDER, wmi.MINUTES_FOLLOW_UP])
 def test_a_text_to_a_contact_by_name_is_no_side_effect(
     services: ServicesEnvironment, template: Any
 ) -> None:
@@ -279,9 +284,9 @@ def test_a_text_to_a_contact_by_name_is_no_side_effect(
     task = _tasks(template.id)[0]
     assert task.metadata.subtasks[0].attributes == values
     to = {
-        wm.INVOICE_REVIEW.id: lambda: wm.review_case(values["case"]).approver,
-        wm.LUNCH_ORDER.id: lambda: wm.lunch_case(values["case"]).payer,
-        wp.MINUTES_FOLLOW_UP.id: lambda: wp.minutes_case(values["case"]).colleague,
+        wi.INVOICE_REVIEW.id: lambda: wi.review_case(values["case"]).approver,
+        wl.LUNCH_ORDER.id: lambda: wl.lunch_case(values["case"]).payer,
+        wmi.MINUTES_FOLLOW_UP.id: lambda: wmi.minutes_case(values["case"]).colleague,
     }[template.id]()
     _seed(services, template, values)
     before = services.on_state_snapshot()

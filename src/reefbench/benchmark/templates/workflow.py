@@ -8,7 +8,9 @@ computed from a file goes into a reply and a text message, the time agreed in a 
 into an event. Each template is one subtask whose checkpoints form a chain, one per step,
 and every checkpoint checks the content that flowed (the number, the name, the time), so
 the completion ratio says how far along the chain an agent got with the right content.
-The templates live in :mod:`.workflow_money` and :mod:`.workflow_plans`.
+The templates live in one module each (:mod:`.workflow_invoice`, :mod:`.workflow_lunch`,
+:mod:`.workflow_trip`, :mod:`.workflow_handover`, :mod:`.workflow_minutes`), gathered by
+theme in :mod:`.workflow_money` and :mod:`.workflow_plans`.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from datetime import date as Date
 from reefbench.actions.evaluators import Evaluator
 from reefbench.actions.spec import ActionCall
 from reefbench.benchmark.templates.browser import typed_date, typed_time
+from reefbench.benchmark.templates.common import PEOPLE as PHONE_PEOPLE
 from reefbench.benchmark.templates.common import browser_app, browser_fill, call, phone_app
 from reefbench.benchmark.templates.reasoning import money_spellings
 from reefbench.envs.services import evaluators as aev
@@ -60,6 +63,17 @@ def day_spellings(iso: str) -> list[str]:
         f"{d.day}/{d.month}",
         f"{d.month}/{d.day}",
     ]
+
+
+def long_day(iso: str) -> str:
+    """A day as a person writes it in a mail: "Wednesday 5 June"."""
+    d = Date.fromisoformat(iso)
+    return f"{d.strftime('%A')} {d.day} {d.strftime('%B')}"
+
+
+def phone_number(name: str) -> str:
+    """The number of one of the phone's people (:data:`~.common.PEOPLE`)."""
+    return next(number for person, number, _ in PHONE_PEOPLE if person == name)
 
 
 def amount_spellings(amount: float) -> list[str]:
