@@ -111,8 +111,13 @@ def test_the_invoice_figures_follow_from_the_seeded_files(values: dict[str, str]
     assert round(sum(lines.values()), 2) == data.may.total != data.april.total
     assert max(lines, key=lines.__getitem__) == data.may.top_line != data.may.top_unit
     approvers = _file(seeded, wi.APPROVERS_FILE)
-    assert f"{data.vendor}: {data.approver}\n" in approvers
-    assert data.other_approver in approvers
+    # The list names the approver's role only; their contact's note alone says who.
+    role = data.roles[0]
+    assert f"{data.vendor}: {role}\n" in approvers and approvers.count(f": {role}\n") == 1
+    assert data.approver not in approvers and data.other_approver not in approvers
+    notes = {a["name"]: a["notes"] for n, a in seeded if n == "add_contact"}
+    assert notes == {data.approver: role, data.other_approver: data.roles[1]}
+    assert f": {data.roles[1]}\n" in approvers  # another vendor's approver, in Contacts too
     mail = next(a for n, a in seeded if n == "add_mail" and data.may.number in a["subject"])
     assert f"{data.terms} days" in mail["body"] and data.may.day in mail["body"]
     assert "next business day" in mail["body"]

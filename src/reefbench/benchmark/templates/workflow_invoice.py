@@ -2,10 +2,10 @@
 for the month's invoice total and its costliest line, worked out from an itemised invoice
 of some twenty lines in Files (longer than the page shows unscrolled; a line costs its
 quantity times its unit price); the total texted from the phone to the vendor's approver
-(named in a list in Files, number in Contacts); the half-hour review put in the calendar
-at the time the thread finally agreed; and a to-do to pay the invoice, due when its terms
-say: the plain due date is always a weekend day, which the terms move to the next
-business day.
+(the list in Files names a role, whose holder only Contacts' notes give); the half-hour
+review put in the calendar at the time the thread finally agreed; and a to-do to pay the
+invoice, due when its terms say: the plain due date is always a weekend day, which the
+terms move to the next business day.
 
 Near misses: last month's invoice, the costliest unit price instead of line, the lines
 shown unscrolled only, the wrong approver, the first proposed time, an hour-long review,
@@ -59,6 +59,8 @@ ITEMS = [
 # (the element list gives it whole), and its visible lines alone give a wrong total.
 SHOWN_ROWS = 12
 APPROVERS_FILE = "Finance/approvers.txt"
+# The approvers list names roles; the approvers' contacts say who holds which (their notes).
+APPROVER_ROLES = ["Head of Facilities", "Procurement lead", "IT manager", "Office manager"]
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,7 @@ class Review:
     terms: int  # days
     proposed: tuple[str, str]  # (day, time) first proposed
     agreed: tuple[str, str]  # (day, time) finally agreed
+    roles: tuple[str, str]  # the approver's, the other approver's
 
     @property
     def slug(self) -> str:
@@ -165,6 +168,7 @@ def review_case(case: str, **_: object) -> Review:
     days = ["2024-06-05", "2024-06-06", "2024-06-07"]
     first, second = rng.sample(days, 2)
     times = rng.sample(["10:00", "11:30", "14:00", "15:30"], 2)
+    role, other_role = rng.sample(APPROVER_ROLES, 2)
     return Review(
         vendor,
         vendor_mail,
@@ -177,6 +181,7 @@ def review_case(case: str, **_: object) -> Review:
         terms,
         (first, times[0]),
         (second, times[1]),
+        (role, other_role),
     )
 
 
@@ -187,10 +192,11 @@ def _csv(invoice: Invoice) -> str:
 
 def review_setup(case: str, **_: object) -> list[ActionStep]:
     data = review_case(case)
-    approvers = [data.approver, data.other_approver]
+    approvers = {data.approver: data.roles[0], data.other_approver: data.roles[1]}
     others = [v[0] for v in VENDORS if v[0] != data.vendor][:3]
-    listing = [f"{data.vendor}: {data.approver}"] + [
-        f"{v}: {approvers[1]}" if n == 0 else f"{v}: Maria Keller" for n, v in enumerate(others)
+    listing = [f"{data.vendor}: {data.roles[0]}"] + [
+        f"{v}: {data.roles[1]}" if n == 0 else f"{v}: Finance director"
+        for n, v in enumerate(others)
     ]
     first = data.colleague.split()[0]
     steps = [
@@ -199,11 +205,12 @@ def review_setup(case: str, **_: object) -> list[ActionStep]:
         account(
             sd.add_file(
                 path=APPROVERS_FILE,
-                content="Who approves payments to each vendor\n\n" + "\n".join(listing) + "\n",
+                content="Who approves payments to each vendor (by role: Contacts' notes say "
+                "who holds each role)\n\n" + "\n".join(listing) + "\n",
             )
         ),
         *(
-            account(sd.add_contact(name=name, phone=number))
+            account(sd.add_contact(name=name, phone=number, notes=approvers[name]))
             for name, number, _ in PHONE_PEOPLE
             if name in approvers
         ),
