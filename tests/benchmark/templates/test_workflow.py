@@ -174,9 +174,13 @@ def test_the_flight_times_are_the_latest_mails(values: dict[str, str]) -> None:
     )
     change = mails[-1]["body"]
     assert f"departs {data.new[0]}" in change and f"{data.city} {data.new[1]}" in change
-    first = mails[-2]["body"]
+    first = next(a["body"] for a in mails if a["subject"].startswith("Schedule change"))
     assert f"departs {data.mid[0]}" in first and f"{data.city} {data.mid[1]}" in first
     assert len({data.old, data.mid, data.new}) == 3 and data.driver[1] in mails[1]["body"]
+    # The host's later mail hands the pickup to another driver, with their number.
+    later = next(a["body"] for a in mails if a["subject"] == f"Re: {data.host_subject}")
+    assert data.relief != data.driver and data.relief[1] in later
+    assert data.relief[1] not in mails[1]["body"]
     assert len({data.old[1], data.mid[1], data.new[1]}) == 3
 
 

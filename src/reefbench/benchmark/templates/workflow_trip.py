@@ -1,11 +1,12 @@
 """reef-v2's long workflow :data:`TRIP_PICKUP` (medium, family 7): a booked flight was
 rescheduled twice by later mails; the flight goes into the calendar at its latest
 departure, the latest arrival is texted from the phone to the driver whose number the
-host's mail gives and told in a reply to the host, and the booking reference is kept in a
-note on the phone.
+host's mails give (a later one names another driver than the first) and told in a reply
+to the host, and the booking reference is kept in a note on the phone.
 
 Near misses: the schedule as booked, the first change instead of the second, the
-departure time texted as the arrival, and a chain that stops short.
+departure time texted as the arrival, the driver first named, and a chain that stops
+short.
 """
 
 from __future__ import annotations
@@ -64,7 +65,8 @@ class Trip:
     new: tuple[str, str]  # after the second
     booking: str
     host: tuple[str, str]
-    driver: tuple[str, str]
+    driver: tuple[str, str]  # named in the host's first mail
+    relief: tuple[str, str]  # who meets the user instead, says the host's later mail
 
     @property
     def flight_spellings(self) -> list[str]:
@@ -92,7 +94,7 @@ def trip_case(case: str, **_: object) -> Trip:
         (new_dep, shift(new_dep, length)),
         booking,
         rng.choice(HOSTS),
-        rng.choice(DRIVERS),
+        *rng.sample(DRIVERS, 2),
     )
 
 
@@ -127,6 +129,14 @@ def trip_setup(case: str, **_: object) -> list[ActionStep]:
             "2024-05-30T07:44",
         ),
         (
+            host_mail,
+            f"Re: {data.host_subject}",
+            f"Hello Alex,\n\none change on our side: {driver} is off that day, so "
+            f"{data.relief[0]} will meet you instead. Please text {data.relief[0]} at "
+            f"{data.relief[1]} rather than {driver}.\n\nBest regards,\n{host}",
+            "2024-05-31T16:20",
+        ),
+        (
             "bookings@skyways.example.com",
             f"Further schedule change for booking {data.booking}",
             f"Dear passenger,\n\nwe are sorry: the schedule of your flight {data.flight} on "
@@ -150,7 +160,7 @@ def trip_checkpoints(case: str, **_: object) -> list[Evaluator]:
         | aev.event_exists(
             title=f"Flight {data.flight.replace(' ', '')}", date=data.day, time=new_dep
         ),
-        text_states_all(data.driver[1], [data.flight_spellings, time_spellings(new_arr)]),
+        text_states_all(data.relief[1], [data.flight_spellings, time_spellings(new_arr)]),
         reply_states(
             [f"Re: {data.host_subject}"],
             data.host[1],
@@ -161,16 +171,21 @@ def trip_checkpoints(case: str, **_: object) -> list[Evaluator]:
 
 
 def _trip(
-    data: Trip, times: tuple[str, str] | None = None, texted: str = "", note: bool = True
+    data: Trip,
+    times: tuple[str, str] | None = None,
+    texted: str = "",
+    note: bool = True,
+    driver: str = "",
 ) -> list[ActionCall]:
     dep, arr = times or data.new
     steps = [
         *open_mail(f"Further schedule change for booking {data.booking}"),
         *event_in_browser(f"Flight {data.flight}", data.day, dep, minutes=90),
         *text_from_phone(
-            data.driver[1], f"Hi, this is Alex: flight {data.flight}, arriving {texted or arr}."
+            driver or data.relief[1],
+            f"Hi, this is Alex: flight {data.flight}, arriving {texted or arr}.",
         ),
-        *reply(data.host_subject, f"Hello,\n\nthank you! I arrive at {arr}.\n"),
+        *reply(f"Re: {data.host_subject}", f"Hello,\n\nthank you! I arrive at {arr}.\n"),
     ]
     if note:
         steps += note_on_phone(f"Trip to {data.city}", f"Booking reference {data.booking}")
@@ -196,6 +211,11 @@ def trip_texts_departure(case: str, **_: object) -> list[ActionCall]:
     return _trip(data, texted=data.new[0])
 
 
+def trip_first_driver(case: str, **_: object) -> list[ActionCall]:
+    data = trip_case(case)
+    return _trip(data, driver=data.driver[1])
+
+
 def trip_no_note(case: str, **_: object) -> list[ActionCall]:
     return _trip(trip_case(case), note=False)
 
@@ -205,7 +225,7 @@ def trip_allowances(case: str, **_: object) -> list[str]:
     data = trip_case(case)
     return [
         f"account|events:flight {data.flight.replace(' ', '').casefold()}",
-        *messages_to(data.driver[1]),
+        *messages_to(data.relief[1]),
     ]
 
 
@@ -214,8 +234,8 @@ TRIP_PICKUP = SubTask(
     description="I'm flying to {city} for my visit to {host}. Using my flight's details "
     "from the browser's Mail (mind any later changes), put the flight in my calendar at "
     'its departure time, titled "Flight" and the flight number (like "Flight AB 123"), '
-    "do what {host}'s mail about "
-    "the visit asks (the text from the phone), and keep the booking reference in a new "
+    "do what {host}'s mails about "
+    "the visit ask (the text from the phone), and keep the booking reference in a new "
     'note on the phone titled "Trip to {city}".',
     attributes={"case": "str", "city": "name", "host": "name"},
     outputs=["event", "message", "mail", "note"],
@@ -234,6 +254,7 @@ TRIP_PICKUP = SubTask(
         NearMiss("follows the schedule before the change", solution=trip_old_schedule),
         NearMiss("follows the first change, not the second", solution=trip_first_change),
         NearMiss("texts the departure time as the arrival", solution=trip_texts_departure),
+        NearMiss("texts the driver the host first named", solution=trip_first_driver),
         NearMiss("stops before the note", solution=trip_no_note),
     ],
 )
