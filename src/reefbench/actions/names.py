@@ -129,7 +129,9 @@ NAMES: dict[str, str] = {
     "office.document_clean_replace": "reefbench.benchmark.odd_states:document_clean_replace",
     "office.document_comment": "reefbench.envs.desktop.office_text_evaluators:document_comment",
     "office.document_footer": "reefbench.envs.desktop.office_text_evaluators:document_footer",
-    "office.document_no_changes": "reefbench.envs.desktop.office_text_evaluators:document_no_changes",
+    "office.document_no_changes": (
+        "reefbench.envs.desktop.office_text_evaluators:document_no_changes"
+    ),
     "office.document_paragraph": "reefbench.envs.desktop.office_evaluators:document_paragraph",
     "office.document_toc": "reefbench.envs.desktop.office_text_evaluators:document_toc",
     "office.pdf_page_footers": "reefbench.envs.desktop.office_text_evaluators:pdf_page_footers",
