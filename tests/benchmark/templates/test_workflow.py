@@ -211,6 +211,10 @@ def test_the_minutes_items_follow_from_the_seeded_files(values: dict[str, str]) 
     seeded = _seeded(wmi.MINUTES_FOLLOW_UP, values)
     replies = _file(seeded, "Events/offsite-replies.txt")
     assert replies.count(": yes\n") == data.confirmed
+    # Longer than the page shows unscrolled, listed whole; the visible yeses undercount.
+    assert replies.count("\n") > wmi.SHOWN_ROWS and len(replies) <= TEXT_ITEM_CAP
+    shown = "\n".join(replies.split("\n")[: wmi.SHOWN_ROWS])
+    assert shown.count(": yes") < data.confirmed
     assert data.maybes > 0
     rev1, rev2 = (
         sum(float(r["amount_eur"]) for r in _rows(_file(seeded, f"Budget/budget-rev{n}.csv")))

@@ -3,11 +3,11 @@ minutes in Notes give the user four action items whose content is elsewhere: a b
 total from the latest revision in Files, the next meeting two weeks on at the same time
 and for the same (not an hour's) length as the calendar's, a to-do due the last working
 day before it (the Friday: the day before is a Sunday), and a head count of the confirmed
-replies in a file, texted.
+replies in a file of some thirty replies (longer than the page shows unscrolled), texted.
 
 Near misses: the older budget revision, the meeting a week on, an hour-long meeting, the
-to-do due on the meeting's day or on the Sunday, "maybe" counted as yes, and a chain that
-stops short.
+to-do due on the meeting's day or on the Sunday, "maybe" counted as yes, the yeses shown
+unscrolled only, and a chain that stops short.
 """
 
 from __future__ import annotations
@@ -52,8 +52,13 @@ CLIENTS = [
 ]
 GUESTS = [
     "Ana", "Ben", "Chloe", "Dev", "Femi", "Greta", "Ines", "Jonas", "Liam", "Mara", "Nils",
-    "Olga", "Pia", "Rui", "Sami", "Tess",
+    "Olga", "Pia", "Rui", "Sami", "Tess", "Uma", "Vik", "Wen", "Yara", "Zoe", "Aldo", "Bea",
+    "Cem", "Dara", "Emil", "Fay", "Gus", "Hana", "Ivo", "Jade", "Kai", "Lena", "Milo",
+    "Nia", "Omar", "Pavel", "Quinn", "Rhea", "Stan", "Tomas", "Ugo",
 ]  # fmt: skip
+# The replies file's textarea in Files shows this many lines (its title, a blank line and
+# ten replies): the file runs longer, and its visible yeses alone undercount.
+SHOWN_ROWS = 12
 SYNC_DAY = "2024-05-27"  # a Monday: the day before the next sync is a Sunday
 
 
@@ -100,9 +105,9 @@ def minutes_case(case: str, **_: object) -> Minutes:
         round(v + rng.choice([-1, 1]) * rng.randint(2000, 40000) / 100, 2) if k % 2 else v
         for k, v in enumerate(rev1)
     )
-    guests = rng.sample(GUESTS, 11)
-    yes = rng.randint(4, 7)
-    answers = ["yes"] * yes + ["no"] * (8 - yes) + ["maybe"] * 3
+    guests = rng.sample(GUESTS, 34)
+    yes = rng.randint(14, 21)
+    answers = ["yes"] * yes + ["no"] * (29 - yes) + ["maybe"] * 5
     rng.shuffle(answers)
     return Minutes(
         rng.choice(CLIENTS),
@@ -223,6 +228,13 @@ def minutes_hour_long(case: str, **_: object) -> list[ActionCall]:
     return _minutes(minutes_case(case), minutes=60)
 
 
+def minutes_visible_rows(case: str, **_: object) -> list[ActionCall]:
+    """Counts the yeses among the replies the Files page shows before scrolling."""
+    data = minutes_case(case)
+    shown = data.replies[: SHOWN_ROWS - 2]
+    return _minutes(data, count=sum(1 for _, answer in shown if answer == "yes"))
+
+
 def minutes_counts_maybes(case: str, **_: object) -> list[ActionCall]:
     data = minutes_case(case)
     return _minutes(data, count=data.confirmed + data.maybes)
@@ -256,6 +268,7 @@ MINUTES_FOLLOW_UP = SubTask(
     near_misses=[
         NearMiss("answers with the older budget revision's total", solution=minutes_old_budget),
         NearMiss("puts the next sync one week on", solution=minutes_one_week),
+        NearMiss("counts the yeses shown unscrolled only", solution=minutes_visible_rows),
         NearMiss("makes the to-do due on the sync's day", solution=minutes_due_on_sync),
         NearMiss("makes the to-do due on the Sunday before", solution=minutes_due_on_sunday),
         NearMiss("books the next sync for an hour", solution=minutes_hour_long),
