@@ -124,6 +124,8 @@ NAMES: dict[str, str] = {
     "desktop.xfconf_equals": "reefbench.envs.desktop.session_evaluators:xfconf_equals",
     # office
     "office.autofilter_on": "reefbench.envs.desktop.calc_evaluators:autofilter_on",
+    "office.cells_highlighted": "reefbench.envs.desktop.calc_analysis_evaluators:cells_highlighted",
+    "office.chart_of_range": "reefbench.envs.desktop.calc_analysis_evaluators:chart_of_range",
     "office.column_looked_up": "reefbench.envs.desktop.calc_evaluators:column_looked_up",
     "office.column_numbers": "reefbench.envs.desktop.calc_evaluators:column_numbers",
     "office.document_clean_replace": "reefbench.benchmark.odd_states:document_clean_replace",
@@ -137,6 +139,7 @@ NAMES: dict[str, str] = {
     "office.pdf_page_footers": "reefbench.envs.desktop.office_text_evaluators:pdf_page_footers",
     "office.pdf_pages": "reefbench.envs.desktop.office_text_evaluators:pdf_pages",
     "office.panes_frozen": "reefbench.envs.desktop.calc_evaluators:panes_frozen",
+    "office.pivot_summary": "reefbench.envs.desktop.calc_analysis_evaluators:pivot_summary",
     "office.presentation_slide": "reefbench.envs.desktop.office_evaluators:presentation_slide",
     "office.saved_by_libreoffice": "reefbench.envs.desktop.office_evaluators:saved_by_libreoffice",
     "office.slide_bullets": "reefbench.envs.desktop.office_text_evaluators:slide_bullets",

@@ -56,6 +56,7 @@ BUILTIN_ACTION_MODULES: frozenset[str] = frozenset(
         "reefbench.envs.browser.actions",
         "reefbench.envs.browser.evaluators",
         "reefbench.envs.desktop.actions",
+        "reefbench.envs.desktop.calc_analysis_evaluators",
         "reefbench.envs.desktop.calc_evaluators",
         "reefbench.envs.desktop.evaluators",
         "reefbench.envs.desktop.office_evaluators",
