@@ -47,6 +47,7 @@ NAMES: dict[str, str] = {
     "account.contact_has": "reefbench.envs.services.evaluators:contact_has",
     "account.directions_requested": "reefbench.envs.services.evaluators:directions_requested",
     "account.event_exists": "reefbench.envs.services.evaluators:event_exists",
+    "account.event_spans": "reefbench.envs.services.evaluators:event_spans",
     "account.file_in_folder": "reefbench.envs.services.evaluators:file_in_folder",
     "account.file_shared": "reefbench.envs.services.evaluators:file_shared",
     "account.folder_exists": "reefbench.envs.services.evaluators:folder_exists",

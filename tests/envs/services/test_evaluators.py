@@ -62,7 +62,7 @@ def test_event_contact_task_note_checks(account: ServicesEnvironment) -> None:
     s.add_event(title="Holiday", date="2024-06-07").run(account)
     assert ev.event_exists(title="Holiday", time="all day").evaluate(account).success
     # An event's length is checked by its end time when asked (a 30-minute call).
-    call = ev.event_exists(title="Call", date="2024-06-05", time="14:00", end="14:30")
+    call = ev.event_spans(title="Call", date="2024-06-05", time="14:00", end="14:30")
     s.add_event(title="Call", date="2024-06-05", start="14:00", end="15:00").run(account)
     assert not call.evaluate(account).success
     s.add_event(title="Call", date="2024-06-05", start="14:00", end="14:30").run(account)

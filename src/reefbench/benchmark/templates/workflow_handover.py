@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from operator import itemgetter
 
 from reefbench.actions.evaluators import Evaluator
 from reefbench.actions.spec import ActionCall
@@ -78,7 +79,7 @@ class Handover:
 
     @property
     def largest(self) -> str:
-        return max(self.open_orders(), key=lambda o: o[2])[0]
+        return max(self.open_orders(), key=itemgetter(2))[0]
 
     @property
     def subject(self) -> str:
@@ -166,7 +167,7 @@ def handover_checkpoints(case: str, **_: object) -> list[Evaluator]:
             forbidden=others,
         ),
         # The call at the free time, and none left at the busy one (booked "to be safe").
-        aev.event_exists(title=title, date=day, time=start, end=shift(start, 30))
+        aev.event_spans(title=title, date=day, time=start, end=shift(start, 30))
         & ~aev.event_exists(title=title, date=busy_day, time=busy_start),
         text_states_all(data.direct, [[data.largest]]),
     ]
@@ -199,7 +200,7 @@ def _handover(
     if both:
         steps += event_in_browser(f"Intro call with {data.new_rep}", *data.slots[0], minutes=30)
     if text:
-        largest = max(chosen, key=lambda o: o[2])[0]
+        largest = max(chosen, key=itemgetter(2))[0]
         steps += text_from_phone(
             number or data.direct, f"Hi, it's Alex. Could you check {largest} first?"
         )

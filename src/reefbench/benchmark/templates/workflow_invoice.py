@@ -18,6 +18,7 @@ import random
 from dataclasses import dataclass, replace
 from datetime import date as Date
 from datetime import timedelta
+from operator import itemgetter
 
 from reefbench.actions.evaluators import Evaluator
 from reefbench.actions.spec import ActionCall
@@ -63,6 +64,11 @@ APPROVERS_FILE = "Finance/approvers.txt"
 APPROVER_ROLES = ["Head of Facilities", "Procurement lead", "IT manager", "Office manager"]
 
 
+def _line_total(line: tuple[str, int, float]) -> float:
+    """What a line costs: quantity times unit price."""
+    return line[1] * line[2]
+
+
 @dataclass(frozen=True)
 class Invoice:
     number: str
@@ -75,11 +81,11 @@ class Invoice:
 
     @property
     def top_line(self) -> str:
-        return max(self.lines, key=lambda line: line[1] * line[2])[0]
+        return max(self.lines, key=_line_total)[0]
 
     @property
     def top_unit(self) -> str:
-        return max(self.lines, key=lambda line: line[2])[0]
+        return max(self.lines, key=itemgetter(2))[0]
 
 
 @dataclass(frozen=True)
@@ -134,7 +140,7 @@ def _invoice(rng: random.Random, prefix: str, day: str, count: int = 5) -> Invoi
         lines = tuple(
             (item, rng.randint(2, 24), round(rng.randint(450, 9900) / 100, 2)) for item in items
         )
-        pricey = max(range(count), key=lambda i: lines[i][2])
+        pricey = lines.index(max(lines, key=itemgetter(2)))
         lines = tuple((i, 1, p) if n == pricey else (i, q, p) for n, (i, q, p) in enumerate(lines))
         invoice = Invoice(f"{prefix}-{rng.randint(1000, 9899)}", day, lines)
         totals = sorted((q * p for _, q, p in lines), reverse=True)
@@ -295,7 +301,7 @@ def review_checkpoints(case: str, **_: object) -> list[Evaluator]:
             facts=[said(amount_spellings(data.may.total)), data.may.top_line],
         ),
         text_states(data.approver, amount_spellings(data.may.total)),
-        aev.event_exists(title=data.title, date=day, time=start, end=shift(start, 30)),
+        aev.event_spans(title=data.title, date=day, time=start, end=shift(start, 30)),
         aev.task_exists(title=f"Pay {data.may.number}", due=data.due),
     ]
 

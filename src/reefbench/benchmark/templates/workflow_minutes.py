@@ -171,7 +171,7 @@ def minutes_checkpoints(case: str, **_: object) -> list[Evaluator]:
             data.client[1],
             facts=[said(amount_spellings(round(sum(data.rev2), 2)))],
         ),
-        aev.event_exists(title="Project sync", date=data.next_sync, time=data.time, end=data.end),
+        aev.event_spans(title="Project sync", date=data.next_sync, time=data.time, end=data.end),
         aev.task_exists(title="Prepare the status report", due=data.report_due),
         text_states(data.colleague, [str(data.confirmed)]),
     ]

@@ -111,10 +111,15 @@ def settled(paragraph: str, keep: str) -> str:
     return re.sub(CHANGE_MARK, resolve, paragraph)
 
 
+def _pending(match: re.Match[str]) -> str:
+    """A pending change as the document shows it: an insertion's text, a deletion gone."""
+    return match.group(3) if match.group(1) == "+" else ""
+
+
 def shown(paragraph: str) -> str:
     """``paragraph`` as the document reads with its changes pending (insertions in,
     deletions out): what it says before anyone settles them."""
-    return re.sub(CHANGE_MARK, lambda m: m.group(3) if m.group(1) == "+" else "", paragraph)
+    return re.sub(CHANGE_MARK, _pending, paragraph)
 
 
 REVIEW_RECORDS = [
