@@ -16,25 +16,18 @@ cache (keyed by the source's hash), and shown read-only inside the sandbox at
 
 from __future__ import annotations
 
-import hashlib
-import os
-import shutil
-import subprocess
-import tempfile
 from pathlib import Path
 
-from reefbench.errors import EnvironmentFailure
+from reefbench.envs.desktop import native_build
 
 SOURCE = Path(__file__).with_name("exo_a11y_module.c")
 SANDBOX_PATH = "/run/reef/exo_a11y.so"
 """Where the built module appears inside the sandbox (``/run`` is the sandbox's own tmpfs)."""
-PACKAGES = "gcc libc6-dev"
 
 
 def cache_dir() -> Path:
     """Where built modules are kept: ``$XDG_CACHE_HOME/reefbench/gtk-modules``."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "reefbench" / "gtk-modules"
+    return native_build.cache_dir("gtk-modules")
 
 
 def build(cache: Path | None = None) -> Path:
@@ -43,46 +36,12 @@ def build(cache: Path | None = None) -> Path:
     Raises:
         EnvironmentFailure: no C compiler, or the compiler rejected the source.
     """
-    source = SOURCE.read_bytes()
-    folder = cache or cache_dir()
-    target = folder / f"exo_a11y-{hashlib.sha256(source).hexdigest()[:16]}.so"
-    if target.is_file():
-        return target
-    compiler = shutil.which("cc")
-    if compiler is None:
-        raise EnvironmentFailure(
-            "the desktop builds a GTK module that lists Thunar's files and needs a C "
-            f"compiler: apt-get install {PACKAGES}"
-        )
-    # Built beside the target and renamed into place: a concurrent build never loads a
-    # half-written library.
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, partial = tempfile.mkstemp(prefix=".exo_a11y-", suffix=".so", dir=folder)
-    except OSError as error:
-        raise EnvironmentFailure(
-            f"cannot build the desktop's GTK module in {folder}: {error.strerror} "
-            "(set XDG_CACHE_HOME to a writable folder)"
-        ) from None
-    os.close(fd)
-    try:
-        done = subprocess.run(
-            [compiler, "-shared", "-fPIC", "-O2", "-Wall", "-o", partial, str(SOURCE)],
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        if done.returncode != 0:
-            lines = [line for line in done.stderr.splitlines() if "error" in line]
-            detail = (lines or done.stderr.splitlines() or ["no output"])[0]
-            raise EnvironmentFailure(
-                f"building the desktop's GTK module with {compiler} failed: {detail} "
-                f"(apt-get install {PACKAGES})"
-            )
-        os.replace(partial, target)
-    finally:
-        Path(partial).unlink(missing_ok=True)
-    return target
+    return native_build.build_library(
+        SOURCE,
+        cache or cache_dir(),
+        "the desktop's GTK module",
+        "the desktop builds a GTK module that lists Thunar's files",
+    )
 
 
 def sandbox_files() -> dict[str, Path]:

@@ -30,27 +30,20 @@ read-only inside the sandbox at :data:`SANDBOX_PATH`.
 
 from __future__ import annotations
 
-import hashlib
-import os
-import shutil
-import subprocess
-import tempfile
 from pathlib import Path
 
-from reefbench.errors import EnvironmentFailure
+from reefbench.envs.desktop import native_build
 
 SOURCE = Path(__file__).with_name("filetime_shim.c")
 SANDBOX_PATH = "/run/reef/filetime_shim.so"
 """Where the built shim appears inside the sandbox (``/run`` is the sandbox's own tmpfs)."""
 SINCE_VARIABLE = "REEF_FILETIME_SINCE"
 """The environment variable the shim reads the episode's start (host POSIX seconds) from."""
-PACKAGES = "gcc libc6-dev"
 
 
 def cache_dir() -> Path:
     """Where built shims are kept: ``$XDG_CACHE_HOME/reefbench/filetime`` (``~/.cache``)."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "reefbench" / "filetime"
+    return native_build.cache_dir("filetime")
 
 
 def build(cache: Path | None = None) -> Path:
@@ -59,46 +52,12 @@ def build(cache: Path | None = None) -> Path:
     Raises:
         EnvironmentFailure: no C compiler, or the compiler rejected the source.
     """
-    source = SOURCE.read_bytes()
-    folder = cache or cache_dir()
-    target = folder / f"filetime_shim-{hashlib.sha256(source).hexdigest()[:16]}.so"
-    if target.is_file():
-        return target
-    compiler = shutil.which("cc")
-    if compiler is None:
-        raise EnvironmentFailure(
-            f"the desktop's world clock builds a file-time shim and needs a C compiler: "
-            f"apt-get install {PACKAGES}"
-        )
-    # Built beside the target and renamed into place: a concurrent build (another
-    # desktop, another harness) never loads a half-written library.
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, partial = tempfile.mkstemp(prefix=".filetime_shim-", suffix=".so", dir=folder)
-    except OSError as error:
-        raise EnvironmentFailure(
-            f"cannot build the desktop's file-time shim in {folder}: {error.strerror} "
-            "(set XDG_CACHE_HOME to a writable folder)"
-        ) from None
-    os.close(fd)
-    try:
-        done = subprocess.run(
-            [compiler, "-shared", "-fPIC", "-O2", "-Wall", "-o", partial, str(SOURCE)],
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        if done.returncode != 0:
-            lines = [line for line in done.stderr.splitlines() if "error" in line]
-            detail = (lines or done.stderr.splitlines() or ["no output"])[0]
-            raise EnvironmentFailure(
-                f"building the desktop's file-time shim with {compiler} failed: {detail} "
-                f"(apt-get install {PACKAGES})"
-            )
-        os.replace(partial, target)
-    finally:
-        Path(partial).unlink(missing_ok=True)
-    return target
+    return native_build.build_library(
+        SOURCE,
+        cache or cache_dir(),
+        "the desktop's file-time shim",
+        "the desktop's world clock builds a file-time shim",
+    )
 
 
 def sandbox_env(since: float) -> dict[str, str]:
