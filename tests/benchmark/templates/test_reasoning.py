@@ -136,8 +136,26 @@ def test_money_spellings_accept_grouping() -> None:
         "1 234.50",
         "1234,50",
         "1.234,50",
+        "1234.5",
+        "1,234.5",
+        "1 234.5",
+        "1234,5",
+        "1.234,5",
     ]
     assert rs.money_spellings(98.0) == "98.00|98,00"
+    assert rs.money_spellings(12.34) == "12.34|12,34"
+
+
+def test_a_total_written_with_one_decimal_is_that_total_and_no_other() -> None:
+    """Playtest H5: "22644.2" for 22644.20 would have failed the reply; whole words keep
+    22644.2 from matching 22644.25."""
+    from reefbench.envs.services.evaluators import _has
+
+    spellings = rs.money_spellings(22644.2).split("|")
+    assert any(_has("The total is 22644.2 after rev2.", s) for s in spellings)
+    assert any(_has("Total: EUR 22,644.2", s) for s in spellings)
+    assert not any(_has("The total is 22644.25.", s) for s in spellings)
+    assert not any(_has("The total is 122644.2.", s) for s in spellings)
 
 
 def test_a_start_time_may_be_written_the_usual_ways() -> None:

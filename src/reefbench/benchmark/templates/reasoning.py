@@ -52,10 +52,14 @@ def money(amount: float) -> str:
 
 def money_spellings(amount: float) -> str:
     """The ways a total may be written ("1234.50", "1,234.50", "1 234.50", and with a
-    decimal comma "1234,50", "1.234,50"), as a fact."""
+    decimal comma "1234,50", "1.234,50"), as a fact; a total whose cents end in 0 also
+    with one decimal ("1234.5": playtest H5 noted "22644.2" would have failed). Whole
+    pounds are not written without decimals: as whole words "1234" is in "1234.50"."""
     plain, grouped = f"{amount:.2f}", f"{amount:,.2f}"
     european = grouped.replace(",", " ").replace(".", ",").replace(" ", ".")
     spellings = [plain, grouped, grouped.replace(",", " "), plain.replace(".", ","), european]
+    if plain.endswith("0") and not plain.endswith(".00"):
+        spellings += [s[:-1] for s in spellings]
     return "|".join(dict.fromkeys(spellings))
 
 
