@@ -62,6 +62,7 @@ def families() -> list[Family]:
     """The families written so far (their modules imported now)."""
     from reefbench.benchmark.templates import (
         ambiguity,
+        ambiguity_more,
         calc,
         calc_analysis,
         impress,
@@ -136,6 +137,16 @@ def families() -> list[Family]:
                 Template(ambiguity.MAIL_NAMESAKE, "medium", ambiguity.mail_answer),
                 Template(ambiguity.FILE_NAMESAKE, "medium", ambiguity.file_answer),
                 Template(ambiguity.MEETING_NAMESAKE, "hard", ambiguity.meeting_answer),
+                # the reference reads neither candidate: a person opens both first
+                Template(
+                    ambiguity_more.TEXT_NAMESAKE, "hard", ambiguity_more.text_answer, min_steps=24
+                ),
+                Template(
+                    ambiguity_more.INVOICE_REPLY,
+                    "hard",
+                    ambiguity_more.invoice_answer,
+                    min_steps=24,
+                ),
             ),
         ),
         Family(
