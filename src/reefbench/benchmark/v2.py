@@ -72,6 +72,8 @@ def families() -> list[Family]:
         office,
         pixels,
         reasoning,
+        reasoning_expenses,
+        reasoning_offers,
         robustness,
         workflow_money,
         workflow_plans,
@@ -152,12 +154,15 @@ def families() -> list[Family]:
         Family(
             "reasoning",
             "The answer follows only from many items together (mails against a ledger, "
-            "colleagues' constraints against the calendar, receipts and refunds): reason "
-            "over all of them.",
+            "colleagues' constraints against the calendar, receipts and refunds, offers "
+            "across mails and price lists, expense claims per category): reason over all of "
+            "them.",
             (
                 Template(reasoning.UNRECORDED_INVOICES, "hard", min_steps=50),
                 Template(reasoning.MEETING_SLOT, "hard", min_steps=40),
                 Template(reasoning.TOP_VENDOR, "hard", min_steps=40),
+                Template(reasoning_offers.BEST_OFFER, "hard", min_steps=40),
+                Template(reasoning_expenses.QUARTER_EXPENSES, "hard", min_steps=70),
             ),
         ),
         Family(
