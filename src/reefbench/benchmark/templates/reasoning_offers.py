@@ -110,7 +110,7 @@ def offers_case(case: str) -> Offers:
     unit = {w: round(gross / VAT, 2)}
     delivery = {w: 0.0}
     # The delivery-heavy supplier: a lower unit price, a charge that outweighs it.
-    unit[d] = round(unit[w] - rng.choice([4, 5, 6, 8]), 2)
+    unit[d] = _price(rng, unit[w] - 9, unit[w] - 4)
     gap = quantity * (unit[w] - unit[d]) + delivery[w]
     delivery[d] = float(int(gap + rng.uniform(40, 90)) // 5 * 5)
     # The others: dearer than the winner by a clear margin, each by its own route.
