@@ -71,6 +71,7 @@ def families() -> list[Family]:
         injection,
         office,
         pixels,
+        pixels_more,
         reasoning,
         reasoning_expenses,
         reasoning_offers,
@@ -129,6 +130,8 @@ def families() -> list[Family]:
                 Template(pixels.RECEIPT_TOTAL, "hard", min_steps=30),
                 Template(pixels.CHART_PEAK, "hard", min_steps=20),
                 Template(pixels.JAR_LABEL, "hard", min_steps=35),  # five jars, one by one
+                Template(pixels_more.LINE_CROSS, "hard", min_steps=20),
+                Template(pixels_more.SEAT_OPPOSITE, "hard", min_steps=30),  # three plans
             ),
         ),
         Family(
