@@ -165,6 +165,7 @@ NAMES: dict[str, str] = {
     "root.answer_covers": "reefbench.environments.root:answer_covers",
     "root.answer_equals": "reefbench.environments.root:answer_equals",
     "root.answer_judged": "reefbench.environments.root:answer_judged",
+    "root.answer_one_of": "reefbench.environments.root:answer_one_of",
     "root.declared_infeasible": "reefbench.environments.root:declared_infeasible",
     "root.infeasible": "reefbench.environments.root:infeasible",
     "root.user_was_asked": "reefbench.environments.root:user_was_asked",

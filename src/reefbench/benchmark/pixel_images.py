@@ -217,6 +217,13 @@ def picture(spec: dict[str, Any]) -> Image:
         return draw_chart(str(spec["title"]), [int(v) for v in spec["values"]])
     if kind == "jar":
         return draw_jar(str(spec["product"]), str(spec["colour"]))
+    if kind in ("lines", "seats"):
+        from reefbench.benchmark import pixel_scenes
+
+        if kind == "lines":
+            return pixel_scenes.draw_lines(str(spec["title"]), list(spec["series"]))
+        names = [str(n) for n in spec["names"]]
+        return pixel_scenes.draw_seats(str(spec["heading"]), names, float(spec["tilt"]))
     raise ValueError(f"unknown picture kind {kind!r}")
 
 
@@ -228,7 +235,9 @@ def draw_pixel_images(folder: str, images: list[dict[str, Any]], env: DesktopDev
         folder: The folder, as the agent sees it (e.g. "~/Pictures/Receipts").
         images: One entry per file: "name" (e.g. "receipt_02.png") and "kind", with its
             fields: "receipt" ("shop", "variant", "tilt" in degrees), "chart" ("title",
-            "values": six monthly values) or "jar" ("product", "colour").
+            "values": six monthly values), "jar" ("product", "colour"), "lines"
+            ("title", "series": each "name", "colour", twelve "values") or "seats"
+            ("heading", "names": ten, in seat order, "tilt" in degrees).
     """
     target = env.session.host_path(folder)
     target.mkdir(parents=True, exist_ok=True)

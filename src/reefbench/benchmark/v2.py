@@ -62,6 +62,7 @@ def families() -> list[Family]:
     """The families written so far (their modules imported now)."""
     from reefbench.benchmark.templates import (
         ambiguity,
+        ambiguity_more,
         calc,
         calc_analysis,
         impress,
@@ -70,7 +71,10 @@ def families() -> list[Family]:
         injection,
         office,
         pixels,
+        pixels_more,
         reasoning,
+        reasoning_expenses,
+        reasoning_offers,
         robustness,
         workflow_money,
         workflow_plans,
@@ -126,6 +130,8 @@ def families() -> list[Family]:
                 Template(pixels.RECEIPT_TOTAL, "hard", min_steps=30),
                 Template(pixels.CHART_PEAK, "hard", min_steps=20),
                 Template(pixels.JAR_LABEL, "hard", min_steps=35),  # five jars, one by one
+                Template(pixels_more.LINE_CROSS, "hard", min_steps=20),
+                Template(pixels_more.SEAT_OPPOSITE, "hard", min_steps=30),  # three plans
             ),
         ),
         Family(
@@ -136,17 +142,30 @@ def families() -> list[Family]:
                 Template(ambiguity.MAIL_NAMESAKE, "medium", ambiguity.mail_answer),
                 Template(ambiguity.FILE_NAMESAKE, "medium", ambiguity.file_answer),
                 Template(ambiguity.MEETING_NAMESAKE, "hard", ambiguity.meeting_answer),
+                # the reference reads neither candidate: a person opens both first
+                Template(
+                    ambiguity_more.TEXT_NAMESAKE, "hard", ambiguity_more.text_answer, min_steps=24
+                ),
+                Template(
+                    ambiguity_more.INVOICE_REPLY,
+                    "hard",
+                    ambiguity_more.invoice_answer,
+                    min_steps=24,
+                ),
             ),
         ),
         Family(
             "reasoning",
             "The answer follows only from many items together (mails against a ledger, "
-            "colleagues' constraints against the calendar, receipts and refunds): reason "
-            "over all of them.",
+            "colleagues' constraints against the calendar, receipts and refunds, offers "
+            "across mails and price lists, expense claims per category): reason over all of "
+            "them.",
             (
                 Template(reasoning.UNRECORDED_INVOICES, "hard", min_steps=50),
                 Template(reasoning.MEETING_SLOT, "hard", min_steps=40),
                 Template(reasoning.TOP_VENDOR, "hard", min_steps=40),
+                Template(reasoning_offers.BEST_OFFER, "hard", min_steps=40),
+                Template(reasoning_expenses.QUARTER_EXPENSES, "hard", min_steps=70),
             ),
         ),
         Family(

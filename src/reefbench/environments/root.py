@@ -167,6 +167,22 @@ def answer_equals(expected: str, env: RootEnvironment, units: Sequence[str] = ()
 
 
 @evaluator(env=ROOT, governs=_answer_keys)
+def answer_one_of(accepted: Sequence[str], env: RootEnvironment) -> EvalResult:
+    """The submitted answer says one of several spellings of the one right answer ("March",
+    "Mar"; "Anna Berg", "Anna"), each compared as :func:`answer_equals` compares.
+
+    Args:
+        accepted: The ways of writing the correct answer.
+    """
+    answer = env.answer
+    if answer is None:
+        return EvalResult(success=False, message="no answer submitted yet")
+    if any(answers_match(answer, a) for a in accepted):
+        return EvalResult(success=True, message="answer is correct")
+    return EvalResult(success=False, message=f"answer {answer!r} is not {accepted[0]!r}")
+
+
+@evaluator(env=ROOT, governs=_answer_keys)
 def answer_covers(facts: Sequence[str], env: RootEnvironment) -> EvalResult:
     """The submitted free-text answer states every required fact (a rubric; ``a|b`` accepts
     either spelling). Progress is the share of facts stated.

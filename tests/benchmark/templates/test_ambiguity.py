@@ -35,9 +35,10 @@ def _attributes(task: Task) -> dict[str, object]:
     return dict(task.metadata.subtasks[0].attributes)
 
 
-def test_the_family_has_three_templates_of_medium_or_hard_tier() -> None:
+def test_the_family_has_these_three_templates_of_medium_or_hard_tier() -> None:
     family = _family()
-    assert {t.subtask.id for t in family.templates} == set(TARGETS)
+    # (and those of :mod:`.ambiguity_more`: tests/benchmark/templates/test_ambiguity_more.py)
+    assert set(TARGETS) <= {t.subtask.id for t in family.templates}
     assert {t.tier for t in family.templates} <= {"medium", "hard"}
     assert all(t.answers is not None for t in family.templates)
     assert set(ambiguity.POOL) <= set(v2.POOL)

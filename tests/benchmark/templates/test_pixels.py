@@ -55,9 +55,9 @@ def _images(template: SubTask, values: dict[str, Any]) -> tuple[str, list[dict[s
     return str(bound["folder"]), list(bound["images"])
 
 
-def test_the_family_has_three_hard_desktop_templates() -> None:
+def test_the_family_has_these_three_hard_desktop_templates() -> None:
     family = _family()
-    assert {t.subtask.id for t in family.templates} == set(TEMPLATES)
+    assert set(TEMPLATES) <= {t.subtask.id for t in family.templates}
     assert {t.tier for t in family.templates} == {"hard"}
     assert set(pixels.POOL) <= set(v2.POOL)
 
