@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from reefbench.actions.spec import action
+from reefbench.benchmark import pixel_scenes
+from reefbench.benchmark.pixel_scenes import noisy
 from reefbench.envs.desktop.device import DesktopDevice
 
 if TYPE_CHECKING:
@@ -78,15 +80,6 @@ def receipt_of(shop: str, variant: int) -> Receipt:
     return Receipt(shop, f"2024-05-{day:02d}", items, discount, round(taxed * 0.1))
 
 
-def _noisy(image: Image, seed: str, amount: int = 28) -> Image:
-    """``image`` with grey sensor noise blended in (seeded, so the same every time)."""
-    from PIL import Image as PILImage
-
-    rng = random.Random(seed)
-    noise = PILImage.frombytes("L", image.size, rng.randbytes(image.width * image.height))
-    return PILImage.blend(image, PILImage.merge("RGB", [noise] * 3), amount / 255)
-
-
 def draw_receipt(receipt: Receipt, tilt: float) -> Image:
     """A receipt photographed on a grey desk, turned ``tilt`` degrees, with noise."""
     from PIL import Image as PILImage
@@ -121,7 +114,7 @@ def draw_receipt(receipt: Receipt, tilt: float) -> Image:
     )
     desk = PILImage.new("RGB", (turned.width + 60, turned.height + 60), "#7d7a74")
     desk.paste(turned, (30, 30))
-    return _noisy(desk, f"{receipt.shop}:{tilt}")
+    return noisy(desk, f"{receipt.shop}:{tilt}")
 
 
 # -------------------------------------------------------------------------- charts
@@ -205,7 +198,7 @@ def draw_jar(product: str, colour: str) -> Image:
     # The camera held a little askew: the print is turned 2 to 4 degrees, either way.
     tilt = random.Random(f"jar:{product}:{colour}").choice([-4.0, -3.0, -2.0, 2.0, 3.0, 4.0])
     turned = image.rotate(tilt, resample=PILImage.Resampling.BICUBIC, fillcolor="#e9e2d3")
-    return _noisy(turned, f"jar:{product}:{colour}", 16)
+    return noisy(turned, f"jar:{product}:{colour}", 16)
 
 
 def picture(spec: dict[str, Any]) -> Image:
@@ -218,8 +211,6 @@ def picture(spec: dict[str, Any]) -> Image:
     if kind == "jar":
         return draw_jar(str(spec["product"]), str(spec["colour"]))
     if kind in ("lines", "seats"):
-        from reefbench.benchmark import pixel_scenes
-
         if kind == "lines":
             return pixel_scenes.draw_lines(str(spec["title"]), list(spec["series"]))
         names = [str(n) for n in spec["names"]]

@@ -39,10 +39,14 @@ LINE_COLOURS = {
 }
 
 
-def _noisy(image: Image, seed: str, amount: int) -> Image:
-    from reefbench.benchmark.pixel_images import _noisy as noisy
+def noisy(image: Image, seed: str, amount: int = 28) -> Image:
+    """``image`` with grey sensor noise blended in (seeded, so the same every time): every
+    generated photo of the pixels family carries it (:mod:`.pixel_images` too)."""
+    from PIL import Image as PILImage
 
-    return noisy(image, seed, amount)
+    rng = random.Random(seed)
+    noise = PILImage.frombytes("L", image.size, rng.randbytes(image.width * image.height))
+    return PILImage.blend(image, PILImage.merge("RGB", [noise] * 3), amount / 255)
 
 
 def draw_lines(title: str, series: list[dict[str, Any]]) -> Image:
@@ -174,4 +178,4 @@ def draw_seats(heading: str, names: list[str], tilt: float) -> Image:
             draw.text((x + dx, y - 10), first, fill="#111", font=font, anchor=anchor)
             draw.text((x + dx, y + 10), last, fill="#111", font=font, anchor=anchor)
     turned = paper.rotate(tilt, resample=PILImage.Resampling.BICUBIC, fillcolor="#8a8578")
-    return _noisy(turned, f"seats:{heading}:{tilt}", 22)
+    return noisy(turned, f"seats:{heading}:{tilt}", 22)
