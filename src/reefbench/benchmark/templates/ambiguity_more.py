@@ -27,8 +27,10 @@ from reefbench.benchmark.templates.ambiguity import (
     THE_OTHER,
     WHICH_CONTACT,
     WITHOUT_ASKING,
+    _account,
+    _ask,
 )
-from reefbench.benchmark.templates.common import browser_app, call
+from reefbench.benchmark.templates.common import browser_app
 from reefbench.benchmark.templates.workflow import reply
 from reefbench.environments.root import user_was_asked
 from reefbench.envs.services import evaluators as aev
@@ -39,14 +41,6 @@ from reefbench.tasks.task import ActionStep
 
 B = "browser"
 WHICH_MAIL = "which mail"
-
-
-def _account(action: object) -> ActionStep:
-    return ActionStep(env="services", action=action)  # type: ignore[arg-type]
-
-
-def _ask(kind: str) -> list[ActionCall]:
-    return [call("root", "call_user", kind=kind)]
 
 
 # ------------------------------------------- two contacts of one name, two threads
