@@ -1,5 +1,6 @@
-"""Print the reef-v1 gates' summary (tasks, episodes, failures, run time) at the end of
-the pytest run, where CI logs show it, instead of between progress dots."""
+"""Print the live gates' summaries (tasks, episodes, failures, solutions that needed a
+second try, run time) at the end of the pytest run, where CI logs show them, instead of
+between progress dots."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-GATES_SUMMARY = pytest.StashKey[str]()
+GATES_SUMMARY = pytest.StashKey[list[str]]()
 
 
 @pytest.fixture(scope="session")
@@ -15,13 +16,14 @@ def report_gates(pytestconfig: pytest.Config) -> Callable[[str], None]:
     """Keep a line for the terminal summary."""
 
     def keep(line: str) -> None:
-        pytestconfig.stash[GATES_SUMMARY] = line
+        pytestconfig.stash.setdefault(GATES_SUMMARY, []).append(line)
 
     return keep
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    line = terminalreporter.config.stash.get(GATES_SUMMARY, None)
-    if line is not None:
-        terminalreporter.write_sep("-", "reef-v1 validation gates")
-        terminalreporter.write_line(line)
+    lines = terminalreporter.config.stash.get(GATES_SUMMARY, [])
+    if lines:
+        terminalreporter.write_sep("-", "validation gates")
+        for line in lines:
+            terminalreporter.write_line(line)

@@ -53,9 +53,10 @@ def verdicts(report_gates: Callable[[str], None]) -> dict[str, Verdict]:
     seconds = time.perf_counter() - started
     episodes = sum(v.episodes for v in found)
     failed = sum(not v.ok for v in found)
+    retried = [f"{v.task_id} ({', '.join(v.retried)})" for v in found if v.retried]
     report_gates(
         f"reef-v1 gates: {len(found)} tasks, {episodes} episodes, {failed} failing, "
-        f"{seconds:.0f} s with 2 workers"
+        f"{seconds:.0f} s with 2 workers; passed on a second try: {', '.join(retried) or 'none'}"
     )
     return {v.task_id: v for v in found}
 

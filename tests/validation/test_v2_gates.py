@@ -12,6 +12,8 @@ after it, so a failing template is a failing test.
 from __future__ import annotations
 
 import shutil
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -55,10 +57,17 @@ def test_the_sample_covers_every_template_of_reef_v2() -> None:
 
 
 @pytest.fixture(scope="module")
-def verdicts() -> dict[str, Verdict]:
+def verdicts(report_gates: Callable[[str], None]) -> dict[str, Verdict]:
     assert SUITE.pool is not None
+    started = time.perf_counter()
     tasks = list({t.id: t for t in SAMPLE.values()}.values())
     found = run_gates(tasks, SUITE.make_environments, pool=SUITE.pool(), workers=2)
+    retried = [f"{v.task_id} ({', '.join(v.retried)})" for v in found if v.retried]
+    report_gates(
+        f"reef-v2 sample gates: {len(found)} tasks, {sum(v.episodes for v in found)} episodes, "
+        f"{sum(not v.ok for v in found)} failing, {time.perf_counter() - started:.0f} s with "
+        f"2 workers; passed on a second try: {', '.join(retried) or 'none'}"
+    )
     return {v.task_id: v for v in found}
 
 

@@ -162,6 +162,13 @@ def _check_by_playing(
     def show(verdict: object) -> None:
         if not verdict.ok:  # type: ignore[attr-defined]
             console.print(f"[red]FAIL[/] {verdict.line()}", highlight=False)  # type: ignore[attr-defined]
+        elif verdict.retried:  # type: ignore[attr-defined]
+            again = ", ".join(verdict.retried)  # type: ignore[attr-defined]
+            console.print(
+                f"[yellow]RETRIED[/] {verdict.task_id}: {again} passed on the second try "  # type: ignore[attr-defined]
+                "(a GUI step raced the app: worth a look)",
+                highlight=False,
+            )
 
     from reefbench.cli.stopping import stopped_cleanly
 

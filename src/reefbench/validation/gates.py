@@ -100,6 +100,16 @@ task's near misses and whether its alternatives are played, and hands each verdi
 # task, whatever a run's agents are forgiven.
 STRICT = 0
 
+SOLUTION_TRIES = 2
+"""How often a reference or alternative solution is played before its failure counts.
+The gates' agents play without observing, so a GUI step can outrun an app slowed by a
+loaded machine (a dialog that maps after the next keystroke was typed): CI lost a whole run
+to one such miss of a solution that passes on every quiet replay. One pass proves the task
+solvable; a solution that needed its second try is named in :attr:`Verdict.retried` (and
+by ``reef suite check``) so a solution that races the app shows up without failing a run.
+Near misses are never replayed: a miss that fails by accident errs on the safe side only
+when it passes, and that is what the gate looks for."""
+
 
 @dataclass
 class Verdict:
@@ -113,6 +123,8 @@ class Verdict:
     """What gate 11 undid ('' when the task has no state key it applies to)."""
     node: str = ""
     """The Ray node that checked the task ('' when checked on this machine)."""
+    retried: list[str] = field(default_factory=list)
+    """The solutions that passed only on their second try ("oracle", "alternative 0")."""
 
     @property
     def ok(self) -> bool:
@@ -373,19 +385,26 @@ def _play_the_oracle(
     calls, so at those turns the oracle's episode asks what completing there would give,
     then goes on (see Episode.probe_at)."""
     probe_at = {1} if short is None else {1, len(short) + 1}
-    oracle = Episode(
-        task,
-        OracleAgent(observe=False),
-        envs,
-        action_set=action_set,
-        probe_at=probe_at,
-        invalid_tolerance=STRICT,
-    )
-    result = oracle.run()
-    verdict.episodes += 1
+    failures: list[str] = []
+    for _ in range(SOLUTION_TRIES):
+        oracle = Episode(
+            task,
+            OracleAgent(observe=False),
+            envs,
+            action_set=action_set,
+            probe_at=probe_at,
+            invalid_tolerance=STRICT,
+        )
+        result = oracle.run()
+        verdict.episodes += 1
+        if result.success:
+            break
+        failures.append(_failure("oracle", result))
     if not result.success:
-        verdict.problems.append(_failure("oracle", result))
+        verdict.problems.append(_tried_twice(failures))
     else:
+        if failures:
+            verdict.retried.append("oracle")
         flaky = _unstable_checkpoints(task, oracle.envs)
         if flaky:
             verdict.problems.append(f"checkpoints {flaky} differ on the same final state")
@@ -399,16 +418,31 @@ def _play_alternative(
     task: Task, envs: Mapping[str, Environment], number: int, action_set: str, verdict: Verdict
 ) -> None:
     """Gate 3: the task's alternative solution ``number`` succeeds too."""
-    alternative = Episode(
-        task,
-        OracleAgent(alternative=number, observe=False),
-        envs,
-        action_set=action_set,
-        invalid_tolerance=STRICT,
-    ).run()
-    verdict.episodes += 1
-    if not alternative.success:
-        verdict.problems.append(_failure(f"alternative solution {number}", alternative))
+    failures: list[str] = []
+    for _ in range(SOLUTION_TRIES):
+        alternative = Episode(
+            task,
+            OracleAgent(alternative=number, observe=False),
+            envs,
+            action_set=action_set,
+            invalid_tolerance=STRICT,
+        ).run()
+        verdict.episodes += 1
+        if alternative.success:
+            if failures:
+                verdict.retried.append(f"alternative {number}")
+            return
+        failures.append(_failure(f"alternative solution {number}", alternative))
+    verdict.problems.append(_tried_twice(failures))
+
+
+def _tried_twice(failures: list[str]) -> str:
+    """One problem for a solution that failed on every try: the first failure, and the
+    later ones only where they differ (a different checkpoint missed is worth reading)."""
+    first, *later = failures
+    others = [f for f in dict.fromkeys(later) if f != first]
+    again = f" (again on try {len(failures)})" if not others else ""
+    return "; then ".join([first + again, *others])
 
 
 def _check_long_chain(
