@@ -60,14 +60,31 @@ def suite_check(
             "the smallest task that uses it, as near misses are played).",
         ),
     ] = False,
+    record: Annotated[
+        bool,
+        typer.Option(
+            "--record",
+            help="Write the gate record (gates.json: every task's verdict, the data's hash, "
+            "the code version) beside a frozen suite's data.",
+        ),
+    ] = False,
 ) -> None:
     """Run the validation gates; print a verdict per failing task (exit 1 if any fails)."""
     from reefbench.actions.sets import get_action_set
 
     if workers < 1:
         raise ConfigError(f"--workers must be at least 1, got {workers}")
+    if record and (tasks or static):
+        raise ConfigError(
+            "--record vouches for every task of the suite, played: drop --tasks and --static"
+        )
     get_action_set(action_set)  # one line naming the known sets, before anything loads
     chosen, picked = _tasks_to_check(suite, tasks)
+    if record and chosen.frozen is None:
+        raise ConfigError(
+            f"suite {suite} has no frozen data to record the gates beside; freeze it first "
+            "(a row in reefbench.suites.RELEASES with frozen data)"
+        )
     pool = dict(chosen.pool()) if chosen.pool is not None else None
     failed = _print_pool_lint(pool, suite)
     known = chosen.frozen.known_faults if chosen.frozen is not None else {}
@@ -79,7 +96,7 @@ def suite_check(
             raise ConfigError(f"suite {suite} has no static gates (they read a subtask pool)")
         failed += _check_statically(picked, pool, known, started)
     else:
-        failed += _check_by_playing(
+        verdicts = _check_by_playing(
             chosen,
             picked,
             pool,
@@ -90,6 +107,9 @@ def suite_check(
             started=started,
             ray=ray,
         )
+        failed += sum(not v.ok for v in verdicts)
+        if record:
+            _write_record(chosen.frozen, verdicts, action_set)
     if failed:
         raise typer.Exit(1)
 
@@ -153,9 +173,9 @@ def _check_by_playing(
     every_alternative: bool,
     started: float,
     ray: str | None = None,
-) -> int:
+) -> list[Any]:
     """Every gate, episodes played in the suite's environments; prints each failing
-    verdict as it comes and the tally, and returns the number of failing tasks."""
+    verdict as it comes and the tally, and returns the verdicts."""
     from reefbench.validation.distributed import on_ray
     from reefbench.validation.gates import run_gates
 
@@ -194,7 +214,62 @@ def _check_by_playing(
         f"the gates ({episodes} episodes, {seconds:.0f} s, {workers} worker(s){where}, "
         f"{action_set} actions)"
     )
-    return failing
+    return verdicts
+
+
+def _write_record(frozen: Any, verdicts: list[Any], action_set: str) -> None:
+    """Write the gate record beside ``frozen``'s data and say where."""
+    import datetime as dt
+
+    from reefbench.plumbing.userfiles import read_text
+    from reefbench.suites.frozen import TASKS_FILE, content_hash
+    from reefbench.suites.gate_record import GateRecord, TaskGates, write_record
+
+    entry = GateRecord(
+        suite=frozen.name,
+        version=frozen.version,
+        data_sha256=content_hash(read_text(frozen.directory / TASKS_FILE)),
+        code_version=_code_version(),
+        action_set=action_set,
+        checked_on=dt.datetime.now(dt.UTC).date(),
+        tasks={
+            v.task_id: TaskGates(
+                ok=v.ok, problems=v.problems, episodes=v.episodes, retried=v.retried
+            )
+            for v in verdicts
+        },
+    )
+    console.print(f"gate record written: {write_record(frozen, entry)}", highlight=False)
+
+
+def _code_version() -> str:
+    """reefbench's version, and the commit when run from a git checkout (``0.1.0+g3aeb15e``;
+    ``+dirty`` when files differ from it)."""
+    import subprocess
+    from pathlib import Path
+
+    import reefbench
+
+    version = reefbench.__version__
+    here = Path(reefbench.__file__).parent
+    try:
+        commit = subprocess.run(
+            ["git", "-C", str(here), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(here), "status", "--porcelain", "--untracked-files=no", "."],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return version
+    return f"{version}+g{commit}" + ("+dirty" if dirty else "")
 
 
 @suite_app.command("freeze")
