@@ -258,6 +258,20 @@ def near_miss_plan(tasks: Iterable[Task]) -> dict[str, set[str]]:
     return plan
 
 
+def gate_sample(tasks: Iterable[Task], pool: Mapping[str, SubTask]) -> list[Task]:
+    """The tasks that play every template's part of the gates, in suite order: each
+    template's smallest task (its near misses: :func:`near_miss_plan`), the tasks whose
+    alternatives are played (:func:`alternative_plan`) and every task made by hand (no
+    template speaks for it). Gates that judge a template's code (its reference, near
+    misses, alternatives, checkpoints, long-chain starts) see all of it here; the rest of a
+    suite differs only in values, which the gate record of a full run vouches for
+    (:mod:`reefbench.suites.gate_record`)."""
+    tasks = list(tasks)
+    chosen = set(near_miss_plan(tasks)) | alternative_plan(tasks, pool)
+    chosen |= {t.id for t in tasks if not t.metadata.subtasks or "handmade" in t.metadata.tags}
+    return [t for t in tasks if t.id in chosen]
+
+
 def alternative_plan(tasks: Iterable[Task], pool: Mapping[str, SubTask]) -> set[str]:
     """Ids of the tasks whose alternative solutions the gates play: for each template of
     ``pool`` with alternatives, the task with the fewest subtasks that uses it (picked as
