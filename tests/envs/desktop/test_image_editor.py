@@ -140,3 +140,29 @@ def test_a_photo_scaled_in_the_editor_and_exported_as_jpeg_is_smaller_and_a_jpeg
     assert saved.is_file()
     with Image.open(saved) as opened:
         assert (opened.format, opened.size) == ("JPEG", (60, 40))
+
+
+def test_drawing_started_from_a_shell_is_prepared_and_changes_no_setting(
+    desk: DesktopEnvironment,
+) -> None:
+    """A playtest started Drawing from a terminal (``drawing chart.png &``): it read dconf
+    instead of its prepared keyfile, showed the first-start dialog and wrote its settings
+    there, and the episode ended as a side effect the agent had not caused."""
+    from reefbench.plumbing.waiting import wait_until
+
+    desk.reset()
+    before = desk.on_state_snapshot()
+    desk.session.spawn(["sh", "-c", "exec drawing"], name="shell")
+
+    def listing() -> str | None:
+        text = str(desk.observe()["elements"])
+        return text if '"Pencil"' in text else None
+
+    shown = wait_until(listing, 30)
+    assert shown is not None, "Drawing did not open"
+    assert "first time you use Drawing" not in shown
+    desk.step("hotkey", {"keys": ["ctrl", "q"]})
+    gone = wait_until(lambda: "drawing" not in desk.process_names() or None, 15)
+    assert gone, "Drawing did not quit"
+    changed = [c.description for c in desk.on_state_changes(before) if "setting" in c.key]
+    assert changed == []

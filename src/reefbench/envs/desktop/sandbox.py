@@ -31,7 +31,8 @@ SANDBOX_HOME = "/home/user"
 INIT_PATH = "/run/reef/init.py"
 PORTS_DIR = "/run/reef/ports"
 APPLICATIONS_DIR = "/usr/share/applications"
-SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
+# /run/reef/bin first: launchers that start an app with its variables (image_editor).
+SANDBOX_PATH = "/run/reef/bin:/usr/local/bin:/usr/bin:/bin"
 SANDBOX_UID = 1000
 
 # Read-only system trees. /var/cache/fontconfig spares every app a font-cache rebuild.

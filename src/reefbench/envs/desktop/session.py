@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from reefbench.envs import procs
-from reefbench.envs.desktop import exo_a11y, faketime, orphans
+from reefbench.envs.desktop import exo_a11y, faketime, image_editor, orphans
 from reefbench.envs.desktop.apps import WINDOW_MANAGER, write_desktop_files
 from reefbench.envs.desktop.forward import PortRelay, relay_socket_name
 from reefbench.envs.desktop.jsonlines import JsonLineProcess
@@ -277,7 +277,12 @@ class DesktopSession:
             ports_dir=self._path("ports"),
             passwd=self._path("passwd"),
             group=self._path("group"),
-            system_files={**self._system_files, **exo_a11y.sandbox_files(), **clock_files},
+            system_files={
+                **self._system_files,
+                **exo_a11y.sandbox_files(),
+                **image_editor.sandbox_files(self._path("launchers")),
+                **clock_files,
+            },
             extra_env={
                 "NO_AT_BRIDGE": "0",
                 "GTK_OVERLAY_SCROLLING": "0",
