@@ -21,36 +21,12 @@ Usage: ``python bench/throughput.py [--latency 10] [--steps 3] [--episodes-per-w
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import shutil
 import sys
-import tempfile
-import threading
-import time
-from pathlib import Path
 from typing import Any
 
-from reefbench import ActionCall, AgentOutput, Task, Turn
-from reefbench.log.store import ResultsStore
-from reefbench.runner.config import RunConfig
-from reefbench.runner.engine import Runner
-
-
-class ThinkingAgent:
-    """Waits ``latency`` seconds per step (a model's think time), then calls ``wait()``."""
-
-    name = "thinking"
-
-    def __init__(self, latency: float) -> None:
-        self.latency = latency
-
-    def reset(self, task: Any, action_spaces: Any, descriptions: Any) -> None:
-        pass
-
-    def act(self, turn: Turn) -> AgentOutput:
-        time.sleep(self.latency)  # simulated model latency, not synchronisation
-        return AgentOutput(calls=[ActionCall(env="root", name="wait")])
+from _episodes import ThinkingAgent, emit, run_measured
+from reefbench import Task, TaskMetadata
 
 
 def make_task(steps: int) -> Task:
@@ -61,7 +37,7 @@ def make_task(steps: int) -> Task:
         instruction="Copy the code shown on the phone into ~/code.txt on the desktop.",
         nodes={"code": file_exists("~/code.txt").on("desktop")},
         reference_solution=[],
-        metadata={"environments": ["desktop", "phone"], "step_limit": steps},
+        metadata=TaskMetadata(environments=["desktop", "phone"], step_limit=steps),
     )
 
 
@@ -72,93 +48,25 @@ def make_environments() -> dict[str, Any]:
     return {"desktop": DesktopEnvironment("desktop"), "phone": PhoneEnvironment("phone")}
 
 
-def _descendants(root: int) -> list[int]:
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", encoding="utf-8") as handle:
-                fields = handle.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        children.setdefault(int(fields[1]), []).append(int(entry))
-    found, stack = [], [root]
-    while stack:
-        pid = stack.pop()
-        found.append(pid)
-        stack.extend(children.get(pid, []))
-    return found
-
-
-def _memory_mb(pids: list[int]) -> tuple[float, float]:
-    pss = rss = 0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/smaps_rollup", encoding="utf-8") as handle:
-                for line in handle:
-                    if line.startswith("Pss:"):
-                        pss += int(line.split()[1])
-                    elif line.startswith("Rss:"):
-                        rss += int(line.split()[1])
-        except OSError:
-            continue
-    return pss / 1024, rss / 1024
-
-
-class MemorySampler(threading.Thread):
-    def __init__(self) -> None:
-        super().__init__(daemon=True)
-        self.peak_pss = self.peak_rss = 0.0
-        self.done = threading.Event()
-
-    def run(self) -> None:
-        while not self.done.wait(1.0):
-            pss, rss = _memory_mb(_descendants(os.getpid()))
-            self.peak_pss, self.peak_rss = max(self.peak_pss, pss), max(self.peak_rss, rss)
-
-
 def measure(workers: int, episodes: int, steps: int, latency: float) -> dict[str, float]:
-    task = make_task(steps)
-    seeds = list(range(episodes))
-    config = RunConfig(suite="memory", workers=workers, seeds=seeds, max_infra_retries=0)
-    folder = Path(tempfile.mkdtemp(prefix="reef-throughput-"))
-    store = ResultsStore(folder)
-    sampler = MemorySampler()
-    sampler.start()
-    finished: list[float] = []
-    started = time.perf_counter()
-    try:
-        progress = Runner(
-            config, [task], lambda key: ThinkingAgent(latency), make_environments, store
-        ).run(on_progress=lambda p: finished.append(time.perf_counter()))
-    finally:
-        wall = time.perf_counter() - started
-        sampler.done.set()
-        sampler.join()
-        store.close()
-        shutil.rmtree(folder, ignore_errors=True)
-    bad = [r.termination for r in progress.results if r.termination != "step_limit"]
-    if bad or progress.done != episodes:
-        print(f"unexpected outcomes: {bad} ({progress.done}/{episodes} done)", file=sys.stderr)
+    run = run_measured(
+        [make_task(steps)],
+        list(range(episodes)),
+        workers,
+        lambda thinking: ThinkingAgent(latency, thinking),
+        make_environments,
+    )
+    bad = [r.termination for r in run.results if r.termination != "step_limit"]
+    if bad or len(run.results) != episodes:
+        print(f"unexpected outcomes: {bad} ({len(run.results)}/{episodes} done)", file=sys.stderr)
         sys.exit(1)
-    warm = finished[workers - 1]  # every worker has finished its first episode
-    steady = (
-        (len(finished) - workers) / (finished[-1] - warm) * 3600 if len(finished) > workers else 0.0
-    )
     return {
-        "wall": wall,
-        "per_hour": episodes / wall * 3600,
-        "steady_per_hour": steady,
-        "peak_pss_mb": sampler.peak_pss,
-        "peak_rss_mb": sampler.peak_rss,
+        "wall": run.wall,
+        "per_hour": episodes / run.wall * 3600,
+        "steady_per_hour": run.steady_per_hour(workers),
+        "peak_pss_mb": run.accounting.peak_pss_mb,
+        "peak_rss_mb": run.accounting.peak_rss_mb,
     }
-
-
-def emit(metric: str, value: float, unit: str, **extra: Any) -> None:
-    print(
-        json.dumps({"metric": metric, "value": round(value, 3), "unit": unit, **extra}), flush=True
-    )
 
 
 def main() -> None:

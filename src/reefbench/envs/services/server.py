@@ -14,6 +14,7 @@ from typing import Any
 from reefbench.envs.services.login import DEFAULT_PASSWORD, DEFAULT_USERNAME
 from reefbench.envs.services.store import Store
 from reefbench.errors import EnvironmentFailure
+from reefbench.plumbing.net import quiet_server
 from reefbench.plumbing.waiting import wait_until
 from reefbench.tasks.worldtime import WorldClock
 
@@ -92,7 +93,7 @@ class ServicesServer:
             timeout_graceful_shutdown=2,
             timeout_keep_alive=5,
         )
-        self._server = uvicorn.Server(config)
+        self._server = quiet_server(config)
         self._thread = threading.Thread(
             target=self._server.run,
             kwargs={"sockets": [sock]},
