@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from reefbench.actions.spec import action
-from reefbench.benchmark import pixel_scenes
+from reefbench.benchmark import invoice_scans, pixel_scenes
 from reefbench.benchmark.pixel_scenes import noisy
 from reefbench.envs.desktop.device import DesktopDevice
 
@@ -210,6 +210,14 @@ def picture(spec: dict[str, Any]) -> Image:
         return draw_chart(str(spec["title"]), [int(v) for v in spec["values"]])
     if kind == "jar":
         return draw_jar(str(spec["product"]), str(spec["colour"]))
+    if kind == "invoice":
+        vendor, number, day = str(spec["vendor"]), str(spec["number"]), str(spec["date"])
+        tilt = float(spec["tilt"])
+        return invoice_scans.draw_invoice(vendor, number, day, str(spec["total"]), tilt)
+    if kind == "payment":
+        vendor, ref, day = str(spec["vendor"]), str(spec["reference"]), str(spec["date"])
+        tilt = float(spec["tilt"])
+        return invoice_scans.draw_payment(vendor, ref, day, str(spec["amount"]), tilt)
     if kind in ("lines", "seats"):
         if kind == "lines":
             return pixel_scenes.draw_lines(str(spec["title"]), list(spec["series"]))
@@ -228,7 +236,10 @@ def draw_pixel_images(folder: str, images: list[dict[str, Any]], env: DesktopDev
             fields: "receipt" ("shop", "variant", "tilt" in degrees), "chart" ("title",
             "values": six monthly values), "jar" ("product", "colour"), "lines"
             ("title", "series": each "name", "colour", twelve "values") or "seats"
-            ("heading", "names": ten, in seat order, "tilt" in degrees).
+            ("heading", "names": ten, in seat order, "tilt" in degrees) or "invoice" (a
+            scanned paper invoice: "vendor", "number", "date", "total", "tilt") or
+            "payment" (a scanned paper receipt: "vendor", "reference", "date", "amount",
+            "tilt").
     """
     target = env.session.host_path(folder)
     target.mkdir(parents=True, exist_ok=True)

@@ -1,12 +1,12 @@
-"""reef-v2's reasoning family: three hard templates whose answer follows only from many
-seeded items together. Every task passes the static gates; the expected answer is
-recomputed here from the seeded items themselves (mail bodies, the ledger, the calendar),
-exactly one answer is right, the near misses differ from it, and the mail rubric checker
-fails on a missing fact, a forbidden one and a wrong subject."""
+"""reef-v2's reasoning family: hard templates whose answer follows only from many seeded
+items together (the reconciliation's and the top vendor's tests are in
+test_reasoning_ledger.py and test_reasoning_vendors.py). Every task passes the static
+gates; the expected slot is recomputed here from the seeded mails and calendar, exactly
+one answer is right, the near misses differ from it, and the mail rubric checker fails
+on a missing fact, a forbidden one and a wrong subject."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -39,9 +39,9 @@ def _seeded(template: Any, values: dict[str, str]) -> list[tuple[str, dict[str, 
     ]
 
 
-def test_the_family_has_three_hard_templates_of_five_to_fifteen_tasks() -> None:
+def test_the_family_has_hard_templates_of_five_to_fifteen_tasks() -> None:
     family = _family()
-    assert [t.subtask.id for t in family.templates][: len(IDS)] == IDS
+    assert set(IDS) <= {t.subtask.id for t in family.templates}
     assert {t.tier for t in family.templates} == {"hard"}
     for template_id in IDS:
         assert 5 <= len(_tasks(template_id)) <= 15
@@ -64,71 +64,7 @@ def test_near_misses_differ_from_the_reference(template_id: str) -> None:
     assert len({repr(c) for c in calls}) == len(calls)
 
 
-# ------------------------------------------------------------- reconciliation
-_NUMBER = re.compile(r"\b[A-Z]{2,3}-\d{4}\b")
-_DATED = re.compile(r"(?:date[d:]*|of)\s+(\d{4}-\d{2}-\d{2})", re.IGNORECASE)
-_EUR = re.compile(r"EUR\s+([\d.]+)")
-
-
-def _expected_reconciliation(values: dict[str, str]) -> tuple[set[str], float, set[str]]:
-    """From the seeded mails and ledger alone: (missing numbers, their total, every other
-    number the mails or the ledger name)."""
-    seeded = _seeded(rs.UNRECORDED_INVOICES, values)
-    ledger = next(a["content"] for n, a in seeded if n == "add_file")
-    in_ledger = {line.split(",")[0] for line in ledger.splitlines()[1:]}
-    mailed: dict[str, tuple[str, float]] = {}
-    for name, args in seeded:
-        if name != "add_mail" or args["sender"] == values["email"]:
-            continue
-        text = "\n".join([args["body"], *(args.get("attachments") or {}).values()])
-        (number,) = set(_NUMBER.findall(text))
-        day = _DATED.search(text)
-        assert day is not None, text
-        amount = float(_EUR.findall(text)[0])
-        assert mailed.get(number, (day[1], amount)) == (day[1], amount)  # reminders agree
-        mailed[number] = (day[1], amount)
-    missing = {n for n, (d, _) in mailed.items() if d >= "2024-04-01" and n not in in_ledger}
-    total = round(sum(mailed[n][1] for n in missing), 2)
-    return missing, total, (set(mailed) | in_ledger) - missing
-
-
-@pytest.mark.parametrize("values", rs.UNRECORDED_INVOICES.value_records, ids=rs.CASES)
-def test_the_missing_invoices_follow_from_the_seeded_mails_and_ledger(
-    values: dict[str, str],
-) -> None:
-    missing, total, others = _expected_reconciliation(values)
-    data = rs.ledger_case(values["case"])
-    assert missing == {i.number for i in data.missing} and len(missing) == 3
-    assert total == data.total
-    (check,) = rs.reconcile_checkpoints(**values)
-    facts, forbidden = check.bound["facts"], check.bound["forbidden"]
-    assert set(facts[:-1]) == missing and money_of(facts[-1]) == total
-    assert set(forbidden) == others
-    # 8 to 14 vendor mails, one of them last quarter's, one a reminder of a missing one.
-    mails = [a for n, a in _seeded(rs.UNRECORDED_INVOICES, values) if n == "add_mail"]
-    assert 8 <= len(mails) - 1 <= 14
-    assert data.last_quarter.day < "2024-04-01" and data.last_quarter.number not in missing
-    # ... though its mail arrived this quarter.
-    (late,) = (m for m in mails if data.last_quarter.number in m["body"])
-    assert late["date"] >= "2024-04-01"
-    # One missing invoice is named only in an attached file, never in a mail body.
-    bodies = " ".join(a["body"] for a in mails)
-    assert data.attached.number not in bodies and money(data.attached.amount) not in bodies
-    # Reading it by saving it to Files or by the mail's Download link is no side effect.
-    assert rs.reconcile_allowances(**values) == [
-        f"account|files:{rs.attachment_name(data.attached).casefold()}",
-        "desktop|file:/home/user/Downloads",
-    ]
-
-
-def money(amount: float) -> str:
-    return f"{amount:.2f}"
-
-
-def money_of(fact: str) -> float:
-    return float(fact.split("|")[0])
-
-
+# ------------------------------------------------------------------ money
 def test_money_spellings_accept_grouping() -> None:
     assert rs.money_spellings(1234.5).split("|") == [
         "1234.50",
@@ -170,13 +106,22 @@ def _overlaps(start: str, end: str, slot: str) -> bool:
     return start < slot_end and slot < end
 
 
-def _free_slots(values: dict[str, str], day_out: int) -> list[tuple[int, int]]:
+def _free_slots(
+    values: dict[str, str], day_out: int, mornings: bool = True
+) -> list[tuple[int, int]]:
+    """The slots nobody's mail and no seeded event rules out, the first person out
+    ``day_out`` (the fourth person's mail overlooked unless ``mornings``)."""
     data = rs.slots_case(values["case"])
     events = [a for n, a in _seeded(rs.MEETING_SLOT, values) if n == "add_event"]
     free = []
     for d, (_, iso) in enumerate(rs.DAYS):
         for t, at in enumerate(rs.TIMES):
-            ruled_out = d == day_out or t == data.time_out or (d, t) == data.person_out
+            ruled_out = (
+                d == day_out
+                or t == data.time_out
+                or (d, t) in (data.person_out, *data.two_out)
+                or (mornings and d == data.morning_day and t in rs.MORNING)
+            )
             busy = any(e["date"] == iso and _overlaps(e["start"], e["end"], at) for e in events)
             if not ruled_out and not busy:
                 free.append((d, t))
@@ -187,6 +132,7 @@ def _free_slots(values: dict[str, str], day_out: int) -> list[tuple[int, int]]:
 def test_exactly_one_slot_suits_everyone_and_the_calendar(values: dict[str, str]) -> None:
     data = rs.slots_case(values["case"])
     mails = [a for n, a in _seeded(rs.MEETING_SLOT, values) if n == "add_mail"]
+    assert len(mails) == 6 and len({m["sender"] for m in mails}) == 5
     # The first colleague wrote twice: the correction (later) names the day that counts.
     first, correction = (m for m in mails if m["sender"] == data.people[0][1])
     assert first["date"] < correction["date"]
@@ -198,62 +144,25 @@ def test_exactly_one_slot_suits_everyone_and_the_calendar(values: dict[str, str]
     ]
     assert day_named == [data.day_out] and stale_named == [data.answer[0]]
     assert _free_slots(values, data.day_out) == [data.answer]
-    # Reading the first mail instead leaves exactly the outdated near miss's slot.
+    # Each slip leaves exactly its near miss's slot (or adds it).
     assert _free_slots(values, data.answer[0]) == [data.stale]
-    assert data.person_out not in data.calendar_out and data.answer not in data.calendar_out
+    overlooked = set(_free_slots(values, data.day_out, mornings=False))
+    assert {data.answer, data.morning_only} <= overlooked
+    assert all(s == data.answer or s[0] == data.morning_day for s in overlooked)
+    assert len(data.calendar_out) <= len(rs.CLASHES)
     bodies = " ".join(m["body"] for m in mails)
-    assert rs.TIMES[data.time_out] in bodies
+    assert rs.TIMES[data.time_out] in bodies and rs._slot_words(data.person_out) in bodies
+    assert all(rs._slot_words(s) in bodies for s in data.two_out)
+    # The calendar near miss's slot is ruled out by the calendar alone.
+    clash = data.calendar_out[0]
+    assert clash not in data.ruled_out(data.day_out) - set(data.calendar_out)
+    assert clash not in _free_slots(values, data.day_out)
+    events = [a for n, a in _seeded(rs.MEETING_SLOT, values) if n == "add_event"]
+    assert len(events) >= 8
     event, reply = rs.slot_checkpoints(**values)
     assert event.bound["date"] == rs.DAYS[data.answer[0]][1]
     assert event.bound["time"] == rs.TIMES[data.answer[1]]
     assert reply.bound["to"] == data.people[2][1] and values["replier"] == data.people[2][0]
-
-
-# ---------------------------------------------------------------- aggregation
-_PAID = re.compile(r"(?:payment of|Amount paid:) EUR ([\d.]+)(?: on (\S+)\.)?")
-
-
-def _totals_from_mails(
-    values: dict[str, str], old: bool = False, refunds: bool = True, copies: bool = False
-) -> dict[str, float]:
-    totals: dict[str, float] = {}
-    seen: set[str] = set()
-    for name, args in _seeded(rs.TOP_VENDOR, values):
-        if name != "add_mail":
-            continue
-        body = args["body"]
-        vendor = next(v for v in rs.PAYEES if v in body or v in args["subject"])
-        amount = float(re.findall(r"EUR ([\d.]+)", body)[0])
-        if "refunded" in body:
-            totals[vendor] = round(totals.get(vendor, 0.0) - (amount if refunds else 0), 2)
-            continue
-        (ref,) = set(re.findall(r"PAY-\d+", body + args["subject"]))
-        if ref in seen and not copies:
-            continue
-        seen.add(ref)
-        day = re.findall(r"\d{4}-\d{2}-\d{2}", body)[0]
-        assert day <= "2024-06-03"
-        if old or day >= "2024-04-01":
-            totals[vendor] = round(totals.get(vendor, 0.0) + amount, 2)
-    return totals
-
-
-@pytest.mark.parametrize("values", rs.TOP_VENDOR.value_records, ids=rs.CASES)
-def test_the_top_vendor_follows_from_the_receipts_and_each_slip_gives_another(
-    values: dict[str, str],
-) -> None:
-    data = rs.payments_case(values["case"])
-    right = _totals_from_mails(values)
-    ranked = sorted(right.values(), reverse=True)
-    assert rs._top(right) == data.winner and ranked[0] - ranked[1] >= 50  # one clear answer
-    assert rs._top(_totals_from_mails(values, old=True)) == data.with_old
-    assert rs._top(_totals_from_mails(values, refunds=False)) == data.gross
-    assert rs._top(_totals_from_mails(values, copies=True)) == data.twice
-    in_quarter = [p for p in data.payments if p[1] >= "2024-04-01"]
-    assert max(in_quarter, key=lambda p: p[2])[0] == data.biggest
-    assert len({data.winner, data.with_old, data.gross, data.biggest, data.twice}) == 5
-    (check,) = rs.payments_checkpoints(**values)
-    assert check.bound["expected"] == data.winner
 
 
 # -------------------------------------------------------- the rubric checker
@@ -287,36 +196,6 @@ def test_mail_states_requires_every_fact_and_no_forbidden_one(
     assert not sent("Re: Q2", "Missing: NBS-1001, CP-2002, total EUR 12.50")  # a decoy
     assert not sent("Q2", "Missing: NBS-1001, total EUR 12.50")  # not the reply's subject
     assert not sent("Re: Q2", "Missing: NBS-10011, total EUR 112.50")  # whole words only
-
-
-@pytest.mark.integration
-def test_the_reconciliation_checkpoint_fails_each_slip_on_the_seeded_account(
-    services: ServicesEnvironment,
-) -> None:
-    values = rs.UNRECORDED_INVOICES.value_records[0]
-    data = rs.ledger_case(values["case"])
-    (check,) = rs.reconcile_checkpoints(**values)
-    check = aev.mail_states(**{k: v for k, v in check.bound.items() if k != "by"})
-    subject = f"Re: {values['subject']}"
-
-    def replies(invoices: list[rs.Invoice], total: float) -> bool:
-        services.reset()
-        for step in rs.reconcile_setup(**values):
-            step.action.run(services)
-        body = rs._reconcile_text(invoices, total)
-        services.call(
-            "add_mail", sender="me", to=values["email"], subject=subject, body=body, folder="sent"
-        )
-        return check.evaluate(services).success
-
-    missing = list(data.missing)
-    assert replies(missing, data.total)
-    assert not replies([*missing, data.last_quarter], data.total + data.last_quarter.amount)
-    assert not replies(missing, round(data.total + data.reminded.amount, 2))
-    partial = [i for i in missing if i != data.only_reminded]
-    assert not replies(partial, round(sum(i.amount for i in partial), 2))
-    assert not replies([*missing, data.recorded[1]], data.total)
-    assert not replies(missing, round(data.total - data.attached.amount, 2))
 
 
 @pytest.mark.integration
