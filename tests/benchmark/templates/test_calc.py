@@ -111,6 +111,17 @@ def test_lookup_checker_reads_a_saved_workbook(tmp_path: Path) -> None:
     assert [s.name for s in read_spreadsheet(path).sheets] == ["Orders", "Prices"]
 
 
+def test_a_total_asked_as_a_formula_must_be_one_giving_the_total() -> None:
+    """Playtest K: the filtered-total task asked for a formula and a typed total passed."""
+    good = {"F1": Cell(5192.65, "5192.65", "=SUM(D2:D40)")}
+    assert ce.formula_value_problem(Sheet("2026", good), "F1", 5192.65) == ""
+    typed = {"F1": Cell(5192.65, "5192.65")}
+    assert "typed value" in ce.formula_value_problem(Sheet("2026", typed), "F1", 5192.65)
+    short = {"F1": Cell(5100.0, "5100", "=SUM(D2:D39)")}
+    assert "not 5192.65" in ce.formula_value_problem(Sheet("2026", short), "F1", 5192.65)
+    assert "empty" in ce.formula_value_problem(Sheet("2026", {}), "F1", 5192.65)
+
+
 # ---------------------------------------------------------- freeze/filter
 def test_freeze_and_filter_checkers() -> None:
     good = Sheet("S", frozen="A2", autofilter="A1:E46")

@@ -48,6 +48,7 @@ from reefbench.benchmark.templates.common import (
 from reefbench.benchmark.templates.office import saved_document
 from reefbench.benchmark.templates.writer import open_in_writer, save_and_quit
 from reefbench.envs.desktop import actions as da
+from reefbench.envs.desktop import calc_evaluators as ce
 from reefbench.envs.desktop import evaluators as ev
 from reefbench.envs.desktop import office_evaluators as oe
 from reefbench.envs.desktop import setup as st
@@ -127,8 +128,9 @@ def claims_setup(path: str, shown: str, current: str, previous: str) -> list[Act
 
 
 def claims_checkpoints(path: str, shown: str, current: str, previous: str) -> list[Evaluator]:
+    """The instruction asks for a formula: a typed total does not count (playtest K)."""
     return [
-        oe.spreadsheet_cell(path=path, cell="F1", value=claims_total(current), sheet="2026"),
+        ce.formula_gives(path=path, cell="F1", value=claims_total(current), sheet="2026"),
         oe.saved_by_libreoffice(path=path),
     ]
 
@@ -168,6 +170,11 @@ def claims_wrong_sheet(path: str, shown: str, current: str, previous: str) -> li
     return _total_on(path, f"=SUM(D2:D{_last(current)})", sheet_first=False)
 
 
+def claims_typed(path: str, shown: str, current: str, previous: str) -> list[ActionCall]:
+    """Near miss: the right total typed as a number, where a formula was asked for."""
+    return _total_on(path, f"{claims_total(current):.2f}")
+
+
 def claims_short_range(path: str, shown: str, current: str, previous: str) -> list[ActionCall]:
     """Near miss: the range stops one row short of the table's end."""
     return _total_on(path, f"=SUM(D2:D{_last(current) - 1})")
@@ -197,6 +204,7 @@ CALC_FILTERED_TOTAL = SubTask(
         NearMiss("totals only the rows the filter shows (SUBTOTAL)", solution=claims_subtotal),
         NearMiss("writes the total on the 2025 sheet it opened on", solution=claims_wrong_sheet),
         NearMiss("stops the range one row short", solution=claims_short_range),
+        NearMiss("types the right total instead of a formula", solution=claims_typed),
     ],
 )
 

@@ -283,3 +283,39 @@ def column_numbers(
     if problem:
         return EvalResult(success=False, message=f"{path}: {problem}")
     return EvalResult(success=True, message=f"{path}: column {column} holds the numbers")
+
+
+def formula_value_problem(sheet: Sheet, address: str, value: float) -> str:
+    """Why ``address`` is not a formula giving ``value`` (to the cent); ``""`` when it is."""
+    cell = sheet.cells.get(address)
+    if cell is None:
+        return f"{address} is empty"
+    if not cell.formula:
+        return f"{address} holds a typed value, not a formula"
+    if cell.value is None or not math.isclose(cell.value, value, abs_tol=0.005):
+        return f"{address} holds {cell.formula}, which gives {cell.text!r}, not {value:g}"
+    return ""
+
+
+@evaluator(governs=_path_keys)
+def formula_gives(
+    path: str, cell: str, value: float, sheet: str = "", *, env: DesktopDevice
+) -> EvalResult:
+    """The cell holds a formula (any: the task asked for one, not for a particular one)
+    whose value is ``value`` to the cent; a typed number does not count, since the task's
+    point is a total that follows the data.
+
+    Args:
+        path: The spreadsheet as the agent sees it.
+        cell: The cell's address, e.g. "F1".
+        value: The number the formula must give.
+        sheet: The sheet's name; the first sheet when empty.
+    """
+    found = _sheet(env, path, sheet)
+    if isinstance(found, str):
+        return EvalResult(success=False, message=found)
+    address = cell.strip().upper()
+    problem = formula_value_problem(found, address, value)
+    if problem:
+        return EvalResult(success=False, message=f"{path}: {problem}")
+    return EvalResult(success=True, message=f"{path}: {address} is a formula giving {value:g}")
