@@ -77,6 +77,9 @@ NAMES: dict[str, str] = {
     "desktop.clicked_element": "reefbench.envs.desktop.evaluators:clicked_element",
     "desktop.clipboard_contains": "reefbench.envs.desktop.evaluators:clipboard_contains",
     "desktop.command_output": "reefbench.envs.desktop.evaluators:command_output",
+    "desktop.create_dated_workbook": (
+        "reefbench.envs.desktop.calc_ledger_evaluators:create_dated_workbook"
+    ),
     "desktop.create_directory": "reefbench.envs.desktop.setup:create_directory",
     "desktop.create_file": "reefbench.envs.desktop.setup:create_file",
     "desktop.create_filtered_workbook": "reefbench.benchmark.odd_states:create_filtered_workbook",
@@ -137,6 +140,8 @@ NAMES: dict[str, str] = {
     ),
     "office.document_paragraph": "reefbench.envs.desktop.office_evaluators:document_paragraph",
     "office.document_toc": "reefbench.envs.desktop.office_text_evaluators:document_toc",
+    "office.labelled_totals": "reefbench.envs.desktop.calc_ledger_evaluators:labelled_totals",
+    "office.ledger_appended": "reefbench.envs.desktop.calc_ledger_evaluators:ledger_appended",
     "office.pdf_page_footers": "reefbench.envs.desktop.office_text_evaluators:pdf_page_footers",
     "office.pdf_pages": "reefbench.envs.desktop.office_text_evaluators:pdf_pages",
     "office.panes_frozen": "reefbench.envs.desktop.calc_evaluators:panes_frozen",
