@@ -80,6 +80,9 @@ NAMES: dict[str, str] = {
     "desktop.create_dated_workbook": (
         "reefbench.envs.desktop.calc_ledger_evaluators:create_dated_workbook"
     ),
+    "desktop.create_agreement_document": (
+        "reefbench.envs.desktop.writer_contract_evaluators:create_agreement_document"
+    ),
     "desktop.create_directory": "reefbench.envs.desktop.setup:create_directory",
     "desktop.create_file": "reefbench.envs.desktop.setup:create_file",
     "desktop.create_filtered_workbook": "reefbench.benchmark.odd_states:create_filtered_workbook",
@@ -139,6 +142,9 @@ NAMES: dict[str, str] = {
         "reefbench.envs.desktop.office_text_evaluators:document_no_changes"
     ),
     "office.document_paragraph": "reefbench.envs.desktop.office_evaluators:document_paragraph",
+    "office.document_text_is": (
+        "reefbench.envs.desktop.writer_contract_evaluators:document_text_is"
+    ),
     "office.document_toc": "reefbench.envs.desktop.office_text_evaluators:document_toc",
     "office.labelled_totals": "reefbench.envs.desktop.calc_ledger_evaluators:labelled_totals",
     "office.ledger_appended": "reefbench.envs.desktop.calc_ledger_evaluators:ledger_appended",
