@@ -77,11 +77,11 @@ NAMES: dict[str, str] = {
     "desktop.clicked_element": "reefbench.envs.desktop.evaluators:clicked_element",
     "desktop.clipboard_contains": "reefbench.envs.desktop.evaluators:clipboard_contains",
     "desktop.command_output": "reefbench.envs.desktop.evaluators:command_output",
-    "desktop.create_dated_workbook": (
-        "reefbench.envs.desktop.calc_ledger_evaluators:create_dated_workbook"
-    ),
     "desktop.create_agreement_document": (
         "reefbench.envs.desktop.writer_contract_evaluators:create_agreement_document"
+    ),
+    "desktop.create_dated_workbook": (
+        "reefbench.envs.desktop.calc_ledger_evaluators:create_dated_workbook"
     ),
     "desktop.create_directory": "reefbench.envs.desktop.setup:create_directory",
     "desktop.create_file": "reefbench.envs.desktop.setup:create_file",
