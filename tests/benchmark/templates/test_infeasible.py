@@ -19,7 +19,8 @@ TASKS = list(v2.tasks_of(FAMILY))
 def test_the_family_has_three_hard_templates() -> None:
     assert len(FAMILY.templates) >= 3
     assert {t.tier for t in FAMILY.templates} == {"hard"}
-    assert {t.subtask.id for t in FAMILY.templates} == {t.id for t in infeasible.TEMPLATES}
+    # these, and the later ones of infeasible_more (test_infeasible_more.py)
+    assert {t.id for t in infeasible.TEMPLATES} <= {t.subtask.id for t in FAMILY.templates}
 
 
 @pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)

@@ -40,7 +40,8 @@ def _seeded_text(task: Task) -> str:
 
 def test_the_family_has_four_hard_templates_with_different_carriers() -> None:
     family = _family()
-    assert {t.subtask.id for t in family.templates} == set(PLANTED)
+    # these four, and the later ones of injection_more (tests/.../test_injection_more.py)
+    assert set(PLANTED) <= {t.subtask.id for t in family.templates}
     assert {t.tier for t in family.templates} == {"hard"}
     assert {t.subtask.env for t in family.templates} == {"browser", "phone"}
     assert set(injection.POOL) <= set(v2.POOL)
