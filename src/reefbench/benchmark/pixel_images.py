@@ -220,9 +220,13 @@ def picture(spec: dict[str, Any]) -> Image:
         return invoice_scans.draw_payment(vendor, ref, day, str(spec["amount"]), tilt)
     if kind in ("lines", "seats"):
         if kind == "lines":
-            return pixel_scenes.draw_lines(str(spec["title"]), list(spec["series"]))
-        names = [str(n) for n in spec["names"]]
-        return pixel_scenes.draw_seats(str(spec["heading"]), names, float(spec["tilt"]))
+            legend = spec.get("legend")
+            order = [int(k) for k in legend] if legend is not None else None
+            return pixel_scenes.draw_lines(str(spec["title"]), list(spec["series"]), order)
+        far, near = [str(n) for n in spec["far"]], [str(n) for n in spec["near"]]
+        ends = [str(n) for n in spec["ends"]]
+        heading, tilt = str(spec["heading"]), float(spec["tilt"])
+        return pixel_scenes.draw_seats(heading, far, near, ends, tilt)
     raise ValueError(f"unknown picture kind {kind!r}")
 
 
@@ -235,8 +239,10 @@ def draw_pixel_images(folder: str, images: list[dict[str, Any]], env: DesktopDev
         images: One entry per file: "name" (e.g. "receipt_02.png") and "kind", with its
             fields: "receipt" ("shop", "variant", "tilt" in degrees), "chart" ("title",
             "values": six monthly values), "jar" ("product", "colour"), "lines"
-            ("title", "series": each "name", "colour", twelve "values") or "seats"
-            ("heading", "names": ten, in seat order, "tilt" in degrees) or "invoice" (a
+            ("title", "series": each "name", "colour", twelve "values", drawn in that
+            order; "legend": the series' indices in the legend's order, optional) or "seats"
+            ("heading", "far" and "near": the long sides' five chair places left to
+            right, "" for none, "ends": left and right, "tilt" in degrees) or "invoice" (a
             scanned paper invoice: "vendor", "number", "date", "total", "tilt") or
             "payment" (a scanned paper receipt: "vendor", "reference", "date", "amount",
             "tilt").

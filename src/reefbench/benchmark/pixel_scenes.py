@@ -49,18 +49,21 @@ def noisy(image: Image, seed: str, amount: int = 28) -> Image:
     return PILImage.blend(image, PILImage.merge("RGB", [noise] * 3), amount / 255)
 
 
-def draw_lines(title: str, series: list[dict[str, Any]]) -> Image:
+def draw_lines(title: str, series: list[dict[str, Any]], legend: list[int] | None = None) -> Image:
     """A line chart by month of ``series`` (each "name", "colour" (a :data:`LINE_COLOURS`
-    name) and twelve "values" from 0 to 200), a dot on each month, a legend, gridlines
-    every 10 (labelled every 20) and no data labels."""
+    name) and twelve "values" from 0 to 200), thin lines with a small dot on each month,
+    gridlines every 10 (labelled every 20), no data labels, and a legend to the right of
+    the plot, listing the series in the order ``legend`` (indices into ``series``; the
+    drawing order otherwise): as in a spreadsheet's chart, its order need not be the order
+    the lines are stacked in, so the legend is read by colour, not by position."""
     from PIL import Image as PILImage
     from PIL import ImageDraw, ImageFont
 
     font = ImageFont.load_default(size=15)
-    image = PILImage.new("RGB", (940, 600), "white")
+    image = PILImage.new("RGB", (1040, 600), "white")
     draw = ImageDraw.Draw(image)
     left, bottom, top, right = 70, 520, 120, 910  # 2 pixels per unit
-    draw.text((470, 30), title, fill="#222", font=ImageFont.load_default(size=22), anchor="mm")
+    draw.text((490, 30), title, fill="#222", font=ImageFont.load_default(size=22), anchor="mm")
     for value in range(0, LINE_TOP + 1, 10):
         y = bottom - value * (bottom - top) // LINE_TOP
         colour = "#333" if value == 0 else "#cfcfcf" if value % 20 == 0 else "#ececec"
@@ -73,82 +76,99 @@ def draw_lines(title: str, series: list[dict[str, Any]]) -> Image:
         draw.line((x, bottom, x, bottom + 5), fill="#333")
         draw.text((x, bottom + 18), month, fill="#333", font=font, anchor="mm")
     draw.line((left, top, left, bottom), fill="#333", width=1)
-    legend_x = 160
     for line in series:
         ink = LINE_COLOURS[str(line["colour"])]
         points = [
             (x, bottom - int(v) * (bottom - top) / LINE_TOP)
             for x, v in zip(xs, line["values"], strict=True)
         ]
-        draw.line(points, fill=ink, width=3, joint="curve")
+        draw.line(points, fill=ink, width=2, joint="curve")
         for px_, py_ in points:
-            draw.ellipse((px_ - 4, py_ - 4, px_ + 4, py_ + 4), fill=ink)
-        draw.line((legend_x, 72, legend_x + 30, 72), fill=ink, width=3)
-        draw.ellipse((legend_x + 11, 68, legend_x + 19, 76), fill=ink)
-        draw.text((legend_x + 38, 72), str(line["name"]), fill="#222", font=font, anchor="lm")
-        legend_x += 38 + int(draw.textlength(str(line["name"]), font=font)) + 50
+            draw.ellipse((px_ - 3, py_ - 3, px_ + 3, py_ + 3), fill=ink)
+    order = legend if legend is not None else list(range(len(series)))
+    legend_y = 280
+    for index in order:
+        line = series[index]
+        ink = LINE_COLOURS[str(line["colour"])]
+        draw.line((925, legend_y, 950, legend_y), fill=ink, width=2)
+        draw.ellipse((934, legend_y - 3, 940, legend_y + 3), fill=ink)
+        draw.text((956, legend_y), str(line["name"]), fill="#222", font=font, anchor="lm")
+        legend_y += 26
     return image
 
 
 def line_values(seed: str, pattern: dict[str, int]) -> dict[str, list[int]]:
     """Three series "a", "b", "c" of twelve monthly values (10 to 190) such that ``a`` is
-    below ``b`` until month ``pattern["first"]`` (0-based) and above it there, by 4 to 8
-    (2 to 4 pixels a unit: a small gap), falls below it at ``pattern["dip"]`` and rises
-    above again at ``pattern["again"]``; ``c`` is above ``a`` until ``pattern["c"]`` and
-    below it from there on."""
+    below ``b`` until month ``pattern["first"]`` (0-based) and above it there by 4 or 5
+    units (8 or 10 pixels, the least the gridlines every 10 let a careful eye settle), after
+    being below it by 4 or 5 the month before, falls below it at ``pattern["dip"]`` and
+    rises above again at ``pattern["again"]`` (both by 4 to 8); ``c`` is above ``a`` until
+    ``pattern["c"]`` and below it from there on, and first rises above ``b`` (after being
+    below it) in a month none of those is, which the third series' month
+    (:func:`third_over`) names."""
     rng = random.Random(f"lines:{seed}")
     first, dip, again, cross = (pattern[k] for k in ("first", "dip", "again", "c"))
-    while True:
+    taken = {first - 1, first, first + 1, again, cross}
+    for _ in range(20000):
         b = [rng.randint(70, 130)]
         for _ in MONTHS[1:]:
             b.append(max(50, min(150, b[-1] + rng.randint(-12, 12))))
         gap: list[int] = []
         for k in range(len(MONTHS)):
             above = first <= k < dip or k >= again
-            close = k in (first - 1, first, dip - 1, dip, again - 1, again)
-            size = rng.randint(4, 8) if close else rng.randint(12, 30)
+            if k in (first - 1, first):
+                size = rng.randint(4, 5)
+            elif k in (dip - 1, dip, again - 1, again):
+                size = rng.randint(4, 8)
+            else:
+                size = rng.randint(12, 30)
             gap.append(size if above else -size)
         a = [v + d for v, d in zip(b, gap, strict=True)]
         c = [
             v + (rng.randint(6, 24) if k < cross else -rng.randint(6, 24)) for k, v in enumerate(a)
         ]
-        if all(10 <= v <= 190 for v in (*a, *c)) and all(
-            abs(x - y) >= 4 for x, y in zip(b, c, strict=True)
+        lines = {"a": a, "b": b, "c": c}
+        over = third_over(lines)
+        if (
+            all(10 <= v <= 190 for v in (*a, *c))
+            and all(abs(x - y) >= 4 for x, y in zip(b, c, strict=True))
+            and over is not None
+            and over not in taken
         ):
-            return {"a": a, "b": b, "c": c}
+            return lines
+    raise ValueError(f"no chart for {pattern} in 20000 draws")
+
+
+def third_over(lines: dict[str, list[int]]) -> int | None:
+    """The first month (0-based) the third series ``c`` is above ``b``, or None when it
+    never is: the answer of one who takes the third line (its colour is close) for the
+    asked one."""
+    c, b = lines["c"], lines["b"]
+    return next((k for k in range(len(MONTHS)) if c[k] > b[k]), None)
 
 
 # ------------------------------------------------------------------- seating plans
-SEATS = 10  # four along each long side, one at each end
+SLOTS = 5  # chair places along each long side; each side leaves one of them empty
 FAR = 0.72  # the far side's width, as photographed from the near side
 
 
-def seat_positions(near: float = 1.0, far: float = FAR) -> list[tuple[int, int, str]]:
-    """The ten seats' centres and where their name goes, in seat order: 0-3 along the far
-    (top) side left to right, 4 at the right end, 5-8 along the near (bottom) side right
-    to left, 9 at the left end. The plan is photographed from the near side, so the far
-    side is narrower (``far``): seat k on top faces seat 8 - k below."""
-    cx, top, bottom = 470, 170, 420
-    far_xs = [round(cx + (k - 1.5) * 150 * far) for k in range(4)]
-    near_xs = [round(cx + (k - 1.5) * 150 * near) for k in range(4)]
-    spots = [(x, top - 45, "above") for x in far_xs]
-    spots.append((cx + 380, (top + bottom) // 2, "right"))
-    spots += [(x, bottom + 45, "below") for x in reversed(near_xs)]
-    spots.append((cx - 380, (top + bottom) // 2, "left"))
-    return spots
+def slot_x(slot: int, far: bool, scale: float = FAR) -> int:
+    """The centre (x) of chair place ``slot`` (0 at the left) on the far or near side: the
+    far side is narrower (``scale``), so place k on top faces place k below although they
+    are not in one column of the picture."""
+    cx = 470
+    return round(cx + (slot - (SLOTS - 1) / 2) * 124 * (scale if far else 1.0))
 
 
-def opposite(seat: int) -> int:
-    """The seat across the table from ``seat`` (ends face each other)."""
-    if seat in (4, 9):
-        return 13 - seat
-    return 8 - seat
-
-
-def draw_seats(heading: str, names: list[str], tilt: float) -> Image:
-    """A printed seating plan of a meeting table (``names`` in seat order, see
-    :func:`seat_positions`), photographed from the near side (the far side narrower),
-    turned ``tilt`` degrees, with noise."""
+def draw_seats(
+    heading: str, far: list[str], near: list[str], ends: list[str], tilt: float
+) -> Image:
+    """A printed seating plan of a meeting table photographed from the near side (the far
+    side narrower), turned ``tilt`` degrees, with noise. ``far`` and ``near`` name who sits
+    at each of the :data:`SLOTS` chair places of the long sides, left to right ("" where
+    the place has no chair: the sides' empty places differ, so counting chairs along one
+    side does not give the chair facing a person on the other); ``ends`` the left and
+    right end. Place k on the far side faces place k on the near side."""
     from PIL import Image as PILImage
     from PIL import ImageDraw, ImageFont
 
@@ -165,7 +185,16 @@ def draw_seats(heading: str, names: list[str], tilt: float) -> Image:
     draw.text((cx, (top + bottom) // 2), "TABLE", fill="#7a5c38", font=font, anchor="mm")
     draw.text((cx, 575), "door", fill="#777", font=font, anchor="mm")
     draw.line((cx - 60, 560, cx + 60, 560), fill="#777", width=3)
-    for (x, y, side), name in zip(seat_positions(), names, strict=True):
+    spots: list[tuple[int, int, str, str]] = []
+    for slot in range(SLOTS):
+        spots.append((slot_x(slot, True), top - 45, "above", far[slot]))
+        spots.append((slot_x(slot, False), bottom + 45, "below", near[slot]))
+    spots.append((cx - 380, (top + bottom) // 2, "left", ends[0]))
+    spots.append((cx + 380, (top + bottom) // 2, "right", ends[1]))
+    for x, y, side, name in spots:
+        if not name:  # a place without a chair: only its faint outline on the print
+            draw.rounded_rectangle((x - 18, y - 18, x + 18, y + 18), radius=7, outline="#c8c4bb")
+            continue
         draw.rounded_rectangle((x - 18, y - 18, x + 18, y + 18), radius=7, fill="#5b6f8a")
         first, _, last = name.partition(" ")
         if side in ("above", "below"):
