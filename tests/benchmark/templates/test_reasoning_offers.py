@@ -1,10 +1,12 @@
-"""reasoning.best_offer: the cheapest supplier is recomputed from the seeded mails and price
-lists alone (latest offer per supplier, delivery included, the product's own row); the
-traps are in the data (a superseded first quote, a look-alike row and a low unit price
-with a dear delivery each look cheapest to a careless reader); near misses differ."""
+"""reasoning.best_offer: the cheapest supplier is recomputed from the seeded mails, their
+attachments and the price lists alone (latest offer per supplier, the product's own row,
+VAT taken off, a quantity price only from its threshold, delivery per order or per lot
+of 10, a small-order fee below its minimum); the runner-up is a few euros dearer and
+each trap, misread, makes another supplier look cheapest; near misses differ."""
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -15,7 +17,6 @@ from reefbench.benchmark.templates import reasoning_offers as ro
 from reefbench.tasks.task import Task
 from reefbench.validation.gates import static_problems
 
-_EUR = r"EUR\s+([\d.]+)"
 VAT = 1.19
 
 
@@ -29,66 +30,103 @@ def _seeded(values: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     return [(s.action.name, dict(s.action.bound)) for s in ro.offers_setup(**values)]
 
 
-def _offers(values: dict[str, Any]) -> dict[str, list[tuple[str, str, float, float]]]:
-    """supplier -> [(when, item, unit price, delivery)] as the seed states them."""
-    product = values["product"]
-    out: dict[str, list[tuple[str, str, float, float]]] = {}
-    for name, args in _seeded(values):
+def _eur(pattern: str, text: str) -> float | None:
+    found = re.search(pattern.replace("EUR", r"EUR (\d+\.\d\d)"), text)
+    return float(found.group(1)) if found else None
+
+
+def _total(text: str, unit: float, quantity: int, product: str, misread: str = "") -> float:
+    """What ``quantity`` units cost by the terms in ``text`` (a slip when misread)."""
+    if "including 19% VAT" in text and misread != "vat":
+        unit /= VAT
+    tier = re.search(
+        rf"For orders of (\d+) units or more of the {product}, its unit price "
+        r"is EUR (\d+\.\d\d)",
+        text,
+    )
+    if tier and (quantity >= int(tier.group(1)) or misread == "tier"):
+        unit = float(tier.group(2))
+    goods = quantity * unit
+    cost = goods + (_eur("EUR per order", text) or 0.0)
+    lot = _eur("EUR per lot of 10 units", text)
+    if lot:
+        cost += lot * (1 if misread == "lot" else math.ceil(quantity / 10))
+    minimum = re.search(
+        r"below EUR (\d+\.\d\d) \(without VAT\) carry a small-order fee of "
+        r"EUR (\d+\.\d\d)",
+        text,
+    )
+    if minimum and goods < float(minimum.group(1)) and misread != "fee":
+        cost += float(minimum.group(2))
+    return round(cost, 2)
+
+
+def _offers(values: dict[str, Any]) -> dict[str, list[tuple[str, str, str, float]]]:
+    """supplier -> [(when, text of the terms, item, its stated unit price)]."""
+    out: dict[str, list[tuple[str, str, str, float]]] = {}
+    terms: dict[str, str] = {}
+    for name, args in sorted(_seeded(values), key=lambda s: s[1].get("date", "")):
         if name == "add_file":
             text = args["content"]
             supplier = text.split(" - ")[0]
-            fee = re.search(_EUR + " per order", text)
-            delivery = float(fee.group(1)) if fee else 0.0
-            net = VAT if "including 19% VAT" in text else 1.0
             for line in text.splitlines():
                 row = re.match(r"(.+?)\s{2,}([\d.]+)$", line)
                 if row:
                     out.setdefault(supplier, []).append(
-                        ("0", row.group(1), float(row.group(2)) / net, delivery)
+                        ("0", text, row.group(1), float(row.group(2)))
                     )
-        elif name == "add_mail":
-            body = args["body"]
-            supplier = body.rstrip().splitlines()[-1]
-            net = VAT if "including 19% VAT" in body else 1.0
-            unit = float(re.findall(_EUR + r"(?: per unit| \()", body)[0]) / net
-            fee = re.search(_EUR + " per order", body)
-            if "terms are unchanged" in body:
-                fee_earlier = [o[3] for o in out[supplier]]
-                delivery = fee_earlier[0]
-            else:
-                delivery = float(fee.group(1)) if fee else 0.0
-            out.setdefault(supplier, []).append((args["date"], product, unit, delivery))
+            continue
+        text = args["body"] + "".join((args.get("attachments") or {}).values())
+        supplier = args["body"].rstrip().splitlines()[-1]
+        if "terms are unchanged" in text:
+            text = terms[supplier] + text
+        terms[supplier] = text
+        unit = _eur(r"EUR(?: per unit| \()", text.split("Hello again")[-1])
+        assert unit is not None
+        out.setdefault(supplier, []).append((args["date"], text, values["product"], unit))
     return out
+
+
+def _totals(values: dict[str, Any], misread: str = "", latest: bool = True) -> dict[str, float]:
+    quantity, product = values["quantity"], values["product"]
+    totals = {}
+    for supplier, rows in _offers(values).items():
+        own = sorted(r for r in rows if r[2] == product)
+        _, text, _, unit = own[-1] if latest else own[0]
+        totals[supplier] = _total(text, unit, quantity, product, misread)
+    return totals
 
 
 @pytest.mark.parametrize("index", range(len(ro.CASES)))
 def test_the_answer_follows_from_the_seeded_offers(index: int) -> None:
     values = ro.BEST_OFFER.value_records[index]
     data = ro.offers_case(values["case"])
-    offers = _offers(values)
-    assert len(offers) == 5
-    quantity = values["quantity"]
-    totals = {}
-    for supplier, rows in offers.items():
-        own = sorted(r for r in rows if r[1] == values["product"])
-        _, _, unit, delivery = own[-1]  # the latest offer
-        totals[supplier] = round(quantity * unit + delivery, 2)
-    best = min(totals, key=totals.__getitem__)
-    assert best == data.winner
-    assert sorted(totals.values())[1] - totals[best] >= 30  # a clear winner
-    # Read with VAT, the winner's offer is the dearest.
-    assert quantity * data.gross > max(totals.values())
-    # Each trap makes another supplier look cheapest.
-    first = min(r for r in offers[data.superseded] if r[1] == values["product"])
-    assert quantity * first[2] + first[3] < totals[best]
-    look = [r for r in offers[data.lookalike_seller] if r[1] == data.lookalike]
-    assert look and quantity * look[0][2] + look[0][3] < totals[best]
-    units = {s: min(r[2] for r in rows if r[1] == values["product"]) for s, rows in offers.items()}
-    latest = {
-        s: sorted(r for r in rows if r[1] == values["product"])[-1][2] for s, rows in offers.items()
-    }
-    assert min(latest, key=latest.__getitem__) == data.delivery_heavy
-    assert units[data.superseded] < latest[data.superseded]
+    totals = _totals(values)
+    assert len(totals) == 7
+    ranked = sorted(totals, key=totals.__getitem__)
+    assert ranked[:2] == [data.winner, data.runner_up]
+    assert 2 <= totals[data.runner_up] - totals[data.winner] <= 7  # close: reckon right
+    assert totals[ranked[2]] - totals[data.runner_up] >= 8
+    # Each slip makes another supplier look cheapest.
+    for misread, supplier in (
+        ("vat", data.runner_up),
+        ("tier", data.tiered),
+        ("lot", data.per_lot),
+        ("fee", data.small_order),
+    ):
+        slipped = _totals(values, misread)
+        assert min(slipped, key=slipped.__getitem__) == supplier, misread
+    first = _totals(values, latest=False)
+    assert min(first, key=first.__getitem__) == data.superseded
+    rows = _offers(values)[data.lookalike_seller]
+    look = next(r for r in rows if r[2] == data.lookalike)
+    assert _total(look[1], look[3], values["quantity"], data.lookalike) < totals[data.winner]
+    # The winner's offer is only in an attachment; no body fits the list's preview.
+    for name, args in _seeded(values):
+        if name == "add_mail":
+            assert "EUR" not in args["body"][:80]
+            if ro.attachment_name(data.winner) in (args.get("attachments") or {}):
+                assert "EUR" not in args["body"]
 
 
 def test_tasks_differ_and_pass_the_static_gates() -> None:
@@ -109,5 +147,5 @@ def test_near_misses_differ_from_the_reference() -> None:
         [c.arguments["answer"] for c in task.near_miss_solution(n) if c.name == "submit"]
         for n in task.near_misses
     ]
-    assert len(missed) == 4
-    assert all(m != answers for m in missed) and len({m[0] for m in missed}) >= 3
+    assert len(missed) == 6
+    assert all(m != answers for m in missed) and len({m[0] for m in missed}) == 6

@@ -1,25 +1,35 @@
 """reef-v2's reasoning family: this quarter's expenses per category, from two dozen mails.
 
 Colleagues claim their expenses by mail (three categories, each claim with a reference,
-a date and an amount, in three writing styles). The controller asks for the quarter's
-total per category. The answer needs every claim read, and five of them closely: one is
-dated last quarter (sent in April), one is sent again, one amount is corrected by a later
-mail, one is partly refunded, and one claim's date and amount are only in an attached
-file. The instruction states each rule; the near misses reply with the totals each slip
-gives (last quarter counted, the resent claim twice, the first amount, the refund kept,
-the attached claim left out).
+a date and an amount, in three writing styles, each below an opening longer than the mail
+list's preview). The controller asks for the quarter's total per category. The answer
+needs every claim read, and seven of them closely: one is dated last quarter (sent in
+April); one is sent again and later partly refunded (the refund comes after the resend);
+one amount is corrected by a later mail; one claim's category is corrected into another
+of the three; one claim's date is corrected back into March, out of the quarter; one
+claim's date and amount are only in an attached file. (Playtest: reading 22 claims one
+step each was mechanical; the corrections that move a claim were asked for.) The
+instruction states each rule; the near misses reply with the totals each slip gives.
 """
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass
 from operator import itemgetter
 
 from reefbench.actions.evaluators import Evaluator
 from reefbench.actions.spec import ActionCall
 from reefbench.benchmark.templates.common import browser_app, browser_fill, call
 from reefbench.benchmark.templates.reasoning import money, money_spellings
+from reefbench.benchmark.templates.reasoning_expenses_claims import (
+    OPENINGS,
+    Expenses,
+    attached_subject,
+    attachment_name,
+    claim_mail,
+    expenses_case,
+    first_name,
+    sent_at,
+)
 from reefbench.envs.services import evaluators as aev
 from reefbench.envs.services import seeding as sd
 from reefbench.envs.services.attribution import BROWSER
@@ -29,27 +39,6 @@ from reefbench.tasks.task import ActionStep
 B = "browser"
 INTENT = "reason over many items to find the answer"
 CASES = [str(i) for i in range(12)]
-# Each category's seven kinds of expense ("; " between them).
-WHAT = {
-    "Travel": "train to Hamburg; taxi to the airport; hotel in Lyon; "
-    "flight to Vienna; rental car; parking at the trade fair; train to Utrecht",
-    "Meals": "team lunch; client dinner; workshop catering; "
-    "breakfast meeting; lunch with a supplier; farewell dinner; coffee for the offsite",
-    "Software": "design tool licence; cloud storage subscription; PDF editor licence; "
-    "survey tool subscription; font licence; password manager seats; video editing licence",
-    "Office supplies": "printer toner; notebooks and pens; desk lamp; "
-    "USB-C cables; whiteboard markers; label printer tape; monitor stand",
-    "Training": "online course; conference ticket; workshop fee; "
-    "book on negotiation; language lessons; certification exam; webinar series",
-}
-COLLEAGUES = [
-    ("Nadia Okafor", "nadia.okafor@example.com"),
-    ("Pieter de Vries", "pieter.devries@example.com"),
-    ("Carla Benedetti", "carla.benedetti@example.com"),
-    ("Samuel Lindgren", "samuel.lindgren@example.com"),
-    ("Mei Chen", "mei.chen@example.com"),
-    ("Tobias Krause", "tobias.krause@example.com"),
-]
 CONTROLLERS = [
     ("Rita Albrecht", "rita.albrecht@example.com"),
     ("George Mensah", "george.mensah@example.com"),
@@ -58,170 +47,61 @@ CONTROLLERS = [
 SUBJECTS = ["Q2 expenses by category", "Expense totals for the quarter"]
 
 
-@dataclass(frozen=True)
-class Claim:
-    ref: str
-    who: str  # the colleague's address
-    day: str
-    category: str
-    what: str
-    amount: float
-
-
-@dataclass(frozen=True)
-class Expenses:
-    categories: tuple[str, str, str]
-    claims: tuple[Claim, ...]  # this quarter's, with corrected amounts (the answer's items)
-    old: Claim  # dated in March, sent in April
-    resent: Claim  # of ``claims``: sent twice
-    corrected: Claim  # of ``claims``: first sent with ``wrong`` amount
-    wrong: float
-    refunded: Claim  # of ``claims``: partly refunded by ``refund``
-    refund: float
-    attached: Claim  # of ``claims``: its date and amount only in an attached file
-
-    def totals(
-        self,
-        old: bool = False,
-        resent: bool = False,
-        wrong: bool = False,
-        refund: bool = True,
-        attached: bool = True,
-    ) -> list[float]:
-        """Each category's total, or the total a slip gives."""
-        sums = dict.fromkeys(self.categories, 0.0)
-        for c in self.claims:
-            if c == self.attached and not attached:
-                continue
-            sums[c.category] += self.wrong if (wrong and c == self.corrected) else c.amount
-        if old:
-            sums[self.old.category] += self.old.amount
-        if resent:
-            sums[self.resent.category] += self.resent.amount
-        if refund:
-            sums[self.refunded.category] -= self.refund
-        return [round(sums[k], 2) for k in self.categories]
-
-
-def expenses_case(case: str) -> Expenses:
-    rng = random.Random(f"reasoning-expenses-{case}")
-    categories = tuple(rng.sample(sorted(WHAT), 3))
-    people = [a for _, a in rng.sample(COLLEAGUES, 4)]
-    refs = rng.sample(range(2100, 2999), 22)
-    whats = {k: rng.sample(WHAT[k].split("; "), 7) for k in categories}
-
-    def claim(n: int, category: str, day: str) -> Claim:
-        what = whats[category].pop()
-        amount = round(rng.randint(1200, 48000) / 100, 2)
-        return Claim(f"EX-{refs[n]}", rng.choice(people), day, category, what, amount)
-
-    def q2_day() -> str:
-        return f"2024-{rng.choice(['04', '05'])}-{rng.randint(2, 20):02d}"
-
-    claims = [claim(n, categories[n % 3], q2_day()) for n in range(18)]
-    old = claim(18, rng.choice(categories), f"2024-03-{rng.randint(25, 29):02d}")
-    resent, corrected, refunded, attached = rng.sample(claims, 4)
-    wrong = round(corrected.amount + rng.choice([-9, 9, -18, 27]), 2)
-    if wrong <= 0:
-        wrong = round(corrected.amount + 9, 2)
-    refund = round(refunded.amount * rng.choice([0.25, 0.4, 0.5]), 2)
-    assert categories[0] and len(categories) == 3
-    return Expenses(
-        (categories[0], categories[1], categories[2]),
-        tuple(claims),
-        old,
-        resent,
-        corrected,
-        wrong,
-        refunded,
-        refund,
-        attached,
-    )
-
-
-def first_name(address: str) -> str:
-    return next(n for n, a in COLLEAGUES if a == address).split()[0]
-
-
-def attachment_name(claim: Claim) -> str:
-    return f"claim-{claim.ref}.txt"
-
-
-def attached_subject(claim: Claim) -> str:
-    return f"Expense claim {claim.ref} - receipt attached"
-
-
-def _claim_mail(c: Claim, amount: float, style: int) -> tuple[str, str]:
-    me = first_name(c.who)
-    if style == 0:
-        return (
-            f"Expense claim {c.ref}",
-            f"Hi,\n\nplease book this expense:\n\nClaim: {c.ref}\nDate: {c.day}\nCategory: "
-            f"{c.category}\nAmount: EUR {money(amount)}\nWhat: {c.what}\n\n{me}",
-        )
-    if style == 1:
-        return (
-            f"{c.category} expense of {c.day}",
-            f"Hello,\n\n{c.what} on {c.day}: EUR {money(amount)}, category {c.category}. "
-            f"Claim reference {c.ref}.\n\nThanks,\n{me}",
-        )
-    return (
-        f"Claim {c.ref} ({c.what})",
-        f"Hi,\n\n  Claim     {c.ref}\n  Category  {c.category}\n  Dated     {c.day}\n"
-        f"  Amount    EUR {money(amount)}\n\nCheers,\n{me}",
-    )
-
-
-def _sent(day: str, later: int, n: int) -> str:
-    month, dom = int(day[5:7]), int(day[8:10]) + later
-    if dom > 28:
-        month, dom = month + 1, dom - 27
-    stamp = f"2024-{month:02d}-{dom:02d}"
-    return f"{min(stamp, '2024-06-02')}T{8 + n % 9:02d}:{(13 * n) % 60:02d}"
-
-
 def expenses_setup(
     case: str, controller: str, email: str, subject: str, categories: str
 ) -> list[ActionStep]:
     data = expenses_case(case)
     # (when, sender, subject, body, attachments)
     mails: list[tuple[str, str, str, str, dict[str, str]]] = []
-    for n, c in enumerate((*data.claims, data.old)):
+    for n, c in enumerate((*data.claims, data.old, data.moved)):
         if c == data.attached:
             body = (
-                f"Hi,\n\nmy claim {c.ref} ({c.what}, {c.category}): the date and amount are "
-                f"in the attached receipt.\n\n{first_name(c.who)}"
+                f"Hi,\n\n{OPENINGS[n % 3]}\n\nMy claim {c.ref} ({c.what}, {c.category}): "
+                f"the date and amount are in the attached receipt.\n\n{first_name(c.who)}"
             )
             receipt = (
                 f"EXPENSE CLAIM {c.ref}\n\nDate: {c.day}\nCategory: {c.category}\nItem: "
                 f"{c.what}\nAmount: EUR {money(c.amount)}\n"
             )
             files = {attachment_name(c): receipt}
-            mails.append((_sent(c.day, 2, n), c.who, attached_subject(c), body, files))
+            mails.append((sent_at(c.day, 2, n), c.who, attached_subject(c), body, files))
             continue
         amount = data.wrong if c == data.corrected else c.amount
-        subj, body = _claim_mail(c, amount, n % 3)
+        day = data.stated if c == data.moved else c.day
+        kind = data.first_category if c == data.recat else c.category
+        subj, body = claim_mail(c, amount, n % 3, day, kind)
         later = 6 if c == data.old else 1 + n % 3
-        mails.append((_sent(c.day, later, n), c.who, subj, body, {}))
+        mails.append((sent_at(day, later, n), c.who, subj, body, {}))
     r = data.resent
-    _, again = _claim_mail(r, r.amount, 0)
+    _, again = claim_mail(r, r.amount, 0)
     again = again.replace(
-        "please book this expense:",
-        "I'm not sure my mail about this claim arrived, so here it is again:",
+        OPENINGS[0], "I'm not sure my mail about this claim arrived, so here it is again:"
     )
-    mails.append((_sent(r.day, 9, 1), r.who, f"Resending claim {r.ref}", again, {}))
+    mails.append((sent_at(r.day, 9, 1), r.who, f"Resending claim {r.ref}", again, {}))
+    back = (
+        f"Hello,\n\nfor my claim {r.ref} ({r.what}) I got EUR {money(data.refund)} back to my "
+        f"card as a partial refund, so please take that off.\n\n{first_name(r.who)}"
+    )
+    mails.append((sent_at(r.day, 14, 3), r.who, f"Refund on claim {r.ref}", back, {}))
     c = data.corrected
     fix = (
         f"Hi,\n\nsorry, I typed the amount of claim {c.ref} wrong: it is EUR "
         f"{money(c.amount)}, not EUR {money(data.wrong)}.\n\n{first_name(c.who)}"
     )
-    mails.append((_sent(c.day, 5, 2), c.who, f"Correction: claim {c.ref}", fix, {}))
-    f = data.refunded
-    back = (
-        f"Hello,\n\nfor my claim {f.ref} ({f.what}) I got EUR {money(data.refund)} back to my "
-        f"card as a partial refund, so please take that off.\n\n{first_name(f.who)}"
+    mails.append((sent_at(c.day, 5, 2), c.who, f"Correction: claim {c.ref}", fix, {}))
+    k = data.recat
+    fix = (
+        f"Hi,\n\nI put claim {k.ref} ({k.what}) under the wrong category: it should be "
+        f"booked under {k.category}, not {data.first_category}. The amount is right."
+        f"\n\n{first_name(k.who)}"
     )
-    mails.append((_sent(f.day, 11, 3), f.who, f"Refund on claim {f.ref}", back, {}))
+    mails.append((sent_at(k.day, 4, 5), k.who, f"Claim {k.ref}: wrong category", fix, {}))
+    m = data.moved
+    fix = (
+        f"Hi,\n\nthe date on my claim {m.ref} ({m.what}) is wrong: the receipt is dated "
+        f"{m.day}, not {data.stated}. Everything else is right.\n\n{first_name(m.who)}"
+    )
+    mails.append((sent_at(data.stated, 3, 4), m.who, f"Claim {m.ref}: wrong date", fix, {}))
     ask = (
         f"Hi,\n\ncould you send me this quarter's expense totals per category ({categories})"
         f"? The claims all came to you by mail.\n\nThanks,\n{controller}"
@@ -339,6 +219,18 @@ def expenses_misses_attached(
     return _answer(case, subject, attached=False)
 
 
+def expenses_first_category(
+    case: str, controller: str, email: str, subject: str, categories: str
+) -> list[ActionCall]:
+    return _answer(case, subject, recat=True)
+
+
+def expenses_first_date(
+    case: str, controller: str, email: str, subject: str, categories: str
+) -> list[ActionCall]:
+    return _answer(case, subject, moved=True)
+
+
 def _records() -> list[dict[str, str]]:
     out = []
     for n, case in enumerate(CASES):
@@ -363,8 +255,8 @@ QUARTER_EXPENSES = SubTask(
     "{controller} with this quarter's total in EUR for each of the categories {categories}. "
     "The expense claims are colleagues' mails in the browser's Mail. Count only expenses "
     "dated this quarter (April to June 2024); count a claim once even if it was sent again; "
-    "where a colleague corrected an amount, the correction counts; subtract any refund a "
-    "colleague reports on a claim.",
+    "where a colleague corrected a claim (its amount, date or category), the correction "
+    "counts; subtract any refund a colleague reports on a claim.",
     attributes={
         "case": "str",
         "controller": "name",
@@ -390,6 +282,13 @@ QUARTER_EXPENSES = SubTask(
         NearMiss("ignores the refund", solution=expenses_keeps_refund),
         NearMiss(
             "leaves out the claim whose amount is attached", solution=expenses_misses_attached
+        ),
+        NearMiss(
+            "books a claim under the category it was corrected from",
+            solution=expenses_first_category,
+        ),
+        NearMiss(
+            "counts a claim whose date was corrected into March", solution=expenses_first_date
         ),
     ],
 )
