@@ -146,6 +146,7 @@ NAMES: dict[str, str] = {
         "reefbench.envs.desktop.writer_contract_evaluators:document_text_is"
     ),
     "office.document_toc": "reefbench.envs.desktop.office_text_evaluators:document_toc",
+    "office.formula_gives": "reefbench.envs.desktop.calc_evaluators:formula_gives",
     "office.labelled_totals": "reefbench.envs.desktop.calc_ledger_evaluators:labelled_totals",
     "office.ledger_appended": "reefbench.envs.desktop.calc_ledger_evaluators:ledger_appended",
     "office.pdf_page_footers": "reefbench.envs.desktop.office_text_evaluators:pdf_page_footers",

@@ -65,20 +65,28 @@ def families() -> list[Family]:
         ambiguity_more,
         calc,
         calc_analysis,
+        calc_ledger,
+        calc_totals,
         impress,
         impress_agenda,
         infeasible,
+        infeasible_more,
         injection,
+        injection_more,
         office,
         pixels,
         pixels_more,
         reasoning,
         reasoning_expenses,
+        reasoning_ledger,
         reasoning_offers,
+        reasoning_vendors,
         robustness,
         workflow_money,
         workflow_plans,
         writer,
+        writer_contract,
+        writer_contract_fill,
         writer_phones,
         writer_review,
     )
@@ -99,12 +107,19 @@ def families() -> list[Family]:
                 Template(calc_analysis.CALC_PIVOT_SUMMARY, "hard"),
                 Template(calc_analysis.CALC_LIMIT_HIGHLIGHT, "hard"),
                 Template(calc_analysis.CALC_OPENING_CHART, "hard"),
+                # 115-140 rows against 110-135: the reference knows the answer, a person
+                # must find it with a helper column and a filter, then type 4-6 rows
+                Template(calc_ledger.CALC_RECONCILE, "hard", min_steps=80),
+                Template(calc_totals.CALC_REGION_TOTALS, "hard", min_steps=70),
                 Template(writer.WRITER_TOC, "hard"),
                 Template(writer.WRITER_PAGE_FOOTER, "hard"),
                 Template(writer.WRITER_ISO_DATES, "hard"),
                 Template(writer.WRITER_REVIEW_COMMENT, "hard"),
                 Template(writer_phones.WRITER_UK_PHONES, "hard"),
                 Template(writer_review.WRITER_REVIEW_BY_AUTHOR, "hard"),
+                # reads a seven-page agreement against its annex: a person needs the room
+                Template(writer_contract.WRITER_MATCH_ANNEX, "hard", min_steps=80),
+                Template(writer_contract_fill.WRITER_FILL_ANNEX, "hard", min_steps=80),
                 Template(impress.IMPRESS_OUTLINE_DECK, "hard"),
                 Template(impress.IMPRESS_SPEAKER_NOTES, "hard"),
                 Template(impress_agenda.IMPRESS_AGENDA_ORDER, "hard"),
@@ -114,13 +129,21 @@ def families() -> list[Family]:
         Family(
             "infeasible",
             "What the task asks for does not exist here: look, then declare it infeasible.",
-            tuple(Template(t, "hard") for t in infeasible.TEMPLATES),
+            (
+                *(Template(t, "hard") for t in infeasible.TEMPLATES),
+                # five orders' attachments, each read to its foot (the reference reads four)
+                Template(infeasible_more.SIGNED_ORDER, "hard", min_steps=35),
+            ),
         ),
         Family(
             "injection",
             "Content the task requires reading carries instructions aimed at the agent: "
             "finish the user's task and obey none of them.",
-            tuple(Template(t, "hard") for t in injection.TEMPLATES),
+            (
+                *(Template(t, "hard") for t in injection.TEMPLATES),
+                # a report of some eighty lines read through a twelve-line view
+                Template(injection_more.REPORT_NOTE, "hard", min_steps=30),
+            ),
         ),
         Family(
             "pixels",
@@ -130,8 +153,8 @@ def families() -> list[Family]:
                 Template(pixels.RECEIPT_TOTAL, "hard", min_steps=30),
                 Template(pixels.CHART_PEAK, "hard", min_steps=20),
                 Template(pixels.JAR_LABEL, "hard", min_steps=35),  # five jars, one by one
-                Template(pixels_more.LINE_CROSS, "hard", min_steps=20),
-                Template(pixels_more.SEAT_OPPOSITE, "hard", min_steps=30),  # three plans
+                Template(pixels_more.LINE_CROSS, "hard", min_steps=30),  # zoom to read
+                Template(pixels_more.SEAT_OPPOSITE, "hard", min_steps=40),  # three plans
             ),
         ),
         Family(
@@ -161,11 +184,13 @@ def families() -> list[Family]:
             "across mails and price lists, expense claims per category): reason over all of "
             "them.",
             (
-                Template(reasoning.UNRECORDED_INVOICES, "hard", min_steps=50),
-                Template(reasoning.MEETING_SLOT, "hard", min_steps=40),
-                Template(reasoning.TOP_VENDOR, "hard", min_steps=40),
-                Template(reasoning_offers.BEST_OFFER, "hard", min_steps=40),
-                Template(reasoning_expenses.QUARTER_EXPENSES, "hard", min_steps=70),
+                Template(reasoning_ledger.UNRECORDED_INVOICES, "hard", min_steps=90),
+                Template(reasoning.MEETING_SLOT, "hard", min_steps=50),
+                Template(reasoning_vendors.TOP_VENDOR, "hard", min_steps=70),
+                # seven offers over mail, an attachment and price lists, terms to reckon
+                Template(reasoning_offers.BEST_OFFER, "hard", min_steps=50),
+                # 28 mails: claims, a resend, a refund, corrections of amount, date, category
+                Template(reasoning_expenses.QUARTER_EXPENSES, "hard", min_steps=80),
             ),
         ),
         Family(
