@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterator
 from datetime import date as Date
 from typing import Any
@@ -136,26 +137,42 @@ def test_the_invoice_figures_follow_from_the_seeded_files(values: dict[str, str]
 def test_the_head_count_follows_from_each_persons_latest_reply(values: dict[str, str]) -> None:
     data = wl.lunch_case(values["case"])
     latest: dict[str, str] = {}
-    for _name, args in sorted(
-        (x for x in _seeded(wl.LUNCH_ORDER, values) if x[0] == "add_mail"),
-        key=lambda x: x[1]["date"],
-    ):
-        if args["subject"] == "Re: Team lunch on Friday":
-            latest[args["body"].rsplit("\n", 1)[1]] = args["body"]
-    coming = {p for p, body in latest.items() if "can't" not in body and "skip" not in body}
-    coming = {p for p in coming if "won't" not in latest[p]}
-    assert coming | {data.organiser[0].split()[0]} == set(data.coming)
-    assert data.dropped not in data.coming and data.joined in data.coming
-    assert data.price > data.old_price
-    assert len({data.old_time, data.quoted_time, data.time}) == 3
-    # The delivery time asked for in reply, and accepted in the caterer's latest mail.
+    guests = []
     mails = sorted(
         (a for n, a in _seeded(wl.LUNCH_ORDER, values) if n == "add_mail"),
         key=lambda a: a["date"],
     )
-    assert mails[-1]["sender"] == data.caterer[1] and data.time in mails[-1]["body"]
-    assert data.quoted_time not in mails[-1]["body"]
-    # The organiser names the payer by role, which only the payer's contact note has.
+    for args in mails:
+        if args["subject"] == "Re: Team lunch on Friday":
+            body = args["body"]
+            said_for = re.search(r"(\w+) is out of office .* asked me to tell you", body)
+            person = said_for.group(1) if said_for else body.rsplit("\n", 1)[1]
+            latest[person] = body
+            brings = re.search(r"I'd like to bring (\w+) ", body)
+            guests += [brings.group(1)] if brings else []
+    coming = {p for p, body in latest.items() if "can't" not in body and "skip" not in body}
+    coming = {p for p in coming if "won't" not in latest[p]}
+    assert coming | {data.organiser[0].split()[0], *guests} == set(data.coming)
+    assert data.dropped not in data.coming and data.joined in data.coming
+    assert data.behalf in data.coming and guests == [data.guest.split()[0]]
+    assert data.price > data.old_price
+    assert len({data.old_time, data.quoted_time, data.time}) == 3
+    # The replies' answers are below the inbox's 80-character preview.
+    for m in mails:
+        if m["subject"] == "Re: Team lunch on Friday":
+            hi, opener, *_ = m["body"].split("\n\n")
+            assert opener in wl.OPENERS and len(f"{hi}\n\n{opener}") >= 80
+    # The delivery time asked for in reply, accepted in the caterer's later mail; the last
+    # mail is a reminder with the price per person only.
+    assert mails[-1]["subject"] == wl.reminder_subject()
+    accepted = mails[-2]
+    assert accepted["sender"] == data.caterer[1] and data.time in accepted["body"]
+    assert data.quoted_time not in accepted["body"] and "EUR" not in accepted["body"]
+    assert f"EUR {wl.money(data.fee)}" not in mails[-1]["body"]
+    quote = next(a["body"] for a in mails if a["subject"] == data.quote_subject)
+    assert f"EUR {wl.money(data.fee)} per order" in quote
+    # The organiser names the payer by role, which only the payer's contact note has; a
+    # former holder's note names it too.
     role = data.roles[0][1]
     invitation = next(a["body"] for a in mails if a["subject"] == "Team lunch on Friday")
     assert f"our {role.lower()} pays" in invitation and data.payer not in invitation
@@ -163,6 +180,7 @@ def test_the_head_count_follows_from_each_persons_latest_reply(values: dict[str,
         a["name"]: a["notes"] for n, a in _seeded(wl.LUNCH_ORDER, values) if n == "add_contact"
     }
     assert notes[data.payer] == role and list(notes.values()).count(role) == 1
+    assert role.lower() in notes[data.former].lower() and "Former" in notes[data.former]
 
 
 @pytest.mark.parametrize("values", wt.TRIP_PICKUP.value_records)
