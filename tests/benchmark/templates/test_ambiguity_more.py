@@ -1,8 +1,9 @@
 """reef-v2's ambiguity family, continued: the text to one of two namesakes and the reply
 to one of two invoice mails. Each task gives the simulated user's answer for the kind its
-reference asks about, matched however the agent words the question; the two targets are
-seeded alike (both conversations about the move, both invoices asking for approval), the
-one meant is not always the newest, and the near misses differ from the reference."""
+reference asks about, matched however the agent words the question; only one namesake has
+a conversation (the other is only in Contacts, and is sometimes the one meant); both
+invoices ask for approval and a third mail reminds of one of them (not always the one
+meant, which is not always the newest); the near misses differ from the reference."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ TARGETS = {
         ambiguity.WHICH_CONTACT,
         "name",
         "decoy_name",
-        "right_on_top",
+        "meant_in_thread",
         "Which Alex do you mean, Alex Whitmore or Alex Duarte?",
     ),
     ambiguity_more.INVOICE_REPLY.id: (
@@ -83,10 +84,32 @@ def test_tasks_pass_the_static_gates_and_the_user_names_the_right_target(
     assert any((b, a) in pairs for a, b in pairs)
 
 
-def test_both_conversations_are_about_the_move_and_neither_asks_for_the_address() -> None:
-    for line in (ambiguity_more.LUCK, ambiguity_more.VAN):
-        assert "mov" in line
-        assert "address" not in line.casefold()
+def test_one_namesake_has_a_conversation_the_other_only_a_contact() -> None:
+    assert "mov" in ambiguity_more.LUCK and "address" not in ambiguity_more.LUCK.casefold()
+    for values in ambiguity_more.TEXT_NAMESAKE.value_records:
+        seeded = [
+            (s.action.name, dict(s.action.bound)) for s in ambiguity_more.text_setup(**values)
+        ]
+        contacts = {a["name"] for n, a in seeded if n == "add_contact"}
+        threads = [a["contact"] for n, a in seeded if n == "add_message"]
+        assert {values["name"], values["decoy_name"]} <= contacts
+        both = [t for t in threads if t in (values["name"], values["decoy_name"])]
+        meant = values["name"] if values["meant_in_thread"] else values["decoy_name"]
+        assert both == [meant]
+
+
+def test_a_third_mail_reminds_of_one_of_the_two_invoices() -> None:
+    records = ambiguity_more.INVOICE_REPLY.value_records
+    assert {(r["right_newest"], r["reminded_meant"]) for r in records} == {
+        (a, b) for a in (True, False) for b in (True, False)
+    }
+    for values in records:
+        mails = [dict(s.action.bound) for s in ambiguity_more.invoice_setup(**values)]
+        numbers = [ambiguity_more.VENDORS[v][2] for v in (values["vendor"], values["decoy_vendor"])]
+        about = [m for m in mails if any(n in m["body"] for n in numbers)]
+        assert len(about) == 3 and "Reminder" in about[-1]["subject"]
+        reminded = values["vendor"] if values["reminded_meant"] else values["decoy_vendor"]
+        assert about[-1]["sender"] == ambiguity_more.VENDORS[reminded][0]
 
 
 @pytest.mark.parametrize("template_id", sorted(TARGETS))

@@ -1,14 +1,17 @@
 """reef-v2's ambiguity family, continued (:mod:`.ambiguity` has the first three): the
 instruction fits two targets the account holds, and both look right on a close reading.
 
-- **Text namesake**: "text Alex our new address", with two contacts called Alex and a
-  recent conversation with each, both about the move (one wishes luck with it, the other
-  offers help on the day): nothing in them says which Alex is meant. One conversation is at
-  the top of Messages; the other is days older, below other people's, so an agent that
-  acts on the first Alex it sees never learns there is a second.
+- **Text namesake**: "text Alex our new address", with two contacts called Alex but a
+  conversation (about the move) with only one of them, at the top of Messages: the other
+  Alex is only in Contacts, so an agent must think to check before texting the Alex it
+  sees (playtest: with two threads the second Alex was just below the fold and asking was
+  plainly right). Half the time the user means the Alex without a conversation.
 - **Invoice reply**: "reply to the mail about the invoice", with two vendors' invoice
-  mails waiting for approval in the inbox: the newest mail, and one from days earlier below
-  other mail. Both ask for the same answer; the user alone knows which invoice is approved.
+  mails waiting for approval in the inbox (the newest mail, and one from days earlier
+  below other mail) and a third mail that only reminds of one of the two: three invoice
+  mails, two invoices, and the reminder makes its invoice look like the one meant (the
+  playtest asked for it). The user alone knows which invoice is approved; a reply in the
+  reminder's thread, when the reminder is the meant vendor's, counts as the reply.
 
 Checkpoints and near misses follow :mod:`.ambiguity`: "asked, and neither target acted
 on yet", then the change on the target the answer names, with the decoy's state governed
@@ -30,7 +33,7 @@ from reefbench.benchmark.templates.ambiguity import (
     _account,
     _ask,
 )
-from reefbench.benchmark.templates.common import browser_app
+from reefbench.benchmark.templates.common import browser_app, call
 from reefbench.benchmark.templates.workflow import reply
 from reefbench.environments.root import user_was_asked
 from reefbench.envs.services import evaluators as aev
@@ -58,10 +61,9 @@ ADDRESSES = [
     "3 Garden Terrace, Bristol BS6 5JL",
     "27 Quarry Lane, Sheffield S11 8RT",
 ]
-# What each one last said: both about the move, neither asks for the address.
+# What the Alex with a conversation last said: about the move, not asking for the address.
 LUCK = "Good luck with the move this weekend! Shout if you need anything."
-VAN = "Are you still moving on Saturday? I can bring the van over in the morning."
-# Other people's conversations (name|number|last text|when): eight come between the two.
+# Other people's conversations (name|number|last text|when), all below the Alex's.
 OTHERS = [
     line.split("|")
     for line in (
@@ -77,26 +79,23 @@ OTHERS = [
         "Ellie Hart|555-0310|Happy birthday!! Have a great day|2024-05-28T08:15",
     )
 ]
-TOP, BELOW = "2024-06-03T08:20", "2024-05-30T17:45"
+TOP = "2024-06-03T08:20"
 
 
 def text_setup(
-    first: str, name: str, decoy_name: str, address: str, right_on_top: bool
+    first: str, name: str, decoy_name: str, address: str, meant_in_thread: bool
 ) -> list[ActionStep]:
     steps = [_account(sd.add_contact(name=n, phone=NUMBERS[n])) for n in (name, decoy_name)]
     steps += [_account(sd.add_contact(name=o, phone=n)) for o, n, _, _ in OTHERS]
-    top, below = (name, decoy_name) if right_on_top else (decoy_name, name)
-    steps += [
-        _account(sd.add_message(contact=below, text=VAN, date=BELOW, read=True)),
-        _account(sd.add_message(contact=top, text=LUCK, date=TOP)),
-    ]
+    threaded = name if meant_in_thread else decoy_name
+    steps.append(_account(sd.add_message(contact=threaded, text=LUCK, date=TOP)))
     return steps + [
         _account(sd.add_message(contact=o, text=t, date=d, read=True)) for o, _, t, d in OTHERS
     ]
 
 
 def text_checkpoints(
-    first: str, name: str, decoy_name: str, address: str, right_on_top: bool
+    first: str, name: str, decoy_name: str, address: str, meant_in_thread: bool
 ) -> list[Evaluator]:
     return [
         user_was_asked(kind=WHICH_CONTACT)
@@ -108,25 +107,25 @@ def text_checkpoints(
 
 
 def text_solution(
-    first: str, name: str, decoy_name: str, address: str, right_on_top: bool
+    first: str, name: str, decoy_name: str, address: str, meant_in_thread: bool
 ) -> list[ActionCall]:
     return [*browser_app("Messages"), *_ask(WHICH_CONTACT), *sms_in_browser(name, address)]
 
 
 def text_without_asking(
-    first: str, name: str, decoy_name: str, address: str, right_on_top: bool
+    first: str, name: str, decoy_name: str, address: str, meant_in_thread: bool
 ) -> list[ActionCall]:
     return [*browser_app("Messages"), *sms_in_browser(name, address)]
 
 
 def text_the_other(
-    first: str, name: str, decoy_name: str, address: str, right_on_top: bool
+    first: str, name: str, decoy_name: str, address: str, meant_in_thread: bool
 ) -> list[ActionCall]:
     return [*browser_app("Messages"), *_ask(WHICH_CONTACT), *sms_in_browser(decoy_name, address)]
 
 
 def text_asks_after(
-    first: str, name: str, decoy_name: str, address: str, right_on_top: bool
+    first: str, name: str, decoy_name: str, address: str, meant_in_thread: bool
 ) -> list[ActionCall]:
     return [*browser_app("Messages"), *sms_in_browser(name, address), *_ask(WHICH_CONTACT)]
 
@@ -139,7 +138,7 @@ TEXT_NAMESAKE = SubTask(
         "name": "name",
         "decoy_name": "name",
         "address": "str",
-        "right_on_top": "bool",
+        "meant_in_thread": "bool",
     },
     outputs=["message"],
     env=B,
@@ -153,8 +152,8 @@ TEXT_NAMESAKE = SubTask(
             "name": b if (i // len(ALEXES)) % 2 else a,
             "decoy_name": a if (i // len(ALEXES)) % 2 else b,
             "address": ADDRESSES[i % len(ADDRESSES)],
-            # the one meant is the newest conversation in about half the tasks
-            "right_on_top": i % 2 == 0,
+            # the one meant has the only conversation in about half the tasks
+            "meant_in_thread": i % 2 == 0,
         }
         for i, (first, a, _, b, _) in enumerate(ALEXES * 3)
     ],
@@ -170,7 +169,7 @@ TEXT_NAMESAKE = SubTask(
 
 
 def text_answer(
-    first: str, name: str, decoy_name: str, address: str, right_on_top: bool
+    first: str, name: str, decoy_name: str, address: str, meant_in_thread: bool
 ) -> dict[str, str]:
     return {WHICH_CONTACT: f"I mean {name}."}
 
@@ -211,7 +210,7 @@ FILLER_MAILS = [
         "priya.shah@example.com|Parking spaces|Two are free from next week.|2024-05-28T15:55",
     )
 ]
-NEWEST, OLDER = "2024-06-03T08:05", "2024-05-30T14:30"
+NEWEST, OLDER, REMINDER = "2024-06-03T08:05", "2024-05-30T14:30", "2024-06-02T11:35"
 
 
 def _sender(vendor: str) -> str:
@@ -231,11 +230,28 @@ def _invoice_mail(vendor: str, date: str) -> ActionStep:
     return _account(sd.add_mail(sender=sender, subject=subject, body=body, date=date))
 
 
+def reminder_subject(vendor: str) -> str:
+    return f"Reminder: invoice {VENDORS[vendor][2]}"
+
+
+def _reminder(vendor: str) -> ActionStep:
+    sender, subject, number, amount = VENDORS[vendor]
+    body = (
+        f"Hello,\n\na friendly reminder that our invoice {number} for {amount} (our mail "
+        f'"{subject}") is still waiting for your approval. A short reply is all we need.'
+        f"\n\nKind regards,\n{vendor} accounts"
+    )
+    return _account(
+        sd.add_mail(sender=sender, subject=reminder_subject(vendor), body=body, date=REMINDER)
+    )
+
+
 def invoice_setup(
-    vendor: str, decoy_vendor: str, text: str, right_newest: bool
+    vendor: str, decoy_vendor: str, text: str, right_newest: bool, reminded_meant: bool
 ) -> list[ActionStep]:
     newest, older = (vendor, decoy_vendor) if right_newest else (decoy_vendor, vendor)
     steps = [_invoice_mail(older, OLDER), _invoice_mail(newest, NEWEST)]
+    steps.append(_reminder(vendor if reminded_meant else decoy_vendor))
     return steps + [
         _account(sd.add_mail(sender=s, subject=t, body=b, date=d, read=True))
         for s, t, b, d in FILLER_MAILS
@@ -250,38 +266,51 @@ def _replied(to: str, subject: str, text: str) -> Evaluator:
 
 
 def invoice_checkpoints(
-    vendor: str, decoy_vendor: str, text: str, right_newest: bool
+    vendor: str, decoy_vendor: str, text: str, right_newest: bool, reminded_meant: bool
 ) -> list[Evaluator]:
     return [
         user_was_asked(kind=WHICH_MAIL)
         & ~aev.mail_sent(to=_sender(vendor))
         & ~aev.mail_sent(to=_sender(decoy_vendor)),
-        _replied(_sender(vendor), _subject(vendor), text),
+        # in the invoice's thread, or the reminder's (when it reminds of this invoice)
+        _replied(_sender(vendor), _subject(vendor), text)
+        | _replied(_sender(vendor), reminder_subject(vendor), text),
+    ]
+
+
+def _reply_to(vendor: str, text: str) -> list[ActionCall]:
+    """Find the invoice's mail by its number (the older one is past the inbox's first
+    page), then reply in its thread."""
+    return [
+        call(B, "click_on", name="Search mail"),
+        call(B, "write_text", text=VENDORS[vendor][2] + "\n"),
+        call(B, "click_on", name=_subject(vendor), role="link"),
+        *reply(_subject(vendor), text)[2:],
     ]
 
 
 def invoice_solution(
-    vendor: str, decoy_vendor: str, text: str, right_newest: bool
+    vendor: str, decoy_vendor: str, text: str, right_newest: bool, reminded_meant: bool
 ) -> list[ActionCall]:
-    return [*browser_app("Mail"), *_ask(WHICH_MAIL), *reply(_subject(vendor), text)]
+    return [*browser_app("Mail"), *_ask(WHICH_MAIL), *_reply_to(vendor, text)]
 
 
 def invoice_without_asking(
-    vendor: str, decoy_vendor: str, text: str, right_newest: bool
+    vendor: str, decoy_vendor: str, text: str, right_newest: bool, reminded_meant: bool
 ) -> list[ActionCall]:
-    return [*browser_app("Mail"), *reply(_subject(vendor), text)]
+    return [*browser_app("Mail"), *_reply_to(vendor, text)]
 
 
 def invoice_the_other(
-    vendor: str, decoy_vendor: str, text: str, right_newest: bool
+    vendor: str, decoy_vendor: str, text: str, right_newest: bool, reminded_meant: bool
 ) -> list[ActionCall]:
-    return [*browser_app("Mail"), *_ask(WHICH_MAIL), *reply(_subject(decoy_vendor), text)]
+    return [*browser_app("Mail"), *_ask(WHICH_MAIL), *_reply_to(decoy_vendor, text)]
 
 
 def invoice_asks_after(
-    vendor: str, decoy_vendor: str, text: str, right_newest: bool
+    vendor: str, decoy_vendor: str, text: str, right_newest: bool, reminded_meant: bool
 ) -> list[ActionCall]:
-    return [*browser_app("Mail"), *reply(_subject(vendor), text), *_ask(WHICH_MAIL)]
+    return [*browser_app("Mail"), *_reply_to(vendor, text), *_ask(WHICH_MAIL)]
 
 
 _NAMES = list(VENDORS)
@@ -289,7 +318,13 @@ _NAMES = list(VENDORS)
 INVOICE_REPLY = SubTask(
     id="ambiguity.reply_invoice_mail",
     description='In the browser\'s Mail, reply to the mail about the invoice: "{text}"',
-    attributes={"vendor": "str", "decoy_vendor": "str", "text": "text", "right_newest": "bool"},
+    attributes={
+        "vendor": "str",
+        "decoy_vendor": "str",
+        "text": "text",
+        "right_newest": "bool",
+        "reminded_meant": "bool",
+    },
     outputs=["mail"],
     env=B,
     app="mail",
@@ -303,6 +338,8 @@ INVOICE_REPLY = SubTask(
             "text": REPLIES[i % len(REPLIES)],
             # the one meant is the newest mail in about half the tasks
             "right_newest": i % 2 == 1,
+            # the reminder is of the invoice meant in about half the tasks
+            "reminded_meant": (i // 2) % 2 == 0,
         }
         for i, (a, b) in enumerate(PAIRS * 3)
     ],
@@ -317,7 +354,9 @@ INVOICE_REPLY = SubTask(
 )
 
 
-def invoice_answer(vendor: str, decoy_vendor: str, text: str, right_newest: bool) -> dict[str, str]:
+def invoice_answer(
+    vendor: str, decoy_vendor: str, text: str, right_newest: bool, reminded_meant: bool
+) -> dict[str, str]:
     return {WHICH_MAIL: f"The one from {vendor}, invoice {VENDORS[vendor][2]}."}
 
 
