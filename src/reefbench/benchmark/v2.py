@@ -76,6 +76,7 @@ def families() -> list[Family]:
         office,
         pixels,
         pixels_more,
+        pixels_seats,
         reasoning,
         reasoning_expenses,
         reasoning_ledger,
@@ -154,7 +155,7 @@ def families() -> list[Family]:
                 Template(pixels.CHART_PEAK, "hard", min_steps=20),
                 Template(pixels.JAR_LABEL, "hard", min_steps=35),  # five jars, one by one
                 Template(pixels_more.LINE_CROSS, "hard", min_steps=30),  # zoom to read
-                Template(pixels_more.SEAT_OPPOSITE, "hard", min_steps=40),  # three plans
+                Template(pixels_seats.SEAT_OPPOSITE, "hard", min_steps=40),  # three plans
             ),
         ),
         Family(
