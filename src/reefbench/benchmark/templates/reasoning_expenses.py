@@ -26,9 +26,11 @@ from reefbench.benchmark.templates.reasoning_expenses_claims import (
     attached_subject,
     attachment_name,
     claim_mail,
-    expenses_case,
     first_name,
     sent_at,
+)
+from reefbench.benchmark.templates.reasoning_expenses_claims import (
+    expenses_case as expenses_case,
 )
 from reefbench.envs.services import evaluators as aev
 from reefbench.envs.services import seeding as sd
