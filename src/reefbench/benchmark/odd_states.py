@@ -8,7 +8,8 @@ a tracked change, one that opens read-only), written through odfpy as LibreOffic
 writes these settings, so LibreOffice shows them to the agent as it would to a person.
 Dialogs and windows left open are the task's setup through the desktop's own actions.
 
-* **Setup actions**: :func:`create_filtered_workbook`, :func:`create_odd_document`.
+* **Setup actions**: :func:`create_filtered_workbook`, :func:`create_hidden_rows_workbook`,
+  :func:`create_odd_document`, :func:`create_recording_review`.
 * **Checkpoints**: :func:`document_clean_replace` (the text changed everywhere and no
   tracked change left pending), :func:`file_lines` (a text file's lines, blank lines and
   surrounding spaces ignored).
@@ -124,6 +125,53 @@ def write_filtered_workbook(
     document.save(str(path))
 
 
+def _plain_cell(value: str) -> Any:
+    """A cell as a user typed it: a number, text, a number stored as text (written with a
+    leading apostrophe, as Calc shows such a cell's content) or nothing ("")."""
+    from odf.table import TableCell
+    from odf.text import P
+
+    if value == "":
+        return TableCell()
+    if value.startswith("'"):
+        cell = TableCell(valuetype="string")
+        cell.addElement(P(text=value[1:]))
+        return cell
+    return _cell(value)
+
+
+def write_hidden_rows_workbook(
+    path: Path,
+    sheets: Mapping[str, Sequence[Sequence[str]]],
+    active: str,
+    hidden: Mapping[str, Sequence[int]],
+) -> None:
+    """Write an ``.ods`` that opens on sheet ``active`` and whose sheets' rows ``hidden``
+    (row numbers as Calc shows them, from 1) were hidden by hand (Format > Rows > Hide):
+    no filter and no filter buttons, only the skipped row numbers show it. Cells are read
+    by :func:`_plain_cell` (a row of "" is a blank row)."""
+    from odf.opendocument import OpenDocumentSpreadsheet
+    from odf.table import Table as OdfTable
+    from odf.table import TableRow
+
+    if active not in sheets:
+        raise ValueError(f"sheet {active!r} must be in the workbook")
+    document = OpenDocumentSpreadsheet()
+    for name, rows in sheets.items():
+        table = OdfTable(name=name)
+        gone = set(hidden.get(name, ()))
+        for number, row in enumerate(rows, start=1):
+            table_row = TableRow(visibility="collapse") if number in gone else TableRow()
+            for value in row:
+                table_row.addElement(_plain_cell(value))
+            table.addElement(table_row)
+        document.spreadsheet.addElement(table)
+    for element in _settings({}, {"ActiveTable": active}):
+        document.settings.addElement(element)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    document.save(str(path))
+
+
 def write_odd_document(
     path: Path, paragraphs: Sequence[str], record_changes: bool, read_only: bool
 ) -> None:
@@ -173,6 +221,65 @@ def create_filtered_workbook(
     write_filtered_workbook(target, sheets, active, filtered, column, shown)
     env.stamp_world_time(target)
     return f"created {path}"
+
+
+@action
+def create_hidden_rows_workbook(
+    path: str,
+    sheets: dict[str, list[list[str]]],
+    active: str,
+    hidden: dict[str, list[int]],
+    env: DesktopDevice,
+) -> str:
+    """Create an OpenDocument spreadsheet that opens on sheet ``active``, with rows hidden
+    by hand (no filter) and cells that may hold numbers stored as text.
+
+    Args:
+        path: Path as the agent sees it, e.g. "~/Documents/claims.ods".
+        sheets: Each sheet's name and rows; a cell "'12.50" holds the text 12.50, a cell
+            "" nothing.
+        active: The sheet shown when the file is opened.
+        hidden: Per sheet, the row numbers (from 1) hidden by hand.
+    """
+    target = env.session.host_path(path)
+    write_hidden_rows_workbook(target, sheets, active, hidden)
+    env.stamp_world_time(target)
+    return f"created {path}"
+
+
+@action
+def create_recording_review(path: str, paragraphs: list[str], env: DesktopDevice) -> str:
+    """Create an OpenDocument text document that carries a colleague's tracked changes,
+    not yet accepted, and records every further edit (Track Changes > Record is on).
+
+    Args:
+        path: Path as the agent sees it, e.g. "~/Documents/contract.odt".
+        paragraphs: The paragraphs' texts, in order; a change inside one is written
+            "{+Author|inserted text+}" or "{-Author|deleted text-}".
+    """
+    target = env.session.host_path(path)
+    write_recording_review(target, paragraphs)
+    env.stamp_world_time(target)
+    return f"created {path}"
+
+
+def write_recording_review(path: Path, paragraphs: Sequence[str]) -> None:
+    """:func:`reefbench.documents.write.write_reviewed_document`, then Record switched on
+    as Writer saves it (the tracked-changes element's flag and the RecordChanges
+    setting)."""
+    from odf.namespaces import TEXTNS
+    from odf.opendocument import load
+    from odf.text import TrackedChanges
+
+    from reefbench.documents.write import write_reviewed_document
+
+    write_reviewed_document(path, paragraphs)
+    document = load(str(path))
+    for element in document.text.getElementsByType(TrackedChanges):
+        element.setAttrNS(TEXTNS, "track-changes", "true")
+    for element in _settings({"RecordChanges": "true"}, {}):
+        document.settings.addElement(element)
+    document.save(str(path))
 
 
 @action

@@ -99,12 +99,12 @@ def test_any_spelling_of_the_month_or_name_passes() -> None:
     month = ps.MONTH_NAMES[values["first"]]
     for answer in (month, month.upper(), month[:3], f"{month} {values['year']}", f"{month}."):
         assert _passes(pm.LINE_CROSS, values, answer)
-    seats = _values(pm.SEAT_OPPOSITE)[0]
-    name = _submitted(pm.SEAT_OPPOSITE.solution_generator, seats)
+    plan = _values(seats.SEAT_OPPOSITE)[0]
+    name = _submitted(seats.SEAT_OPPOSITE.solution_generator, plan)
     first, last = name.split()
     for answer in (name, name.lower(), first, f"{last}, {first}"):
-        assert _passes(pm.SEAT_OPPOSITE, seats, answer)
-    assert not _passes(pm.SEAT_OPPOSITE, seats, last + " " + "X")
+        assert _passes(seats.SEAT_OPPOSITE, plan, answer)
+    assert not _passes(seats.SEAT_OPPOSITE, plan, last + " " + "X")
 
 
 def test_the_lines_cross_as_the_record_says() -> None:
@@ -135,11 +135,11 @@ def test_the_legend_is_not_in_the_lines_order() -> None:
 
 
 def _plans(values: dict[str, Any]) -> list[dict[str, Any]]:
-    return _images(pm.SEAT_OPPOSITE, values)[1]
+    return _images(seats.SEAT_OPPOSITE, values)[1]
 
 
 def test_each_plan_seats_everyone_once_and_the_asked_one_is_unique() -> None:
-    for values in _values(pm.SEAT_OPPOSITE):
+    for values in _values(seats.SEAT_OPPOSITE):
         images = _plans(values)
         assert len(images) == 3 and len({i["heading"] for i in images}) == 3
         people = set(values["people"].split("|"))
@@ -157,7 +157,7 @@ def test_each_plan_seats_everyone_once_and_the_asked_one_is_unique() -> None:
 
 
 def test_counting_chairs_names_someone_else() -> None:
-    for values in _values(pm.SEAT_OPPOSITE):
+    for values in _values(seats.SEAT_OPPOSITE):
         answers = seats._answers(values)
         assert all(answers) and len(set(answers)) == len(answers)
         plan = seats._plan_of(values, values["meeting"], values["day"])
@@ -177,7 +177,7 @@ def test_the_pictures_hold_the_answer() -> None:
     moved = json.loads(json.dumps(image))
     moved["series"][0]["values"][0] += 5
     assert px.picture(image).tobytes() != px.picture(moved).tobytes()
-    plans = _plans(_values(pm.SEAT_OPPOSITE)[0])
+    plans = _plans(_values(seats.SEAT_OPPOSITE)[0])
     swapped = dict(plans[0], near=list(reversed(plans[0]["near"])))
     assert px.picture(plans[0]).tobytes() != px.picture(swapped).tobytes()
     assert px.picture(plans[0]).tobytes() == px.picture(plans[0]).tobytes()

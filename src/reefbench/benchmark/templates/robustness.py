@@ -1,13 +1,14 @@
 """reef-v2's robustness family: a normal task made hard by the state the user left things
 in, which the agent must notice and deal with the right way before the real work counts.
 
-* :data:`CALC_FILTERED_TOTAL` (hard): a claims workbook opens on last year's sheet, and
-  this year's sheet has an AutoFilter that hides every category but one. The total must
-  be this year's, over every row: the wrong sheet, a SUBTOTAL (which skips filtered rows)
-  or the visible rows' sum fail.
-* :data:`WRITER_TRACKED_RENAME` (hard): a contract that records every edit as a tracked
-  change (Record is on); the client's final text must name the new company everywhere
-  with no change left pending. Edits left as tracked changes fail.
+* :data:`CALC_FILTERED_TOTAL` (hard, in :mod:`.robustness_calc`): a claims workbook opens
+  on last year's sheet; this year's sheet has rows hidden by hand (one a 2025 claim filed
+  there), an amount stored as text and claims after a blank row. The formula must add
+  every claim dated in 2026 and only those.
+* :data:`WRITER_TRACKED_RENAME` (hard, in :mod:`.robustness_writer`): a contract that
+  records every edit as a tracked change and carries a colleague's agreed changes, still
+  pending (one occurrence renamed, a sentence naming the supplier deleted); the final text
+  must name the new company everywhere with no change left pending.
 * :data:`WRITER_READ_ONLY_STATUS` (medium): the minutes are open in Writer read-only; the
   status line must change in the file itself (Edit Mode first). A copy saved under
   another name, or a status line added rather than changed, fails.
@@ -25,14 +26,11 @@ opened, keys pressed), so the agent sees it in the screenshot and the element li
 
 from __future__ import annotations
 
-import random
-
 from reefbench.actions.evaluators import Evaluator
 from reefbench.actions.spec import ActionCall
 from reefbench.benchmark import checks as hp
 from reefbench.benchmark import odd_states as od
 from reefbench.benchmark.templates import near as nm
-from reefbench.benchmark.templates.calc import go_to, open_in_calc, save_in_place
 from reefbench.benchmark.templates.common import (
     call,
     desktop_menu,
@@ -46,9 +44,10 @@ from reefbench.benchmark.templates.common import (
     wait,
 )
 from reefbench.benchmark.templates.office import saved_document
-from reefbench.benchmark.templates.writer import open_in_writer, save_and_quit
+from reefbench.benchmark.templates.robustness_calc import CALC_FILTERED_TOTAL
+from reefbench.benchmark.templates.robustness_writer import WRITER_TRACKED_RENAME, _replace_all
+from reefbench.benchmark.templates.writer import save_and_quit
 from reefbench.envs.desktop import actions as da
-from reefbench.envs.desktop import calc_evaluators as ce
 from reefbench.envs.desktop import evaluators as ev
 from reefbench.envs.desktop import office_evaluators as oe
 from reefbench.envs.desktop import setup as st
@@ -64,256 +63,6 @@ def _step(action: object) -> ActionStep:
 
 def _rows(table: str) -> list[list[str]]:
     return [line.split("|") for line in table.splitlines()]
-
-
-# --------------------------------------------------------- filtered claims total
-CLAIM_HEADER = ["Date", "Employee", "Category", "Amount"]
-CATEGORIES = ["Travel", "Meals", "Hotel", "Supplies"]
-STAFF = ["Okafor", "Lind", "Tanaka", "Costa", "Weber", "Novak"]
-CLAIMS = 12
-
-
-def _claims(seed: int, year: int, shown: str) -> str:
-    """12 claims as ``date|employee|category|amount`` lines; at least four rows of the
-    shown category and four of others (so the filter hides a good part of the table)."""
-    rng = random.Random(seed * 10 + year)
-    others = [c for c in CATEGORIES if c != shown]
-    categories = [shown] * 4 + [rng.choice(others) for _ in range(4)]
-    categories += [rng.choice(CATEGORIES) for _ in range(CLAIMS - 8)]
-    rng.shuffle(categories)
-    lines = []
-    for index, category in enumerate(categories):
-        day = f"{year}-{1 + index // 4:02d}-{3 + (index % 4) * 6:02d}"
-        amount = f"{rng.randrange(12, 640)}.{rng.choice(['00', '20', '45', '60', '85'])}"
-        lines.append(f"{day}|{rng.choice(STAFF)}|{category}|{amount}")
-    return "\n".join(lines)
-
-
-def _claims_record(seed: int, path: str, shown: str) -> dict[str, str]:
-    return {
-        "path": path,
-        "shown": shown,
-        "current": _claims(seed, 2026, shown),
-        "previous": _claims(seed, 2025, shown),
-    }
-
-
-CLAIM_RECORDS = [
-    _claims_record(1, "~/Documents/expense-claims.ods", "Travel"),
-    _claims_record(2, "~/Documents/team-claims.ods", "Meals"),
-    _claims_record(3, "~/Documents/claims-register.ods", "Hotel"),
-    _claims_record(4, "~/Documents/staff-expenses.ods", "Supplies"),
-    _claims_record(5, "~/Documents/reimbursements.ods", "Travel"),
-]
-
-
-def claims_total(current: str) -> float:
-    return round(sum(float(row[3]) for row in _rows(current)), 2)
-
-
-def _sheet(table: str) -> list[list[str]]:
-    header = [*CLAIM_HEADER, "Total"]
-    return [header, *_rows(table)]
-
-
-def claims_setup(path: str, shown: str, current: str, previous: str) -> list[ActionStep]:
-    sheets = {"2026": _sheet(current), "2025": _sheet(previous)}
-    return [
-        _step(
-            od.create_filtered_workbook(
-                path=path, sheets=sheets, active="2025", filtered="2026", column=2, shown=shown
-            )
-        )
-    ]
-
-
-def claims_checkpoints(path: str, shown: str, current: str, previous: str) -> list[Evaluator]:
-    """The instruction asks for a formula: a typed total does not count (playtest K)."""
-    return [
-        ce.formula_gives(path=path, cell="F1", value=claims_total(current), sheet="2026"),
-        oe.saved_by_libreoffice(path=path),
-    ]
-
-
-def _total_on(path: str, formula: str, sheet_first: bool = True) -> list[ActionCall]:
-    """Open the workbook, go to the 2026 sheet (the first tab: Ctrl+Page Up from 2025) unless
-    told not to, type ``formula`` into F1, save."""
-    return [
-        *open_in_calc(path),
-        *([call(D, "hotkey", keys=["ctrl", "pageup"])] if sheet_first else []),
-        *go_to("F1"),
-        call(D, "write_text", text=formula + "\n"),
-        *save_in_place(),
-    ]
-
-
-def _last(current: str) -> int:
-    return len(_rows(current)) + 1
-
-
-def claims_solution(path: str, shown: str, current: str, previous: str) -> list[ActionCall]:
-    return _total_on(path, f"=SUM(D2:D{_last(current)})")
-
-
-def claims_whole_column(path: str, shown: str, current: str, previous: str) -> list[ActionCall]:
-    """The whole column added (its header is text, which SUM skips)."""
-    return _total_on(path, "=SUM(D:D)")
-
-
-def claims_subtotal(path: str, shown: str, current: str, previous: str) -> list[ActionCall]:
-    """Near miss: SUBTOTAL, which leaves out the rows the filter hides."""
-    return _total_on(path, f"=SUBTOTAL(9;D2:D{_last(current)})")
-
-
-def claims_wrong_sheet(path: str, shown: str, current: str, previous: str) -> list[ActionCall]:
-    """Near miss: the total written on the sheet the workbook opened on (2025)."""
-    return _total_on(path, f"=SUM(D2:D{_last(current)})", sheet_first=False)
-
-
-def claims_typed(path: str, shown: str, current: str, previous: str) -> list[ActionCall]:
-    """Near miss: the right total typed as a number, where a formula was asked for."""
-    return _total_on(path, f"{claims_total(current):.2f}")
-
-
-def claims_short_range(path: str, shown: str, current: str, previous: str) -> list[ActionCall]:
-    """Near miss: the range stops one row short of the table's end."""
-    return _total_on(path, f"=SUM(D2:D{_last(current) - 1})")
-
-
-CALC_FILTERED_TOTAL = SubTask(
-    id="desktop.calc_filtered_total",
-    description=(
-        "Finance needs this year's expense claims total from {path}. On its 2026 sheet, "
-        "put a formula in cell F1 (beside the Total heading) that adds up the amounts of "
-        "all of 2026's claims, and save the workbook in its own format."
-    ),
-    attributes={"path": "desktop_file", "shown": "text", "current": "str", "previous": "str"},
-    output_type="desktop_file",
-    outputs=["desktop_file"],
-    env=D,
-    app="calc",
-    app_category="office",
-    intents=["organise a spreadsheet on the computer"],
-    value_records=CLAIM_RECORDS,
-    setup_generator=claims_setup,
-    evaluator_generator=claims_checkpoints,
-    solution_generator=claims_solution,
-    alternative_generators=[claims_whole_column],
-    output_generator=saved_document,
-    near_misses=[
-        NearMiss("totals only the rows the filter shows (SUBTOTAL)", solution=claims_subtotal),
-        NearMiss("writes the total on the 2025 sheet it opened on", solution=claims_wrong_sheet),
-        NearMiss("stops the range one row short", solution=claims_short_range),
-        NearMiss("types the right total instead of a formula", solution=claims_typed),
-    ],
-)
-
-
-# ------------------------------------------------------ rename under track changes
-def _contract(old: str, city: str) -> str:
-    return "\n".join(
-        [
-            f"Service Agreement between Harbor Analytics and {old}",
-            f"{old} will provide cleaning and maintenance of the {city} office on weekdays.",
-            "Invoices are payable within 30 days of receipt.",
-            f"Either party may end this agreement with 60 days' written notice to {old} "
-            "or to Harbor Analytics.",
-            "This agreement is governed by the law of the state where the office is.",
-        ]
-    )
-
-
-RENAMES = [
-    ("~/Documents/cleaning-contract.odt", "Brightway Services", "Brightway Facilities Group",
-     "Oslo"),
-    ("~/Documents/service-agreement.odt", "Nordlys Care", "Nordlys Property Care", "Bergen"),
-    ("~/Documents/maintenance-deal.odt", "CleanCo Ltd", "Castell Cleaning Ltd", "Cardiff"),
-    ("~/Documents/facilities-contract.odt", "Sparkle & Co", "Sparkle Facility Services", "Leeds"),
-    ("~/Documents/office-services.odt", "Mopwell GmbH", "Mopwell Gebaeude GmbH", "Bremen"),
-]  # fmt: skip
-RENAME_RECORDS = [
-    {"path": p, "old": old, "new": new, "text": _contract(old, city)}
-    for p, old, new, city in RENAMES
-]
-
-
-def rename_setup(path: str, old: str, new: str, text: str) -> list[ActionStep]:
-    paragraphs = text.splitlines()
-    return [_step(od.create_odd_document(path=path, paragraphs=paragraphs, record_changes=True))]
-
-
-def rename_checkpoints(path: str, old: str, new: str, text: str) -> list[Evaluator]:
-    return [
-        od.document_clean_replace(path=path, new=new, old=old, count=text.count(old)),
-        oe.saved_by_libreoffice(path=path),
-    ]
-
-
-def _replace_all(old: str, new: str) -> list[ActionCall]:
-    """Find and Replace (Ctrl+H): the text, the replacement (Alt+P), Replace All, Close."""
-    return [
-        call(D, "hotkey", keys=["ctrl", "h"]),
-        wait(),
-        call(D, "write_text", text=old),
-        call(D, "hotkey", keys=["alt", "p"]),
-        call(D, "write_text", text=new),
-        call(D, "click_on", name="Replace All", role="push button"),
-        wait(),
-        call(D, "click_on", name="Close", role="push button"),
-    ]
-
-
-def rename_solution(path: str, old: str, new: str, text: str) -> list[ActionCall]:
-    """Recording off first (Edit > Track Changes > Record), then Replace All."""
-    return [
-        *open_in_writer(path),
-        *desktop_menu("Edit", "Track Changes", "Record"),
-        *_replace_all(old, new),
-        *save_and_quit(),
-    ]
-
-
-def rename_accept_all(path: str, old: str, new: str, text: str) -> list[ActionCall]:
-    """Replaced while recording, then every change accepted (Edit > Track Changes >
-    Accept All)."""
-    return [
-        *open_in_writer(path),
-        *_replace_all(old, new),
-        *desktop_menu("Edit", "Track Changes", "Accept All"),
-        *save_and_quit(),
-    ]
-
-
-def rename_left_tracked(path: str, old: str, new: str, text: str) -> list[ActionCall]:
-    """Near miss: replaced while recording and saved, the changes left pending."""
-    return [*open_in_writer(path), *_replace_all(old, new), *save_and_quit()]
-
-
-WRITER_TRACKED_RENAME = SubTask(
-    id="desktop.writer_tracked_rename",
-    description=(
-        "Our cleaning supplier {old} now trades as {new}. Update the agreement {path} so "
-        "that it names {new} wherever it named {old}, and save it in its own format. It "
-        "goes to the client as the final text: it must not carry any tracked changes."
-    ),
-    attributes={"path": "desktop_file", "old": "text", "new": "text", "text": "str"},
-    output_type="desktop_file",
-    outputs=["desktop_file"],
-    env=D,
-    app="writer",
-    app_category="office",
-    intents=["edit a document professionally on the computer"],
-    value_records=RENAME_RECORDS,
-    setup_generator=rename_setup,
-    evaluator_generator=rename_checkpoints,
-    solution_generator=rename_solution,
-    alternative_generators=[rename_accept_all],
-    output_generator=saved_document,
-    near_misses=[
-        NearMiss("leaves the edits as pending tracked changes", solution=rename_left_tracked),
-        NearMiss("misspells the new name", changes={"new": nm.typo}),
-    ],
-)
 
 
 # ------------------------------------------------------- read-only minutes status
