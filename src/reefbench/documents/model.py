@@ -94,6 +94,8 @@ class Chart:
         anchor: The cell its top-left corner sits on ("E2"), ``""`` on a slide or when the
             format anchors it to the page.
         series: The names of its series, as far as the file stores them.
+        categories: The cells of its category (x-axis) labels ("Sheet1!A2:A5"), ``""``
+            when it has none (the axis then counts 1, 2, 3) or the format does not say.
     """
 
     kind: str
@@ -101,6 +103,7 @@ class Chart:
     ranges: tuple[str, ...] = ()
     anchor: str = ""
     series: tuple[str, ...] = ()
+    categories: str = ""
 
 
 @dataclass(frozen=True)

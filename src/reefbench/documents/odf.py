@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from reefbench.documents.model import Cell, DocumentUnreadable, Paragraph, Slide
 from reefbench.documents.normal import column_letters, layout_name, normalise_formula
@@ -97,15 +98,20 @@ def write_spreadsheet(path: Path, rows: Sequence[Sequence[str]]) -> None:
     write_workbook(path, {"Sheet1": rows})
 
 
-def write_workbook(path: Path, sheets: Mapping[str, Sequence[Sequence[str]]]) -> None:
+def write_workbook(
+    path: Path, sheets: Mapping[str, Sequence[Sequence[str]]], dates: bool = False
+) -> None:
     """Write a spreadsheet (``.ods``) with these sheets in this order (name -> rows), as
-    :func:`write_spreadsheet` writes its one sheet."""
+    :func:`write_spreadsheet` writes its one sheet. With ``dates``, a cell reading as an
+    ISO date ("2026-03-16") is stored as a date shown that way, so a formula can compare
+    it with DATE(...) as a person's own date column allows (without, it stays text)."""
     from odf.opendocument import OpenDocumentSpreadsheet
     from odf.table import Table as OdfTable
     from odf.table import TableCell, TableRow
     from odf.text import P
 
     document = OpenDocumentSpreadsheet()
+    date_style = _iso_date_style(document) if dates else None
     for name, rows in sheets.items():
         table = OdfTable(name=name)
         for row in rows:
@@ -113,6 +119,8 @@ def write_workbook(path: Path, sheets: Mapping[str, Sequence[Sequence[str]]]) ->
             for value in row:
                 if _is_number(value):
                     cell = TableCell(valuetype="float", value=value.strip())
+                elif date_style is not None and re.fullmatch(r"\d{4}-\d\d-\d\d", value):
+                    cell = TableCell(valuetype="date", datevalue=value, stylename=date_style)
                 else:
                     cell = TableCell(valuetype="string")
                 cell.addElement(P(text=value))
@@ -121,3 +129,18 @@ def write_workbook(path: Path, sheets: Mapping[str, Sequence[Sequence[str]]]) ->
         document.spreadsheet.addElement(table)
     path.parent.mkdir(parents=True, exist_ok=True)
     document.save(str(path))
+
+
+def _iso_date_style(document: Any) -> Any:
+    """A cell style showing a date as YYYY-MM-DD, added to the document's styles."""
+    from odf.number import DateStyle, Day, Month, Text, Year
+    from odf.style import Style
+
+    shown = DateStyle(name="IsoDate")
+    for part in (Year(style="long"), Text(text="-"), Month(style="long"), Text(text="-")):
+        shown.addElement(part)
+    shown.addElement(Day(style="long"))
+    document.automaticstyles.addElement(shown)
+    cell = Style(name="IsoDateCell", family="table-cell", datastylename="IsoDate")
+    document.automaticstyles.addElement(cell)
+    return cell

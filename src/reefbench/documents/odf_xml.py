@@ -252,12 +252,19 @@ def _chart(document: Any, frame: Any, anchor: str) -> Chart | None:
         _qualified(_attr(s, "CHARTNS", "values-cell-range-address"))
         for s in _walk(chart, "CHARTNS", ("series",))
     ]
+    categories = [
+        _qualified(
+            _attr(c, "CHARTNS", "cell-range-address") or _attr(c, "TABLENS", "cell-range-address")
+        )
+        for c in _walk(chart, "CHARTNS", ("categories",))
+    ]
     return Chart(
         kind or _attr(chart, "CHARTNS", "class"),
         _lines(titles[0]) if titles else "",
         tuple(r for r in ranges if r),
         anchor,
         _series_names(chart),
+        next((c for c in categories if c), ""),
     )
 
 

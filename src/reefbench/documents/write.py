@@ -133,14 +133,20 @@ def write_reviewed_document(
     document.save(str(path))
 
 
-def write_presentation(path: Path, slides: Sequence[tuple[str, Sequence[str]]]) -> None:
+def write_presentation(
+    path: Path, slides: Sequence[tuple[str, Sequence[str]]], hidden: Sequence[int] = ()
+) -> None:
     """A PowerPoint deck (``.pptx``, through python-pptx) of one "Title and Content" slide
-    per ``(title, bullets)``, the bullets at the top level: the deck a colleague sent."""
+    per ``(title, bullets)``, the bullets at the top level: the deck a colleague sent.
+    The slides at the indexes ``hidden`` (from 0) are hidden, as a presenter hides a
+    slide from the talk (a slide show and a default PDF export skip it)."""
     from pptx import Presentation as PptxPresentation
 
     deck = PptxPresentation()
-    for title, bullets in slides:
+    for index, (title, bullets) in enumerate(slides):
         slide = deck.slides.add_slide(deck.slide_layouts[1])
+        if index in hidden:
+            slide._element.set("show", "0")
         slide.shapes.title.text = title
         frame = slide.placeholders[1].text_frame
         frame.text = bullets[0] if bullets else ""

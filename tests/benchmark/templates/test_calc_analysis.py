@@ -1,4 +1,4 @@
-"""reef-v2's Calc analysis templates (pivot table, conditional formatting): their tasks
+"""reef-v2's Calc pivot-table template: its tasks
 pass the static gates, their data holds the traps the near misses fall into, and their
 checkers (on small spreadsheets built in memory) pass every right form of the result and
 fail the near misses' results."""
@@ -9,12 +9,8 @@ import pytest
 
 from reefbench.benchmark import v2
 from reefbench.benchmark.templates import calc_analysis as ca
-from reefbench.documents import Cell, Chart, ConditionalFormat, PivotTable, Sheet, Spreadsheet
-from reefbench.envs.desktop.calc_analysis_evaluators import (
-    chart_problem,
-    highlight_problem,
-    pivot_problem,
-)
+from reefbench.documents import Cell, Chart, PivotTable, Sheet, Spreadsheet
+from reefbench.envs.desktop.calc_analysis_evaluators import chart_problem, pivot_problem
 from reefbench.validation.gates import static_problems
 
 IDS = [t.id for t in ca.TEMPLATES]
@@ -100,80 +96,9 @@ def test_pivot_checker_reads_the_output_numbers() -> None:
     assert "'Router' shows 900.5" in problem
 
 
-# -------------------------------------------------------------------- highlight
-RECORD = ca.LIMIT_RECORDS[0]
-AMOUNTS = ca.expense_amounts(RECORD["table"])
-LAST = len(AMOUNTS) + 1
-MARKED = [a > float(RECORD["new"]) for a in AMOUNTS]
-
-
-def _expenses(*rules: ConditionalFormat) -> Spreadsheet:
-    sheets = ca._expense_sheets(RECORD["old"], RECORD["new"], RECORD["table"])
-    built = []
-    for name, rows in sheets.items():
-        cells = {}
-        for r, row in enumerate(rows, 1):
-            for c, text in enumerate(row):
-                if text:
-                    try:
-                        cells[f"{'ABCD'[c]}{r}"] = Cell(float(text), text)
-                    except ValueError:
-                        cells[f"{'ABCD'[c]}{r}"] = Cell(None, text)
-        built.append(Sheet(name, cells, conditional_formats=rules if name == "Expenses" else ()))
-    return Spreadsheet(tuple(built))
-
-
-def _rule(where: str, operator: str, operand: str, kind: str = "cell-is") -> ConditionalFormat:
-    return ConditionalFormat(where, kind, operator, (operand,), "Bad", "fill #ffcccc")
-
-
-def test_the_expenses_hold_the_traps() -> None:
-    new, old = float(RECORD["new"]), float(RECORD["old"])
-    assert new in AMOUNTS  # at the limit is not above it: ">=" marks one too many
-    assert any(old < a < new for a in AMOUNTS)  # the old limit marks too many
-    assert sum(AMOUNTS) > new  # the total row is above the limit
-
-
-def test_highlight_checker_accepts_every_right_rule() -> None:
-    new = RECORD["new"]
-    forms = [
-        _rule(f"D2:D{LAST}", ">", new),
-        _rule(f"D2:D{LAST}", ">", "Notes!B3"),
-        _rule(f"D2:D{LAST}", ">", "$Notes.$B$3"),
-        _rule(f"A2:D{LAST}", "", f"D2>{new}", kind="formula"),
-        _rule(f"D2:D{LAST}", "", "D2>Notes!B3", kind="formula"),
-    ]
-    for rule in forms:
-        assert highlight_problem(_expenses(rule), "Expenses", "D", 2, MARKED) == "", rule
-
-
-def test_highlight_checker_fails_the_near_misses() -> None:
-    new, old = RECORD["new"], RECORD["old"]
-    assert "no conditional formatting" in highlight_problem(_expenses(), "Expenses", "D", 2, MARKED)
-    for rule in [
-        _rule(f"D2:D{LAST}", ">", old),
-        _rule(f"D2:D{LAST}", ">=", new),
-        _rule(f"D2:D{LAST + 1}", ">", new),
-        _rule(f"D2:D{LAST}", ">", "Notes!B2"),
-        ConditionalFormat(f"D2:D{LAST}", "cell-is", ">", (new,), ""),  # no style
-    ]:
-        problem = highlight_problem(_expenses(rule), "Expenses", "D", 2, MARKED)
-        assert problem.startswith("the conditional formatting is wrong"), rule
-
-
 # ------------------------------------------------------------------------ chart
 def _charted(*charts: Chart) -> Spreadsheet:
     return Spreadsheet((Sheet("Sales", charts=charts), Sheet("Notes")))
-
-
-def test_the_pre_orders_look_like_sales() -> None:
-    """Without the note the opening month cannot be told from the numbers: some month
-    before it sold more than some month after it."""
-    for record in ca.CHART_RECORDS:
-        column = ca.CHART_HEADER.index(record["shop"])
-        values = [int(r.split("|")[column]) for r in record["table"].splitlines()]
-        opened = int(record["opened"])
-        assert max(values[: opened - 1]) > min(values[opened - 1 :]), record["path"]
 
 
 def test_chart_checker_passes_the_right_chart_and_fails_the_near_misses() -> None:

@@ -1,7 +1,6 @@
-"""reef-v2's note-driven Impress templates: their tasks pass the static gates, near misses
-differ from the reference, the reordering plan leaves the deck in the agenda's order, the
-PDF range is written as the export dialog reads it, and the PDF check fails on wrong
-exports."""
+"""reef-v2's PDF-extract Impress template: its tasks pass the static gates, near misses
+differ from the reference, the note names the newer slide only by its age, the PDF range
+is written as the export dialog reads it, and the PDF check fails on wrong exports."""
 
 from __future__ import annotations
 
@@ -33,21 +32,6 @@ def test_tasks_pass_the_static_gates_and_near_misses_differ(template: SubTask) -
         assert near.solution(**values) != solution, near.label
 
 
-@pytest.mark.parametrize("record", ia.AGENDA_RECORDS, ids=lambda r: r["path"])
-def test_sending_each_item_to_the_end_gives_the_agenda_order(record: dict[str, str]) -> None:
-    titles = ia._titles(record["deck"])
-    order = [titles[i] for i in ia._order(record["order"])]
-    _, current = ia._reorder(titles, order, "Slide to End")
-    cut = titles[int(record["cut"])]
-    assert current == [titles[0], cut, *order]
-    # The note names every slide but the cover and the cut one, each once.
-    assert sorted([titles[0], cut, *order]) == sorted(titles)
-    note = ia._agenda_note(
-        record["deck"], record["sender"], tuple(ia._order(record["order"])), int(record["cut"])
-    )
-    assert all(f". {t}\n" in note for t in order) and f'cut "{cut}"' in note
-
-
 def test_slide_numbers_become_the_dialog_s_ranges() -> None:
     assert ia._ranges([7, 2, 5, 6]) == "2,5-7"
     assert ia._ranges([3]) == "3"
@@ -57,6 +41,22 @@ def test_slide_numbers_become_the_dialog_s_ranges() -> None:
         # The note lists them out of the deck's order; the span near miss adds slides.
         assert numbers != sorted(numbers)
         assert max(numbers) - min(numbers) + 1 > len(numbers)
+
+
+@pytest.mark.parametrize("record", ia.EXTRACT_RECORDS, ids=lambda r: r["pdf"])
+def test_the_note_names_the_versioned_slide_only_by_its_age(record: dict[str, str]) -> None:
+    deck = int(record["deck"])
+    titles = ia._titles(ia.DECKS[deck][1])
+    asked = ia._order(record["asked"])
+    hidden, newer, older = (int(record[k]) for k in ("hidden", "newer", "older"))
+    assert hidden in asked and newer in asked and older not in asked and hidden != newer
+    note = ia.extract_note(deck, record["pdf"], record["sender"], record["asked"], record["newer"])
+    assert titles[newer] not in note and titles[older] not in note
+    assert f"newer of the two {ia.DECKS[deck][2]} slides" in note
+    assert all(f'"{titles[i]}"' in note for i in asked if i != newer)
+    # No asked title is part of another slide's title (the PDF check reads page text).
+    for i in asked:
+        assert not any(titles[i] in t for j, t in enumerate(titles) if j != i)
 
 
 def _pdf(path: Path, pages: list[str]) -> None:
@@ -90,10 +90,3 @@ def test_pdf_pages_check(tmp_path: Path) -> None:
     assert te.pdf_pages_problem(path, ["Income", "Reserves"]) == ""
     assert "not 3" in te.pdf_pages_problem(path, ["Income", "Staff", "Reserves"])
     assert "page 1 does not show 'Reserves'" in te.pdf_pages_problem(path, ["Reserves", "Income"])
-
-
-def test_a_slide_already_at_the_end_is_not_moved() -> None:
-    # Slide to End is disabled (and not listed) on the last slide: the plan skips it.
-    steps, current = ia._reorder(["Cover", "A", "B"], ["B", "A"], "Slide to End")
-    moves = [s for s in steps if s.arguments.get("name") == "Slide to End"]
-    assert len(moves) == 1 and current == ["Cover", "B", "A"]

@@ -109,24 +109,29 @@ def create_reviewed_document(
 
 
 @action
-def create_presentation(path: str, slides: list[list[str]], env: DesktopDevice) -> str:
+def create_presentation(
+    path: str, slides: list[list[str]], env: DesktopDevice, hidden: list[int] | None = None
+) -> str:
     """Create (or overwrite) a PowerPoint presentation (.pptx), one "Title and Content"
     slide per entry.
 
     Args:
         path: Path as the agent sees it, e.g. "~/Documents/review.pptx".
         slides: Each slide as [title, bullet, bullet, ...].
+        hidden: The indexes (from 0) of slides hidden from the slide show.
     """
     from reefbench.documents.write import write_presentation
 
     target = env.session.host_path(path)
-    write_presentation(target, [(slide[0], slide[1:]) for slide in slides])
+    write_presentation(target, [(slide[0], slide[1:]) for slide in slides], hidden or ())
     env.stamp_world_time(target)
     return f"created {path}"
 
 
 @action
-def create_workbook(path: str, sheets: dict[str, list[list[str]]], env: DesktopDevice) -> str:
+def create_workbook(
+    path: str, sheets: dict[str, list[list[str]]], env: DesktopDevice, dates: bool = False
+) -> str:
     """Create (or overwrite) an OpenDocument spreadsheet (.ods) with several sheets, in
     order; cells that read as numbers are stored as numbers.
 
@@ -134,11 +139,12 @@ def create_workbook(path: str, sheets: dict[str, list[list[str]]], env: DesktopD
         path: Path as the agent sees it, e.g. "~/Documents/orders.ods".
         sheets: Each sheet's name and its rows (top first, each a list of cell texts from
             column A on).
+        dates: Whether cells reading as ISO dates ("2026-03-16") are stored as dates.
     """
     from reefbench.documents.odf import write_workbook
 
     target = env.session.host_path(path)
-    write_workbook(target, sheets)
+    write_workbook(target, sheets, dates=dates)
     env.stamp_world_time(target)
     return f"created {path}"
 
