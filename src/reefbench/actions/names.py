@@ -86,8 +86,12 @@ NAMES: dict[str, str] = {
     "desktop.create_directory": "reefbench.envs.desktop.setup:create_directory",
     "desktop.create_file": "reefbench.envs.desktop.setup:create_file",
     "desktop.create_filtered_workbook": "reefbench.benchmark.odd_states:create_filtered_workbook",
+    "desktop.create_hidden_rows_workbook": (
+        "reefbench.benchmark.odd_states:create_hidden_rows_workbook"
+    ),
     "desktop.create_odd_document": "reefbench.benchmark.odd_states:create_odd_document",
     "desktop.create_presentation": "reefbench.envs.desktop.setup:create_presentation",
+    "desktop.create_recording_review": "reefbench.benchmark.odd_states:create_recording_review",
     "desktop.create_reviewed_document": "reefbench.envs.desktop.setup:create_reviewed_document",
     "desktop.create_spreadsheet": "reefbench.envs.desktop.setup:create_spreadsheet",
     "desktop.create_text_document": "reefbench.envs.desktop.setup:create_text_document",

@@ -201,8 +201,8 @@ def families() -> list[Family]:
             "unsaved-changes dialog, hidden files shown): deal with it the right way, then "
             "finish the task.",
             (
-                Template(robustness.CALC_FILTERED_TOTAL, "hard"),
-                Template(robustness.WRITER_TRACKED_RENAME, "hard"),
+                Template(robustness.CALC_FILTERED_TOTAL, "hard", min_steps=40),  # unhide, look
+                Template(robustness.WRITER_TRACKED_RENAME, "hard", min_steps=50),
                 Template(robustness.WRITER_READ_ONLY_STATUS, "medium"),
                 Template(robustness.EDITOR_UNSAVED_NOTES, "medium"),
                 Template(robustness.FILES_HIDDEN_SHOWN, "medium"),
@@ -216,7 +216,8 @@ def families() -> list[Family]:
             "through every step.",
             (
                 Template(workflow_money.INVOICE_REVIEW, "hard", min_steps=90),
-                Template(workflow_money.LUNCH_ORDER, "hard", min_steps=90),
+                # a dozen replies (one for a colleague, one with a guest), four caterer mails
+                Template(workflow_money.LUNCH_ORDER, "hard", min_steps=100),
                 Template(workflow_plans.TRIP_PICKUP, "medium", min_steps=80),
                 Template(workflow_plans.SUPPLIER_HANDOVER, "hard", min_steps=90),
                 Template(workflow_plans.MINUTES_FOLLOW_UP, "hard", min_steps=90),
