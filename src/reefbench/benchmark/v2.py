@@ -83,6 +83,8 @@ def families() -> list[Family]:
         reasoning_offers,
         reasoning_vendors,
         robustness,
+        robustness_calc,
+        robustness_writer,
         workflow_money,
         workflow_plans,
         writer,
@@ -201,8 +203,8 @@ def families() -> list[Family]:
             "unsaved-changes dialog, hidden files shown): deal with it the right way, then "
             "finish the task.",
             (
-                Template(robustness.CALC_FILTERED_TOTAL, "hard", min_steps=40),  # unhide, look
-                Template(robustness.WRITER_TRACKED_RENAME, "hard", min_steps=50),
+                Template(robustness_calc.CALC_FILTERED_TOTAL, "hard", min_steps=40),  # unhide, look
+                Template(robustness_writer.WRITER_TRACKED_RENAME, "hard", min_steps=50),
                 Template(robustness.WRITER_READ_ONLY_STATUS, "medium"),
                 Template(robustness.EDITOR_UNSAVED_NOTES, "medium"),
                 Template(robustness.FILES_HIDDEN_SHOWN, "medium"),
