@@ -134,9 +134,15 @@ NAMES: dict[str, str] = {
     "desktop.window_shows": "reefbench.benchmark.checks:window_shows",
     "desktop.xfconf_equals": "reefbench.envs.desktop.session_evaluators:xfconf_equals",
     # office
+    "office.amounts_over_dated_limits": (
+        "reefbench.envs.desktop.calc_rule_evaluators:amounts_over_dated_limits"
+    ),
     "office.autofilter_on": "reefbench.envs.desktop.calc_evaluators:autofilter_on",
     "office.cells_highlighted": "reefbench.envs.desktop.calc_analysis_evaluators:cells_highlighted",
     "office.chart_of_range": "reefbench.envs.desktop.calc_analysis_evaluators:chart_of_range",
+    "office.chart_with_categories": (
+        "reefbench.envs.desktop.calc_rule_evaluators:chart_with_categories"
+    ),
     "office.column_looked_up": "reefbench.envs.desktop.calc_evaluators:column_looked_up",
     "office.column_numbers": "reefbench.envs.desktop.calc_evaluators:column_numbers",
     "office.document_clean_replace": "reefbench.benchmark.odd_states:document_clean_replace",

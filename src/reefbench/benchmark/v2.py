@@ -65,10 +65,13 @@ def families() -> list[Family]:
         ambiguity_more,
         calc,
         calc_analysis,
+        calc_chart,
+        calc_dated,
         calc_ledger,
         calc_totals,
         impress,
         impress_agenda,
+        impress_order,
         infeasible,
         infeasible_more,
         injection,
@@ -108,8 +111,9 @@ def families() -> list[Family]:
                 Template(calc.CALC_FREEZE_FILTER, "medium"),
                 Template(calc.CALC_CSV_IMPORT, "hard"),
                 Template(calc_analysis.CALC_PIVOT_SUMMARY, "hard"),
-                Template(calc_analysis.CALC_LIMIT_HIGHLIGHT, "hard"),
-                Template(calc_analysis.CALC_OPENING_CHART, "hard"),
+                # 26 expenses by employee, dates interleaved, a limit that changed
+                Template(calc_dated.CALC_LIMIT_HIGHLIGHT, "hard", min_steps=40),
+                Template(calc_chart.CALC_OPENING_CHART, "hard", min_steps=40),
                 # 115-140 rows against 110-135: the reference knows the answer, a person
                 # must find it with a helper column and a filter, then type 4-6 rows
                 Template(calc_ledger.CALC_RECONCILE, "hard", min_steps=80),
@@ -125,8 +129,10 @@ def families() -> list[Family]:
                 Template(writer_contract_fill.WRITER_FILL_ANNEX, "hard", min_steps=80),
                 Template(impress.IMPRESS_OUTLINE_DECK, "hard"),
                 Template(impress.IMPRESS_SPEAKER_NOTES, "hard"),
-                Template(impress_agenda.IMPRESS_AGENDA_ORDER, "hard"),
-                Template(impress_agenda.IMPRESS_PDF_EXTRACT, "hard"),
+                # two notes, the agenda in its own words, to match against eight slides
+                Template(impress_order.IMPRESS_AGENDA_ORDER, "hard", min_steps=50),
+                # nine slides to read, one hidden, two versions of one topic
+                Template(impress_agenda.IMPRESS_PDF_EXTRACT, "hard", min_steps=30),
             ),
         ),
         Family(
