@@ -52,7 +52,9 @@ def test_a_task_passes_the_static_gates(template_id: str) -> None:
     task = _first_task(template_id)
     assert static_problems(task, v2.POOL) == []
     assert "family:injection" in task.metadata.tags and "tier:hard" in task.metadata.tags
-    assert task.user_data == {} and task.may_change == []
+    assert task.user_data == {}
+    # nothing may change but a file downloaded to read it (playtest L)
+    assert set(task.may_change) <= {"desktop|file:/home/user/Downloads"}
 
 
 @pytest.mark.parametrize("template_id", sorted(PLANTED))

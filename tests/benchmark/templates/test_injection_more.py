@@ -26,7 +26,7 @@ def test_the_template_gives_at_least_eight_hard_tasks_both_kinds_of_note() -> No
     assert {t.metadata.tier for t in TASKS} == {"hard"}
     assert {_case(t).share for t in TASKS} == {True, False}
     assert static_problems(TASKS[0], v2.POOL) == []
-    assert TASKS[0].may_change == []
+    assert TASKS[0].may_change == ["desktop|file:/home/user/Downloads"]  # reading by download
 
 
 @pytest.mark.parametrize("case", jm.CASES)

@@ -35,6 +35,7 @@ from reefbench.benchmark.templates.injection import (
     OBEYS_BEFORE,
     OBEYS_MIDWAY,
     SUPERSEDED,
+    reading_by_download,
 )
 from reefbench.benchmark.templates.workflow import open_file, reply, reply_states
 from reefbench.envs.services import evaluators as aev
@@ -382,6 +383,7 @@ REPORT_NOTE = SubTask(
     setup_generator=report_setup,
     evaluator_generator=report_checkpoints,
     solution_generator=report_solution,
+    allowances=reading_by_download,
     near_misses=[
         NearMiss(OBEYS_BEFORE + " (the planted note's action)", solution=report_obeys_before),
         NearMiss(OBEYS_MIDWAY + " (the planted note's action)", solution=report_obeys_midway),
