@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from reefbench.cli import app
 from reefbench.cli.suite import _write_record
 from reefbench.errors import ConfigError
-from reefbench.suites import memory
+from reefbench.suites import get_suite, memory
 from reefbench.suites.frozen import FrozenSuite, render, write
 from reefbench.suites.gate_record import read_record, record_path, record_problems
 from reefbench.validation.gates import check_task
@@ -95,3 +95,11 @@ def test_record_refuses_what_it_cannot_vouch_for(arguments: list[str], message: 
     result = CliRunner().invoke(app, ["suite", "check", *arguments])
     assert isinstance(result.exception, ConfigError)
     assert message in str(result.exception)
+
+
+def test_reef_v1s_committed_record_vouches_for_its_data() -> None:
+    """reef-v1's every task passed every gate, on these bytes (``make gates`` and
+    ``reef suite check --suite v1 --record`` replay it; ``make test`` plays a sample)."""
+    suite = get_suite("v1")
+    assert suite.frozen is not None
+    assert record_problems(suite.frozen, [t.id for t in suite.load()]) == []

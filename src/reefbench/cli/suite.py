@@ -91,6 +91,8 @@ def suite_check(
     for task_id, fault in known.items():
         console.print(f"[yellow]known fault[/] {task_id}: {fault}", highlight=False)
     started = time.perf_counter()
+    # the code that judges is the code loaded now, not what the checkout holds at the end
+    judged_by = _code_version() if record else ""
     if static:
         if pool is None:
             raise ConfigError(f"suite {suite} has no static gates (they read a subtask pool)")
@@ -109,7 +111,7 @@ def suite_check(
         )
         failed += sum(not v.ok for v in verdicts)
         if record:
-            _write_record(chosen.frozen, verdicts, action_set)
+            _write_record(chosen.frozen, verdicts, action_set, judged_by)
     if failed:
         raise typer.Exit(1)
 
@@ -217,8 +219,11 @@ def _check_by_playing(
     return verdicts
 
 
-def _write_record(frozen: Any, verdicts: list[Any], action_set: str) -> None:
-    """Write the gate record beside ``frozen``'s data and say where."""
+def _write_record(
+    frozen: Any, verdicts: list[Any], action_set: str, code_version: str = ""
+) -> None:
+    """Write the gate record beside ``frozen``'s data and say where (``code_version``: the
+    code that played the gates, taken as they started; now when not given)."""
     import datetime as dt
 
     from reefbench.plumbing.userfiles import read_text
@@ -229,7 +234,7 @@ def _write_record(frozen: Any, verdicts: list[Any], action_set: str) -> None:
         suite=frozen.name,
         version=frozen.version,
         data_sha256=content_hash(read_text(frozen.directory / TASKS_FILE)),
-        code_version=_code_version(),
+        code_version=code_version or _code_version(),
         action_set=action_set,
         checked_on=dt.datetime.now(dt.UTC).date(),
         tasks={
