@@ -288,3 +288,17 @@ def test_a_card_named_by_its_label_still_shows_what_it_lists(
     assert '- "apples (checked)"' in static, static
     assert '- "bread"' in static, static
     assert not any("Party 3" in x or "Tick" in x for x in static), static
+
+
+def test_press_takes_the_desktops_key_names_too(browser: BrowserEnvironment) -> None:
+    """Playtest N wrote "enter" (the desktop's spelling) and lost a step to an invalid
+    action; Playwright's own names still pass as they are."""
+    from reefbench.envs.browser.actions import playwright_key
+
+    assert playwright_key("enter") == "Enter" and playwright_key("ctrl+a") == "Control+a"
+    assert playwright_key("Control+Home") == "Control+Home" and playwright_key("esc") == "Escape"
+    browser.step("scroll", {"direction": "down"})
+    assert browser.page.evaluate("() => window.scrollY") > 300
+    browser.step("click_at", {"x": 5, "y": 5})
+    browser.step("press", {"key": "ctrl+home"})
+    assert browser.page.evaluate("() => window.scrollY") == 0

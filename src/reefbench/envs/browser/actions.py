@@ -22,6 +22,39 @@ from reefbench.plumbing.waiting import wait_until
 Coordinate = Annotated[int, Field(ge=0, le=10000)]
 _KEY = re.compile(r"^([A-Za-z]+\+){0,3}([A-Za-z0-9]+|F\d{1,2}|[^\sA-Za-z0-9])$")
 _SCHEMES = ("http", "https", "about")
+# The desktop's and the phone's key names ("enter", "esc", "ctrl"), as Playwright spells them:
+# an agent moving between devices in one task wrote "enter" here and lost a step to an
+# invalid action (playtest N). Playwright's own names pass as they are.
+_KEY_NAMES = {
+    "enter": "Enter",
+    "return": "Enter",
+    "esc": "Escape",
+    "escape": "Escape",
+    "tab": "Tab",
+    "backspace": "Backspace",
+    "delete": "Delete",
+    "space": "Space",
+    "up": "ArrowUp",
+    "down": "ArrowDown",
+    "left": "ArrowLeft",
+    "right": "ArrowRight",
+    "home": "Home",
+    "end": "End",
+    "pageup": "PageUp",
+    "pagedown": "PageDown",
+    "ctrl": "Control",
+    "control": "Control",
+    "shift": "Shift",
+    "alt": "Alt",
+    "meta": "Meta",
+}
+
+
+def playwright_key(key: str) -> str:
+    """``key`` with each part of a combination spelled as Playwright wants it."""
+    return "+".join(_KEY_NAMES.get(part.lower(), part) for part in key.split("+"))
+
+
 _NOT_WEB = (
     "{url!r} was not opened: this browser opens only http://, https:// and about: "
     "addresses, not files (look at a computer's files with its own apps)"
@@ -140,7 +173,7 @@ def press(key: str, env: BrowserDevice) -> str:
         raise InvalidAction(f"{key!r} is not a key name like 'Enter' or 'Control+a'")
     before = len(env.saved_downloads)
     try:
-        env.page.keyboard.press(key)
+        env.page.keyboard.press(playwright_key(key))
     except Exception as exc:
         raise InvalidAction(f"unknown key {key!r}: {str(exc).splitlines()[0]}") from None
     env.settle()
