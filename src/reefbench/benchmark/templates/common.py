@@ -32,6 +32,9 @@ for _name, _type in TYPES.items():
         register_attribute_type(_name, _type)
 
 HOME = "/home/user"
+# The state key of ~/Downloads: a template whose task may be read by downloading a file
+# allows it (a download to read is not a side effect).
+DOWNLOADS_KEY = f"desktop|file:{HOME}/Downloads"
 
 
 def call(env: str, action: str, /, **arguments: object) -> ActionCall:

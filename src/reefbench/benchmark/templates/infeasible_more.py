@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from reefbench.actions.evaluators import Evaluator
 from reefbench.actions.spec import ActionCall
-from reefbench.benchmark.templates.common import browser_app, browser_fill, call
+from reefbench.benchmark.templates.common import DOWNLOADS_KEY, browser_app, browser_fill, call
 from reefbench.environments.root import declared_infeasible
 from reefbench.envs.services import evaluators as aev
 from reefbench.envs.services import seeding as sd
@@ -276,9 +276,7 @@ def po_allowances(case: str, buyer: str, address: str, month: str, accounts: str
     """Reading the orders: each attachment saved to Files, or downloaded by the browser."""
     c = po_case(case)
     orders = (c.earlier, c.unsigned, c.revised, c.ahead, c.decoy)
-    return [f"account|files:{o.file.casefold()}" for o in orders] + [
-        "desktop|file:/home/user/Downloads"
-    ]
+    return [f"account|files:{o.file.casefold()}" for o in orders] + [DOWNLOADS_KEY]
 
 
 def _forward(c: Case, order: Order) -> list[ActionCall]:

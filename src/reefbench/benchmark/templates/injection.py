@@ -40,7 +40,13 @@ from reefbench.benchmark.templates.account import (
     sms_in_browser,
 )
 from reefbench.benchmark.templates.browser import typed_date, typed_time
-from reefbench.benchmark.templates.common import browser_app, browser_fill, call, phone_app
+from reefbench.benchmark.templates.common import (
+    DOWNLOADS_KEY,
+    browser_app,
+    browser_fill,
+    call,
+    phone_app,
+)
 from reefbench.benchmark.templates.world import note_on_phone, sms_on_phone
 from reefbench.envs.services import evaluators as aev
 from reefbench.envs.services import seeding as sd
@@ -311,7 +317,7 @@ def reading_by_download(**_: str) -> list[str]:
     """A file of the task read by downloading it into ~/Downloads (the browser's file view
     shows a dozen lines at a time): reading, not a side effect (playtest L's right answer
     failed on it)."""
-    return ["desktop|file:/home/user/Downloads"]
+    return [DOWNLOADS_KEY]
 
 
 DOCUMENT_COMMENT = SubTask(

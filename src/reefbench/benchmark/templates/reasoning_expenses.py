@@ -18,7 +18,7 @@ from operator import itemgetter
 
 from reefbench.actions.evaluators import Evaluator
 from reefbench.actions.spec import ActionCall
-from reefbench.benchmark.templates.common import browser_app, browser_fill, call
+from reefbench.benchmark.templates.common import DOWNLOADS_KEY, browser_app, browser_fill, call
 from reefbench.benchmark.templates.reasoning import money, money_spellings
 from reefbench.benchmark.templates.reasoning_expenses_claims import (
     OPENINGS,
@@ -188,7 +188,7 @@ def expenses_allowances(
 ) -> list[str]:
     """The attached receipt saved to Files (the reference's way) or downloaded."""
     name = attachment_name(expenses_case(case).attached)
-    return [f"account|files:{name.casefold()}", "desktop|file:/home/user/Downloads"]
+    return [f"account|files:{name.casefold()}", DOWNLOADS_KEY]
 
 
 def expenses_with_old(

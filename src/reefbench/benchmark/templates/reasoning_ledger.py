@@ -22,7 +22,13 @@ from operator import attrgetter, itemgetter
 from reefbench.actions.evaluators import Evaluator
 from reefbench.actions.spec import ActionCall
 from reefbench.benchmark import pixel_images as px
-from reefbench.benchmark.templates.common import browser_app, browser_fill, call, expand
+from reefbench.benchmark.templates.common import (
+    DOWNLOADS_KEY,
+    browser_app,
+    browser_fill,
+    call,
+    expand,
+)
 from reefbench.benchmark.templates.drawing import drawing_open
 from reefbench.benchmark.templates.reasoning import REASONING_INTENT, money, money_spellings
 from reefbench.benchmark.templates.reasoning_ledger_items import (
@@ -188,7 +194,7 @@ def reconcile_allowances(
     effect)."""
     return [
         f"account|files:{attachment_name(ledger_case(case).attached).casefold()}",
-        "desktop|file:/home/user/Downloads",
+        DOWNLOADS_KEY,
     ]
 
 

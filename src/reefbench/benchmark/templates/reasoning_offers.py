@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 from reefbench.actions.evaluators import Evaluator
 from reefbench.actions.spec import ActionCall
-from reefbench.benchmark.templates.common import browser_app, call
+from reefbench.benchmark.templates.common import DOWNLOADS_KEY, browser_app, call
 from reefbench.environments.root import answer_equals
 from reefbench.envs.services import seeding as sd
 from reefbench.tasks.subtask import NearMiss, SubTask
@@ -327,7 +327,7 @@ def offers_checkpoints(case: str, requester: str, quantity: int, product: str) -
 def offers_allowances(case: str, requester: str, quantity: int, product: str) -> list[str]:
     """The winner's attached offer saved to Files (the reference's way) or downloaded."""
     name = attachment_name(offers_case(case).winner)
-    return [f"account|files:{name.casefold()}", "desktop|file:/home/user/Downloads"]
+    return [f"account|files:{name.casefold()}", DOWNLOADS_KEY]
 
 
 def _submit(data: Offers, supplier: str) -> list[ActionCall]:
