@@ -24,6 +24,7 @@ carry world times set explicitly (the home restored at a reset, a setup's files:
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -49,8 +50,12 @@ def world_epoch(now: str) -> float:
 
 def offset_seconds(now: str, host_time: float) -> int:
     """Whole seconds the sandbox's clock runs ahead of the host's when world time ``now``
-    is shown at host time ``host_time`` (negative: behind)."""
-    return round(world_epoch(now) - host_time)
+    is shown at host time ``host_time`` (negative: behind).
+
+    Rounded up, never to the nearest: the sandbox's clock then starts within a second
+    after ``now``, never before it (a rounded-down offset showed 08:29:59 for a world that
+    begins at 08:30, the day before at midnight)."""
+    return math.ceil(world_epoch(now) - host_time)
 
 
 def write_offset(runtime: Path, now: str, host_time: float) -> int:
