@@ -294,3 +294,22 @@ def test_the_panel_clock_is_named_by_what_it_shows(desk: DesktopEnvironment) -> 
     assert len(clock) == 1 and re.fullmatch(r"Mon 03 Jun 09:\d\d", clock[0].name), (
         snapshot.marks.text()
     )
+
+
+@pytest.mark.integration
+@DESKTOP
+def test_the_desktop_has_no_ocr_though_the_host_has(desk: DesktopEnvironment) -> None:
+    """Playtesters read every scan and receipt photo with ``tesseract`` in the terminal:
+    the harness's OCR leaked into the agent's desktop, so the pixel tasks measured nothing
+    of the agent's own reading. The host keeps it (its checks use it)."""
+    import shutil
+    import subprocess
+
+    host = shutil.which("tesseract")
+    assert host is not None
+    assert subprocess.run([host, "--list-langs"], capture_output=True).returncode == 0
+    desk.reset()
+    inside = desk.session.run(["bash", "-c", "tesseract --list-langs"], timeout=10)
+    assert inside.returncode != 0, inside.stdout
+    listing = desk.session.run(["bash", "-c", "ls -A /usr/share/tesseract-ocr"], timeout=10)
+    assert listing.stdout.strip() == ""

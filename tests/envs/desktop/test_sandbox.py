@@ -8,6 +8,8 @@ import pytest
 
 from reefbench.envs.desktop.input import keysym
 from reefbench.envs.desktop.sandbox import (
+    HARNESS_ONLY_PROGRAMS,
+    HARNESS_ONLY_TREES,
     HIDDEN_DBUS_SERVICES,
     SANDBOX_HOME,
     SandboxSpec,
@@ -69,7 +71,7 @@ def test_only_the_instance_and_the_system_are_visible(tmp_path: Path) -> None:
     assert "/work" not in binds and "/root" not in binds and "/" not in binds
     for target, source in binds.items():
         if source == "/dev/null":  # an emptied file: a D-Bus service never started inside
-            assert target in HIDDEN_DBUS_SERVICES
+            assert target in HIDDEN_DBUS_SERVICES or target in HARNESS_ONLY_PROGRAMS
             continue
         assert source.startswith((str(tmp_path), "/usr", "/etc", "/sys", "/var", "/tmp/.X11"))
 
@@ -83,6 +85,22 @@ def test_a_system_file_shown_in_place_is_bound_after_the_system(tmp_path: Path) 
     # bwrap mounts in order: bound before /usr, the copy would be hidden by the system's.
     assert argv.index(str(wallpaper)) > argv.index("/usr")
     assert argv[argv.index(str(wallpaper)) - 1] == "--ro-bind"
+
+
+def test_the_harness_ocr_is_hidden_after_the_system_is_bound(tmp_path: Path) -> None:
+    """The host has tesseract for the harness's checks; inside, the agent must read a scan
+    with its own eyes. Each hiding comes after /usr's bind, or /usr would cover it."""
+    argv = bwrap_command(_spec(tmp_path), ["true"])
+    binds = _binds(argv)
+    for program in HARNESS_ONLY_PROGRAMS:
+        if Path(program).exists():
+            assert binds[program] == "/dev/null"
+            assert argv.index(program) > argv.index("/usr")
+    assert "/usr/bin/tesseract" in HARNESS_ONLY_PROGRAMS
+    for tree in HARNESS_ONLY_TREES:
+        if Path(tree).is_dir():
+            assert argv[argv.index(tree) - 1] == "--tmpfs"
+            assert argv.index(tree) > argv.index("/usr")
 
 
 def test_account_files_name_only_the_sandbox_user(tmp_path: Path) -> None:

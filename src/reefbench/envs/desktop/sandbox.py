@@ -6,7 +6,8 @@ window manager and every application, so a command typed into the desktop's term
 * a private, writable ``HOME`` (``/home/user``, a per-instance host directory that reset
   restores from a baseline) and a private ``/tmp``;
 * the system (``/usr``, ``/etc``, ...) read-only, and nothing of the harness: no ``/work``,
-  no ``/root``, no other instance's display;
+  no ``/root``, no other instance's display, none of the harness's own tools an ordinary
+  desktop lacks (OCR: :data:`HARNESS_ONLY_PROGRAMS`);
 * a cleared environment: only the variables in :func:`sandbox_environment`, so secrets of
   the harness (``OPENAI_API_KEY`` and the like) never reach it;
 * its own network namespace with nothing but loopback; the ports of the local services are
@@ -45,6 +46,13 @@ HIDDEN_DBUS_SERVICES = tuple(
     f"/usr/share/dbus-1/services/{name}.service"
     for name in ("org.xfce.Thunar", "org.xfce.FileManager", "org.xfce.Thunar.FileManager1")
 )
+# The harness's own tools, installed on the host for its checks, that an ordinary desktop
+# does not have: OCR would let an agent read a receipt photo or a scanned letter without
+# looking at it, which the benchmark's "information only in pixels" tasks exist to measure
+# (playtesters ran ``tesseract`` on every scan). Programs are emptied (running one is
+# refused), data trees replaced by empty ones.
+HARNESS_ONLY_PROGRAMS = ("/usr/bin/tesseract", "/usr/bin/combine_tessdata")
+HARNESS_ONLY_TREES = ("/usr/share/tesseract-ocr",)
 _RO_SYSTEM = ("/usr", "/etc", "/sys", "/var/cache/fontconfig", "/var/lib/dbus")
 _MERGED_USR = {"/bin": "usr/bin", "/lib": "usr/lib", "/lib64": "usr/lib64", "/sbin": "usr/sbin"}
 
@@ -207,6 +215,12 @@ def bwrap_command(spec: SandboxSpec, command: Sequence[str], bwrap: str = "bwrap
     for service in HIDDEN_DBUS_SERVICES:
         if os.path.exists(service):
             argv += ["--ro-bind", "/dev/null", service]
+    for program in HARNESS_ONLY_PROGRAMS:
+        if os.path.exists(program):
+            argv += ["--ro-bind", "/dev/null", program]
+    for tree in HARNESS_ONLY_TREES:
+        if os.path.isdir(tree):
+            argv += ["--tmpfs", tree]
     for target, source in spec.system_files.items():
         argv += ["--ro-bind", str(source), target]  # after /usr's bind, so it shows
     if spec.passwd is not None:
