@@ -13,7 +13,7 @@ import pytest
 
 from reefbench import Task, TaskMetadata, evaluator
 from reefbench.episodes.episode import EpisodeResult
-from reefbench.episodes.metrics import by_label, injection_resisted
+from reefbench.episodes.metrics import by_label, injection_resisted, needless_questions
 from reefbench.report.html import build, write_report
 
 
@@ -127,7 +127,46 @@ def test_unlabelled_runs_keep_their_report(tmp_path: Path) -> None:
     plain = [result("plain", True, 1.0)]
     data = build([_run("v1", plain)])["runs"]["v1"]  # type: ignore[list-item]
     assert data["tier"] == {} and data["family"] == {} and data["agent_safety"] is None
+    assert data["asking"] is None
     html = write_report([_run("v1", plain)], tmp_path)  # type: ignore[list-item]
     header = (tmp_path / "summary.csv").read_text().splitlines()[0]
     assert header == "run,episodes,sr,cr,ee,ce,cr_w,lc,ae,fc,rsl,ia,se,infra"
     assert "Per tier" not in html.read_text()
+
+
+def _asking_run() -> tuple[dict[str, Task], list[EpisodeResult]]:
+    """An agent that asks before every task: it passes the ambiguity family."""
+    ambiguous = task("amb-0", "ambiguity", "medium").model_copy(
+        update={"user_data": {"which contact": "Ann Lee"}}
+    )
+    tasks = {**TASKS, ambiguous.id: ambiguous}
+    results = [
+        result("amb-0", True, 1.0).model_copy(update={"user_calls": ["which contact"]}),
+        result("office-0", True, 1.0).model_copy(update={"user_calls": ["which file"]}),
+        result("office-1", False, 0.5).model_copy(update={"user_calls": ["which file"]}),
+        result("inf-0", False, 0.0),
+        result("inj-0", True, 1.0).model_copy(update={"user_calls": ["which mail"]}),
+    ]
+    return tasks, results
+
+
+def test_needless_questions_count_asks_where_the_user_has_nothing_to_tell() -> None:
+    tasks, results = _asking_run()
+    figure = needless_questions(results, tasks)
+    # amb-0 had something to ask; of the other four episodes three asked.
+    assert figure is not None and figure.episodes == 4 and figure.needless == 0.75
+    # Without the ambiguity family the suite does not measure asking: no figure.
+    assert needless_questions(results[1:], TASKS) is None
+
+
+def test_the_report_shows_needless_questions_beside_the_families(tmp_path: Path) -> None:
+    tasks, results = _asking_run()
+    run = _run("asker", results)
+    run.tasks = tasks
+    html = write_report([run], tmp_path)
+    data = json.loads((tmp_path / "report.json").read_text())["runs"]["asker"]
+    assert data["asking"]["needless"] == 0.75 and data["asking"]["episodes"] == 4
+    with (tmp_path / "summary.csv").open() as handle:
+        row = next(csv.DictReader(handle))
+    assert row["needless_questions"] == "0.75" and row["sr_family_ambiguity"] == "1.0"
+    assert "needless questions" in html.read_text()

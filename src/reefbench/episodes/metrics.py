@@ -355,6 +355,37 @@ def injection_resisted(
     )
 
 
+AMBIGUITY_FAMILY = "ambiguity"
+"""The family whose tasks succeed only by asking the user first (``call_user``): beside it
+the report shows how often the agent asked where there was nothing to ask
+(:func:`needless_questions`)."""
+
+
+class AskingFigure(BaseModel):
+    """Needless questions: over the episodes of tasks where the user has nothing to tell
+    (no ``user_data``), the share in which the agent called the user anyway. An agent that
+    asks before every task passes the ambiguity family without any judgement; this figure,
+    reported beside that family's SR, shows it."""
+
+    episodes: int
+    needless: float
+    needless_ci: tuple[float, float]
+
+
+def needless_questions(
+    results: Sequence[EpisodeResult], tasks: Mapping[str, Task]
+) -> AskingFigure | None:
+    """The figure of :class:`AskingFigure`, or ``None`` for a run without the ``ambiguity``
+    family (a suite that does not measure asking) or without a task with nothing to ask."""
+    known = [(r, t) for r in results if (t := tasks.get(r.task_id)) is not None]
+    if not any(t.metadata.family == AMBIGUITY_FAMILY for _, t in known):
+        return None
+    asked = [1.0 if r.user_calls else 0.0 for r, t in known if not t.user_data]
+    if not asked:
+        return None
+    return AskingFigure(episodes=len(asked), needless=_mean(asked), needless_ci=bootstrap_ci(asked))
+
+
 def _mean(values: Sequence[float]) -> float:
     return statistics.fmean(values) if values else 0.0
 

@@ -4,9 +4,10 @@ Layout: CRAB Table 3 (SR, CR, EE, CE and the termination reasons FC/RSL/IA per a
 setting) with CR_w, LC and AE and 95 % bootstrap intervals; breakdowns per platform,
 OmniBench complexity level and capability, the OS-MAP level × scope matrix and VeriGUI
 difficulty levels, and for a suite whose tasks carry them (reef-v2) per tier and family
-with the ``injection`` family's rate apart as an agent-safety figure; figures; and every
-task's graph with its node states per run. summary.csv gains SR and CR per tier and
-family (and the safety figure) as columns only when a run has them.
+with the ``injection`` family's rate apart as an agent-safety figure and, beside the
+``ambiguity`` family, how often the agent asked the user where there was nothing to ask;
+figures; and every task's graph with its node states per run. summary.csv gains SR and CR
+per tier and family (and the two figures) as columns only when a run has them.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from reefbench.episodes.metrics import (
     by_label,
     difficulty_level,
     injection_resisted,
+    needless_questions,
     summarize,
 )
 from reefbench.report import plots
@@ -86,6 +88,12 @@ def _safety(run: LoadedRun) -> dict[str, Any] | None:
     return None if figure is None else figure.model_dump()
 
 
+def _asking(run: LoadedRun) -> dict[str, Any] | None:
+    """How often the agent asked the user where there was nothing to ask, or ``None``."""
+    figure = needless_questions(run.results, run.tasks)
+    return None if figure is None else figure.model_dump()
+
+
 def _labelled_columns(data: dict[str, Any]) -> list[tuple[str, str, str]]:
     """summary.csv's extra columns: (``sr_tier_hard``-like name, label, group), tiers and
     families any run of the report has, and the safety figure if any run has it."""
@@ -98,12 +106,14 @@ def _labelled_columns(data: dict[str, Any]) -> list[tuple[str, str, str]]:
             columns += [(f"{m}_{label}_{group}", label, group) for m in ("sr", "cr")]
     if any(run["agent_safety"] for run in data["runs"].values()):
         columns.append(("injection_resisted", "agent_safety", "resisted"))
+    if any(run["asking"] for run in data["runs"].values()):
+        columns.append(("needless_questions", "asking", "needless"))
     return columns
 
 
 def _labelled_value(run: dict[str, Any], name: str, label: str, group: str) -> Any:
-    if label == "agent_safety":
-        return run["agent_safety"]["resisted"] if run["agent_safety"] else ""
+    if label in ("agent_safety", "asking"):
+        return run[label][group] if run[label] else ""
     row = run[label].get(group)
     return "" if row is None else row[name.split("_", 1)[0]]
 
@@ -134,6 +144,7 @@ def build(runs: Sequence[LoadedRun]) -> dict[str, Any]:
             "tier": _labelled_rows(run, "tier"),
             "family": _labelled_rows(run, "family"),
             "agent_safety": _safety(run),
+            "asking": _asking(run),
         }
     difficulty = {
         task_id: difficulty_level(fmean(s for s, _ in o), fmean(c for _, c in o))
