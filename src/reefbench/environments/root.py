@@ -7,8 +7,11 @@ Every episode has one, so it is part of the core, not of :mod:`reefbench.envs`.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Annotated, Any, Protocol
+
+from pydantic import Field
 
 from reefbench.actions.evaluators import EvalResult, evaluator
 from reefbench.actions.spec import action
@@ -95,9 +98,25 @@ def infeasible(reason: str, env: RootEnvironment) -> str:
     return "task declared infeasible"
 
 
+MAX_WAIT_SECONDS = 30
+"""The longest one ``wait`` lets pass (Gemini's own action waits 5 s, Anthropic's names
+its duration): longer waits take several steps, so a stuck agent still runs out of budget."""
+
+
 @action
-def wait(env: RootEnvironment) -> str:
-    """Do nothing for one step, letting the environments finish loading or processing."""
+def wait(
+    seconds: Annotated[float, Field(ge=0, le=MAX_WAIT_SECONDS)] = 0, *, env: RootEnvironment
+) -> str:
+    """Act on nothing for one step, then observe again: for a page, a program or a
+    command that is still working (a command's output comes when it has finished).
+
+    Args:
+        seconds: How long to let pass before the next observation (0 to 30; 0: look
+            again at once, once the screens have settled).
+    """
+    if seconds > 0:
+        time.sleep(seconds)  # the time the agent asked for, not a synchronisation
+        return f"waited {seconds:g} s"
     return "waited"
 
 

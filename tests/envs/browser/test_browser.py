@@ -46,6 +46,10 @@ PAGES = {
 height: 1px; overflow: hidden; clip: rect(0 0 0 0)"> (checked)</span></li><li>bread</li>
 </ul></a></li></ul>
 <button aria-label="Mark “Bread” complete">Tick</button>""",
+    "/event": """<!doctype html><title>Event</title>
+<label for="day">Date</label><input id="day" type="date">
+<label for="start">Start</label><input id="start" type="time">
+<label for="title">Title</label><input id="title">""",
 }
 
 
@@ -302,3 +306,24 @@ def test_press_takes_the_desktops_key_names_too(browser: BrowserEnvironment) -> 
     browser.step("click_at", {"x": 5, "y": 5})
     browser.step("press", {"key": "ctrl+home"})
     assert browser.page.evaluate("() => window.scrollY") == 0
+
+
+def test_a_date_or_time_field_takes_its_value_as_the_list_shows_it(
+    browser: BrowserEnvironment, site: str
+) -> None:
+    """Playtest P9 typed a date field's value as the element list shows it (2024-06-13)
+    and got "40613-02-02"; a time typed as 11:00 stayed empty without AM/PM."""
+    from reefbench.envs.browser.actions import iso_field_value
+
+    browser.step("goto", {"url": site + "/event"})
+    browser.step("write_text", {"text": "2024-06-13", "elem": mark(browser, "Date")})
+    browser.step("write_text", {"text": "11:00\n", "elem": mark(browser, "Start")})
+    values = browser.page.evaluate("() => [day.value, start.value].join(' ')")
+    assert values == "2024-06-13 11:00"
+    assert 'value="2024-06-13"' in browser.observe_now().marks.text()
+    # Other fields are typed as ever; text not in the field's ISO form is typed too.
+    browser.step("write_text", {"text": "2024-06-13", "elem": mark(browser, "Title")})
+    assert browser.page.evaluate("() => title.value") == "2024-06-13"
+    assert iso_field_value("date", "06132024") is None
+    assert iso_field_value("time", "14:30") == "14:30" and iso_field_value("text", "1") is None
+    assert iso_field_value("date", "13/06/2024") is None

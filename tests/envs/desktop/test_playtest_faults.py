@@ -313,3 +313,57 @@ def test_the_desktop_has_no_ocr_though_the_host_has(desk: DesktopEnvironment) ->
     assert inside.returncode != 0, inside.stdout
     listing = desk.session.run(["bash", "-c", "ls -A /usr/share/tesseract-ocr"], timeout=10)
     assert listing.stdout.strip() == ""
+
+
+# ------------------------------------------------ 6. a window's title bar covers too
+
+
+def test_elements_under_a_windows_title_bar_are_not_listed() -> None:
+    """A playtest (Q9, request 27): with the terminal maximised over Writer, Writer's
+    toolbar buttons under the terminal's title bar were still listed as clickable; a
+    click on one would land on the terminal."""
+    from reefbench.envs.desktop.observation import visible_nodes
+    from reefbench.envs.desktop.x11 import framed
+
+    writer = parse_windows(
+        _window(
+            "soffice",
+            _n("frame", "report.odt - LibreOffice Writer", [0, 27, 1280, 773], 0),
+            _n("push button", "Save", [60, 36, 24, 20], 1),  # centre y 46: under the title
+            _n("push button", "Bold", [60, 70, 24, 20], 1),  # under the terminal's client
+        )
+    )
+    terminal_client = (0, 50, 1280, 750)
+    stacking = [
+        XWindow(1, "report.odt - LibreOffice Writer", "libreoffice-writer", 5, (0, 27, 1280, 773)),
+        XWindow(2, "Terminal", "Xfce4-terminal", 6, terminal_client),
+    ]
+    # The client area alone hides the frame and Bold, not Save under the title bar.
+    assert [n.name for n in visible_nodes(writer, stacking)] == ["Save"]
+    top = framed(terminal_client, [1, 1, 23, 1])
+    assert top == (-1, 27, 1282, 774)
+    stacking[1] = XWindow(2, "Terminal", "Xfce4-terminal", 6, terminal_client, frame=top)
+    assert [n.name for n in visible_nodes(writer, stacking)] == []
+
+
+def test_a_window_without_frame_extents_covers_its_own_box() -> None:
+    from reefbench.envs.desktop.x11 import framed
+
+    assert framed((10, 20, 30, 40), None) is None
+    assert framed((10, 20, 30, 40), [0, 0, 0, 0]) is None
+    assert XWindow(1, "t", "c", 2, (10, 20, 30, 40)).covers(10, 20)
+    assert not XWindow(1, "t", "c", 2, (10, 20, 30, 40)).covers(10, 19)
+
+
+@pytest.mark.integration
+@DESKTOP
+def test_a_real_windows_frame_includes_its_title_bar(desk: DesktopEnvironment) -> None:
+    desk.reset()
+    desk.step("search_app", {"name": "terminal"})
+    windows = [w for w in desk.x11.stacking() if "Terminal" in w.title]
+    assert windows, desk.x11.stacking()
+    window = windows[-1]
+    assert window.frame is not None, window
+    fx, fy, _, fh = window.frame
+    x, y, _, h = window.box
+    assert fy < y and fh > h and fx <= x  # a title bar above the client area

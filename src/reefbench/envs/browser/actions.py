@@ -129,12 +129,56 @@ def click_at(x: Coordinate, y: Coordinate, env: BrowserDevice) -> str:
     return f"clicked at ({x}, {y})" + _downloaded(env, before)
 
 
+# A date or time field's value is ISO, as the element list shows it, but Chromium's field
+# takes typed digits in the locale's order (mm/dd/yyyy, a 12-hour time with AM/PM): typing
+# the value as listed gave "40613-02-02" (playtest P9). Text in the field's own ISO form is
+# set as its value, as picking it from the field's calendar would; anything else is typed.
+_ISO_VALUES = {
+    "date": r"\d{4}-\d{2}-\d{2}",
+    "time": r"\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?",
+    "datetime-local": r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?",
+    "month": r"\d{4}-\d{2}",
+    "week": r"\d{4}-W\d{2}",
+}
+_FOCUSED_INPUT = """() => {
+  let e = document.activeElement;
+  while (e && e.tagName === 'IFRAME') {
+    try { e = e.contentDocument.activeElement; } catch (err) { return null; }
+  }
+  return e && e.tagName === 'INPUT' ? e : null;
+}"""
+
+
+def iso_field_value(kind: str, text: str) -> str | None:
+    """``text`` as the value of an ``<input type=kind>`` when it is in that type's ISO
+    form (``None``: not a date or time field, or not in its form: type it)."""
+    pattern = _ISO_VALUES.get(kind)
+    value = text.strip()
+    return value if pattern is not None and re.fullmatch(pattern, value) else None
+
+
+def _type(env: BrowserDevice, text: str) -> None:
+    """Type ``text`` into the focused field, a date or time field's ISO value set."""
+    page = env.page
+    body, enter = (text[:-1], True) if text.endswith("\n") else (text, False)
+    field = page.evaluate_handle(_FOCUSED_INPUT).as_element()
+    if field is not None:
+        value = iso_field_value(str(field.evaluate("e => e.type")), body)
+        if value is not None:
+            field.fill(value)
+            if enter:
+                page.keyboard.press("Enter")
+            return
+    page.keyboard.type(text)
+
+
 @action
 def write_text(
     text: Annotated[str, Field(max_length=10000)], env: BrowserDevice, elem: int | None = None
 ) -> str:
     """Type text. With `elem`, click that field first; otherwise type into the focused
-    one. A newline presses Enter.
+    one. A newline presses Enter. A date or time field also takes its value in the form
+    the element list shows (2024-06-13, 14:30).
 
     Args:
         text: The text to type, exactly.
@@ -143,20 +187,21 @@ def write_text(
     page = env.page
     if elem is not None:
         page.mouse.click(*env.mark(elem).center)
-    page.keyboard.type(text)
+    _type(env, text)
     env.settle()
     return f"typed {len(text)} characters"
 
 
 @action(name="write_text")
 def type_text(text: Annotated[str, Field(max_length=10000)], env: BrowserDevice) -> str:
-    """Type text into the focused field (click it first). A newline presses Enter.
+    """Type text into the focused field (click it first). A newline presses Enter. A date
+    or time field also takes its value as 2024-06-13 or 14:30.
 
     Args:
         text: The text to type, exactly.
     """
     # The pixels set's write_text: the same tool without the element number.
-    env.page.keyboard.type(text)
+    _type(env, text)
     env.settle()
     return f"typed {len(text)} characters"
 

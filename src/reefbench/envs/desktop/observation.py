@@ -76,7 +76,8 @@ def _near(a: tuple[int, ...], b: tuple[int, ...], tolerance: int = 40) -> bool:
 
 
 def visible_nodes(windows: Sequence[UIWindow], stacking: Sequence[XWindow]) -> list[UINode]:
-    """Showing nodes whose centre is not covered by a window stacked above their own.
+    """Showing nodes whose centre is not covered by a window stacked above their own
+    (its title bar and borders included).
 
     The active window's nodes come first, then the rest from top to bottom of the stack,
     so the low mark numbers land on what the user is working with.
@@ -94,7 +95,7 @@ def visible_nodes(windows: Sequence[UIWindow], stacking: Sequence[XWindow]) -> l
             center = node.center
             if center is None:
                 continue
-            if any(xw.contains(*center) for xw in above):
+            if any(xw.covers(*center) for xw in above):
                 continue
             out.append(node)
     return out

@@ -156,7 +156,7 @@ def undrawn(
             x1, y1 = min(frame.width, x + w), min(frame.height, y + h)
             if x1 - x0 < 6 or y1 - y0 < 6 or not stacking[index].contains(x + w // 2, y + h // 2):
                 continue
-            if any(xw.contains(x + w // 2, y + h // 2) for xw in above):
+            if any(xw.covers(x + w // 2, y + h // 2) for xw in above):
                 continue
             if image is None:
                 image = frame.image().convert("L")

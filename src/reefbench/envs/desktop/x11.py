@@ -24,9 +24,29 @@ class XWindow:
     wm_class: str
     pid: int
     box: Box
+    frame: Box | None = None
+    """The box with the window manager's decorations (title bar, borders): all the screen
+    the window covers. ``None``: undecorated, or the manager did not say."""
 
     def contains(self, x: int, y: int) -> bool:
+        """Whether the point is in the window's own (client) area."""
         return box_contains(self.box, x, y)
+
+    def covers(self, x: int, y: int) -> bool:
+        """Whether the window hides the point from what lies below it: its title bar and
+        borders too (a maximised terminal's title bar hid Writer's toolbar, whose buttons
+        were still listed as clickable)."""
+        return box_contains(self.frame or self.box, x, y)
+
+
+def framed(box: Box, extents: Any) -> Box | None:
+    """``box`` grown by EWMH ``_NET_FRAME_EXTENTS`` (left, right, top, bottom), or ``None``
+    when the manager set none (or all zero)."""
+    if extents is None or len(extents) != 4 or not any(extents):
+        return None
+    left, right, top, bottom = (int(e) for e in extents)
+    x, y, w, h = box
+    return (x - left, y - top, w + left + right, h + top + bottom)
 
 
 class X11:
@@ -67,14 +87,17 @@ class X11:
             pids = self._prop(window, "_NET_WM_PID")
             geometry = window.get_geometry()
             origin = self._root.translate_coords(window, 0, 0)
+            extents = self._prop(window, "_NET_FRAME_EXTENTS")
         except (error.BadWindow, error.BadDrawable):
             return None
+        box = (int(origin.x), int(origin.y), int(geometry.width), int(geometry.height))
         return XWindow(
             id=wid,
             title=title,
             wm_class=wm_class[1],
             pid=int(pids[0]) if pids is not None and len(pids) else 0,
-            box=(int(origin.x), int(origin.y), int(geometry.width), int(geometry.height)),
+            box=box,
+            frame=framed(box, extents),
         )
 
     def stacking(self) -> list[XWindow]:

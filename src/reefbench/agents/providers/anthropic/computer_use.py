@@ -35,7 +35,7 @@ from reefbench.agents.providers.retry import (
     transient_transport,
 )
 from reefbench.environments.pointer import Direction, PointerOp, Scale
-from reefbench.environments.root import ROOT
+from reefbench.environments.root import MAX_WAIT_SECONDS, ROOT
 from reefbench.episodes.protocol import Usage
 from reefbench.errors import ConfigError
 
@@ -44,6 +44,7 @@ TOOL_VERSIONS = {"computer_20250124": "computer-use-2025-01-24",
 DEFAULT_TOOL = "computer_20250124"
 MAX_SIZE = (1024, 768)  # XGA: Anthropic's recommended computer-use resolution
 KEEP_SCREENSHOTS = 3
+WAIT_LIMIT = 100  # the reference implementation refuses a longer wait's duration
 _DIRECTIONS: tuple[Direction, ...] = ("up", "down", "left", "right")
 
 
@@ -251,9 +252,14 @@ def computer_request(call_id: str, raw: dict[str, Any]) -> Request:
     if action == "screenshot":
         return Request(call_id, action, "look", raw=raw)
     if action == "wait":
-        return Request(
-            call_id, action, "action", call=ActionCall(env=ROOT, name="wait", arguments={}), raw=raw
-        )
+        duration = raw.get("duration", 0)
+        if isinstance(duration, bool) or not isinstance(duration, int | float):
+            return bad("wait's duration must be a number of seconds")
+        if not 0 <= duration <= WAIT_LIMIT:
+            return bad(f"wait's duration must be 0 to {WAIT_LIMIT} seconds")
+        seconds = min(duration, MAX_WAIT_SECONDS)  # longer waits: several steps
+        call = ActionCall(env=ROOT, name="wait", arguments={"seconds": seconds})
+        return Request(call_id, action, "action", call=call, raw=raw)
     if action == "type":
         return pointer(PointerOp("type", text=str(raw.get("text", ""))))
     if action == "key":

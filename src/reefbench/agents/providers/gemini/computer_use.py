@@ -289,7 +289,8 @@ def computer_request(call_id: str, name: str, args: dict[str, Any]) -> Request:
     if name == "open_web_browser":
         return Request(call_id, name, "look", raw=args)
     if name == "wait_5_seconds":
-        return Request(call_id, name, "action", call=ActionCall(env=ROOT, name="wait"), raw=args)
+        call = ActionCall(env=ROOT, name="wait", arguments={"seconds": 5})
+        return Request(call_id, name, "action", call=call, raw=args)
     if name == "navigate":
         url = args.get("url")
         if not isinstance(url, str) or not url:

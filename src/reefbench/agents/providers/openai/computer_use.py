@@ -47,6 +47,7 @@ ENVIRONMENTS: dict[PointerKind, str] = {
     "browser": "browser",
     "touch": "browser",
 }
+WAIT_SECONDS = 2  # OpenAI's computer-use guide handles "wait" by waiting 2 s
 SCROLL_STEP = 100  # pixels of scroll_x/scroll_y per wheel step
 
 
@@ -256,7 +257,7 @@ def computer_request(item: Any) -> Request:
     if len(actions) == 1 and kind in ("screenshot", "wait"):
         if kind == "screenshot":
             return Request(item.call_id, kind, "look", checks=checks, raw=raw)
-        call = ActionCall(env=ROOT, name="wait", arguments={})
+        call = ActionCall(env=ROOT, name="wait", arguments={"seconds": WAIT_SECONDS})
         return Request(item.call_id, kind, "action", call=call, checks=checks, raw=raw)
     ops: list[PointerOp] = []
     for action in actions:
