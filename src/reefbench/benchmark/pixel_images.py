@@ -1,9 +1,10 @@
 """Pictures whose information exists only in their pixels, for reef-v2's pixels family.
 
 A setup action (:func:`draw_pixel_images`) draws them into a folder of the desktop's home:
-a photographed till receipt (subtotal, a discount, tax and total; paper slightly turned,
-sensor noise), a bar chart without data labels (gridlines at round values) and a product
-photo of a jar with a coloured label. Everything is drawn with Pillow's bundled font, so
+a photographed till receipt (:mod:`.receipt_photos`: items, a discount, tax and total;
+paper slightly turned, sensor noise; a customer copy, or torn and blotted), a bar chart
+without data labels (gridlines at round values) and a product photo of a jar with a
+coloured label. Everything is drawn with Pillow's bundled font, so
 the pictures are the same on every machine; what a task asks (a total, a bar's height, a
 label's colour) is in no file name, text file or mail, only in these pixels.
 """
@@ -11,110 +12,15 @@ label's colour) is in no file name, text file or mail, only in these pixels.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from reefbench.actions.spec import action
-from reefbench.benchmark import invoice_scans, pixel_scenes
+from reefbench.benchmark import invoice_scans, pixel_scenes, receipt_photos
 from reefbench.benchmark.pixel_scenes import noisy
 from reefbench.envs.desktop.device import DesktopDevice
 
 if TYPE_CHECKING:
     from PIL.Image import Image
-
-
-# ---------------------------------------------------------------------- receipts
-@dataclass(frozen=True)
-class Receipt:
-    shop: str
-    date: str
-    items: tuple[tuple[str, int], ...]  # (item, price in cents)
-    discount: int  # cents off the subtotal (a member's discount), before tax
-    tax: int  # cents
-
-    @property
-    def subtotal(self) -> int:
-        return sum(p for _, p in self.items)
-
-    @property
-    def total(self) -> int:
-        return self.subtotal - self.discount + self.tax
-
-
-ITEMS = [
-    "Coffee beans",
-    "Oat milk",
-    "Sourdough loaf",
-    "Notebook A5",
-    "Batteries AA",
-    "Dish soap",
-    "Olive oil",
-    "Tomatoes",
-    "Cheddar",
-    "Pencils",
-    "Light bulb",
-    "Tea bags",
-    "Pasta",
-    "Rice 1kg",
-    "Apples",
-    "Envelopes",
-]
-
-
-def money(cents: int) -> str:
-    """12.50 from 1250."""
-    return f"{cents // 100}.{cents % 100:02d}"
-
-
-def receipt_of(shop: str, variant: int) -> Receipt:
-    """The receipt of ``shop`` in draw ``variant``: 3 to 5 items, a member's discount of 5
-    to 15 % (whole 10 cents) off the subtotal, then 10 % tax on the rest (rounded)."""
-    rng = random.Random(f"receipt:{shop}:{variant}")
-    count = rng.randint(3, 5)
-    names = rng.sample(ITEMS, count)
-    items = tuple((n, rng.randint(120, 2490)) for n in names)
-    subtotal = sum(p for _, p in items)
-    day = rng.randint(3, 27)
-    discount = max(10, round(subtotal * rng.randint(5, 15) / 1000) * 10)
-    taxed = subtotal - discount
-    return Receipt(shop, f"2024-05-{day:02d}", items, discount, round(taxed * 0.1))
-
-
-def draw_receipt(receipt: Receipt, tilt: float) -> Image:
-    """A receipt photographed on a grey desk, turned ``tilt`` degrees, with noise."""
-    from PIL import Image as PILImage
-    from PIL import ImageDraw, ImageFont
-
-    font = ImageFont.load_default(size=20)
-    big = ImageFont.load_default(size=28)
-    paper = PILImage.new("RGB", (380, 150 + 34 * len(receipt.items) + 188), "#f7f4ec")
-    draw = ImageDraw.Draw(paper)
-    draw.text((190, 30), receipt.shop, fill="#222", font=big, anchor="mm")
-    draw.text((190, 66), receipt.date, fill="#444", font=font, anchor="mm")
-    draw.line((20, 90, 360, 90), fill="#888", width=1)
-    y = 110
-    for name, price in receipt.items:
-        draw.text((24, y), name, fill="#222", font=font)
-        draw.text((356, y), money(price), fill="#222", font=font, anchor="ra")
-        y += 34
-    draw.line((20, y + 4, 360, y + 4), fill="#888", width=1)
-    y += 16
-    for label, amount, face in (
-        ("Subtotal", money(receipt.subtotal), font),
-        ("Member discount", "-" + money(receipt.discount), font),
-        ("Tax 10%", money(receipt.tax), font),
-        ("TOTAL", money(receipt.total), big),
-    ):
-        draw.text((24, y), label, fill="#111", font=face)
-        draw.text((356, y), amount, fill="#111", font=face, anchor="ra")
-        y += 38
-    draw.text((190, y + 14), "Thank you!", fill="#555", font=font, anchor="mm")
-    turned = paper.rotate(
-        tilt, resample=PILImage.Resampling.BICUBIC, expand=True, fillcolor="#7d7a74"
-    )
-    desk = PILImage.new("RGB", (turned.width + 60, turned.height + 60), "#7d7a74")
-    desk.paste(turned, (30, 30))
-    return noisy(desk, f"{receipt.shop}:{tilt}")
 
 
 # -------------------------------------------------------------------------- charts
@@ -205,7 +111,11 @@ def picture(spec: dict[str, Any]) -> Image:
     """The picture a :func:`draw_pixel_images` entry describes."""
     kind = spec["kind"]
     if kind == "receipt":
-        return draw_receipt(receipt_of(spec["shop"], int(spec["variant"])), float(spec["tilt"]))
+        receipt = receipt_photos.receipt_of(
+            str(spec["shop"]), int(spec["variant"]), bool(spec.get("void", False))
+        )
+        copy, damaged = bool(spec.get("copy", False)), bool(spec.get("damaged", False))
+        return receipt_photos.draw_receipt(receipt, float(spec["tilt"]), copy, damaged)
     if kind == "chart":
         return draw_chart(str(spec["title"]), [int(v) for v in spec["values"]])
     if kind == "jar":
@@ -237,7 +147,9 @@ def draw_pixel_images(folder: str, images: list[dict[str, Any]], env: DesktopDev
     Args:
         folder: The folder, as the agent sees it (e.g. "~/Pictures/Receipts").
         images: One entry per file: "name" (e.g. "receipt_02.png") and "kind", with its
-            fields: "receipt" ("shop", "variant", "tilt" in degrees), "chart" ("title",
+            fields: "receipt" ("shop", "variant", "tilt" in degrees; optional
+            "void": a VOID line takes an item back, "copy": the customer copy, "damaged":
+            torn and blotted), "chart" ("title",
             "values": six monthly values), "jar" ("product", "colour"), "lines"
             ("title", "series": each "name", "colour", twelve "values", drawn in that
             order; "legend": the series' indices in the legend's order, optional) or "seats"

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from reefbench.benchmark import pixel_images as px
+from reefbench.benchmark import receipt_photos as rp
 from reefbench.benchmark import v2
 from reefbench.benchmark.templates import pixels
 from reefbench.environments.root import RootEnvironment, answer_equals
@@ -85,6 +86,7 @@ def test_the_answer_is_in_no_name_or_instruction(template_id: str) -> None:
         assert all(
             set(i)
             <= {"name", "kind", "shop", "variant", "tilt", "title", "values", "product", "colour"}
+            | {"void", "copy", "damaged"}
             for i in images
         )
 
@@ -108,10 +110,14 @@ def _check(expected: str, answer: str | None) -> bool:
 
 def test_the_checkpoint_fails_on_a_misreading() -> None:
     values = _values(pixels.RECEIPT_TOTAL)[0]
-    receipt = px.receipt_of(values["shop"], values["variant"])
     paid = _expected(pixels.RECEIPT_TOTAL, values)
     assert _check(paid, paid) and _check(paid, f"{paid} ")
-    assert not _check(paid, px.money(receipt.total))
+    intact, damaged = pixels._visits(
+        values["shop"], values["others"], values["position"], values["variant"]
+    )
+    assert not _check(paid, rp.money(intact.total))
+    assert not _check(paid, rp.money(intact.total * 2 + damaged.receipt.total))
+    assert not _check(paid, rp.money(intact.total + damaged.receipt.subtotal))
     assert not _check(paid, None)
     jar = _values(pixels.JAR_LABEL)[0]
     product = jar["products"].split("|")[0]
@@ -119,15 +125,59 @@ def test_the_checkpoint_fails_on_a_misreading() -> None:
     assert not _check(product, jar["products"].split("|")[1])
 
 
-def test_receipts_charts_and_jars_are_unambiguous() -> None:
+def _receipt_photos(values: dict[str, Any]) -> list[dict[str, Any]]:
+    return _images(pixels.RECEIPT_TOTAL, values)[1]
+
+
+def test_five_photos_four_purchases_one_copy_and_one_damaged_receipt() -> None:
     for values in _values(pixels.RECEIPT_TOTAL):
-        _folder, images = _images(pixels.RECEIPT_TOTAL, values)
-        receipts = [px.receipt_of(i["shop"], i["variant"]) for i in images]
-        assert len({r.total for r in receipts}) == 4
+        images = _receipt_photos(values)
+        assert len(images) == 5 and len({i["tilt"] for i in images}) == 5
+        receipts = [rp.receipt_of(i["shop"], i["variant"], i["void"]) for i in images]
+        (copy,) = [k for k, i in enumerate(images) if i["copy"]]
+        (hurt,) = [k for k, i in enumerate(images) if i["damaged"]]
+        # The copy is the same receipt as one other photo, the shop's intact one, turned
+        # otherwise; the four purchases are four receipts with four totals.
+        same = [k for k, r in enumerate(receipts) if r == receipts[copy] and k != copy]
+        assert len(same) == 1 and images[same[0]]["tilt"] != images[copy]["tilt"]
+        assert receipts[copy].shop == values["shop"] and not images[copy]["damaged"]
+        purchases = [r for k, r in enumerate(receipts) if k != copy]
+        assert len({r.total for r in purchases}) == 4
+        assert [r.shop for r in purchases].count(values["shop"]) == 2
+        assert len({r.shop for r in purchases}) == 3
+        # The damaged receipt is the shop's other one and carries the VOID line.
+        assert receipts[hurt].shop == values["shop"] and receipts[hurt] != receipts[copy]
+        assert receipts[hurt].void is not None and images[hurt]["void"]
+        assert [i["void"] for i in images].count(True) == 1
         assert all(0 < r.discount < r.subtotal // 5 for r in receipts)
-        assert all(r.total == r.subtotal - r.discount + r.tax for r in receipts)
-        assert [r.shop for r in receipts].count(values["shop"]) == 2
-        assert len({r.shop for r in receipts}) == 3
+
+
+def test_the_expected_total_is_the_intact_total_and_the_damaged_one_rebuilt() -> None:
+    """The answer is rebuilt the way the instruction says, from what the damaged receipt
+    prints: the item lines' amounts (the VOID line's minus among them), the discount and
+    the tax, each read back from its printed text."""
+    for values in _values(pixels.RECEIPT_TOTAL):
+        images = _receipt_photos(values)
+        receipts = [rp.receipt_of(i["shop"], i["variant"], i["void"]) for i in images]
+        (hurt,) = [k for k, i in enumerate(images) if i["damaged"]]
+        (copy,) = [k for k, i in enumerate(images) if i["copy"]]
+        lines = rp.printed_lines(receipts[hurt])
+
+        def cents(text: str) -> int:
+            return round(float(text) * 100)
+
+        items = sum(cents(line.amount) for line in lines if line.key in ("item", "void"))
+        (discount,) = [cents(line.amount) for line in lines if line.key == "discount"]
+        (tax,) = [cents(line.amount) for line in lines if line.key == "tax"]
+        assert discount < 0 < tax
+        rebuilt = items + discount + tax
+        assert rebuilt == receipts[hurt].total
+        assert rebuilt != sum(cents(line.amount) for line in lines if line.key == "item")
+        intact = receipts[copy].total
+        assert _expected(pixels.RECEIPT_TOTAL, values) == rp.money(intact + rebuilt)
+
+
+def test_charts_and_jars_are_unambiguous() -> None:
     for values in _values(pixels.CHART_PEAK):
         ranked = sorted(px.chart_values(values["metric"], values["variant"]), reverse=True)
         assert ranked[0] - ranked[1] == 20 and ranked[0] % 20 == 10  # close, not on a line
@@ -173,9 +223,9 @@ def test_the_picture_holds_the_value() -> None:
     import dataclasses
 
     values = _values(pixels.RECEIPT_TOTAL)[0]
-    receipt = px.receipt_of(values["shop"], values["variant"])
+    receipt = rp.receipt_of(values["shop"], values["variant"])
     other = dataclasses.replace(receipt, tax=receipt.tax + 1)
-    assert px.draw_receipt(receipt, 5.0).tobytes() != px.draw_receipt(other, 5.0).tobytes()
+    assert rp.draw_receipt(receipt, 5.0).tobytes() != rp.draw_receipt(other, 5.0).tobytes()
     chart = _values(pixels.CHART_PEAK)[0]
     bars = px.chart_values(chart["metric"], chart["variant"])
     higher = [b + 10 if b == max(bars) else b for b in bars]

@@ -2,35 +2,42 @@
 
 Each template draws pictures into a folder of the desktop's home
 (:func:`reefbench.benchmark.pixel_images.draw_pixel_images`) and asks for something only
-those pixels hold: what was paid at one shop across its two receipts among four
-photographed till receipts (paper turned a few degrees, sensor noise), the height of the
-highest bar of a chart without data labels, or the name on the jar whose label has a given
-colour. File names are neutral (``receipt_02.png``, ``product_3.png``), no text file, mail
-or name carries the value, and the answer is submitted (``root.answer_equals``).
+those pixels hold: what was paid at one shop over five photographed till receipts (paper
+turned a few degrees, sensor noise; :mod:`reefbench.benchmark.receipt_photos`), the height
+of the highest bar of a chart without data labels, or the name on the jar whose label has
+a given colour. File names are neutral (``receipt_02.png``, ``product_3.png``), no text
+file, mail or name carries the value, and the answer is submitted (``root.answer_equals``).
+
+The receipts: the shop's two purchases, one receipt of each of two other shops, and the
+customer copy of one of the shop's receipts (the same print under a banner, turned
+otherwise: one purchase on two photos). The shop's other receipt is damaged, its TOTAL's
+amount torn away and an ink blot over its subtotal's, with a VOID line among its items:
+what was paid on it is rebuilt from the lines left (the items, the VOID line's minus, the
+discount, the printed tax), which the damage never touches.
 
 What the agent sees: the image editor's element list names the window and its tools only
 (the default OCR runs on windows without accessible elements, so the picture's text is not
-in it); the answer is in the screenshot. OCR run on the whole screen reads a receipt's
-words but often drops or misreads amounts (a 4 to 7 degree turn), reads a chart's axis and
-months but no bar's value (the highest is midway between two gridlines), and reads a jar's
-name but never its colour.
+in it; the desktop hides the harness's OCR from the agent); the answer is in the
+screenshot, read by eye, zoomed where needed.
 
 The reference solutions open the pictures in the desktop's image editor and submit. The
-near misses are the plausible misreadings: one receipt's total alone, the subtotals (each
-receipt has a subtotal, a member's discount, tax and a total), the total without the
-discount, another shop's receipt added; the second-highest bar (one gridline step below
-the highest), the highest bar read a half step low; a jar whose label is one of the asked
-colour's two look-alikes (orange or magenta for red; five jars, smaller name print), or a
-jar of another colour.
+near misses are the plausible misreadings: the customer copy counted as a third purchase,
+the damaged receipt's subtotal taken as paid, its total rebuilt without the tax or with
+the voided item, the damaged receipt left out, another shop's receipt taken for it; the
+second-highest bar (one gridline step below the highest), the highest bar read a half step
+low; a jar whose label is one of the asked colour's two look-alikes (orange or magenta for
+red; five jars, smaller name print), or a jar of another colour.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import Any
 
 from reefbench.actions.evaluators import Evaluator
 from reefbench.actions.spec import ActionCall
 from reefbench.benchmark import pixel_images as px
+from reefbench.benchmark import receipt_photos as rp
 from reefbench.benchmark.templates.common import call, expand
 from reefbench.benchmark.templates.drawing import drawing_open
 from reefbench.environments.root import answer_equals
@@ -75,20 +82,47 @@ SHOPS = [
     "Fresh Market",
 ]
 RECEIPT_FOLDERS = ["~/Pictures/Receipts", "~/Documents/Receipts", "~/Pictures/Expenses"]
-TILTS = [5.0, -6.0, 7.0, -4.0]
+TILTS = [5.0, -6.0, 7.0, -4.0, -7.0]  # one per file: a copy is turned unlike its original
 SECOND_VISIT = 50  # the shop's second receipt is draw variant + this
 
 
-def _receipts(shop: str, others: str, position: int, variant: int) -> list[tuple[str, int]]:
-    """The four receipts (shop, draw variant) in file order: the shop's two, apart, and
-    one of each other shop; where they fall turns with ``position`` (0-3)."""
+@dataclass(frozen=True)
+class Photo:
+    """One receipt photo: a receipt (shop, draw variant, with a VOID line or not), torn
+    and blotted or not, the customer copy or not."""
+
+    shop: str
+    variant: int
+    void: bool = False
+    damaged: bool = False
+    copy: bool = False
+
+    @property
+    def receipt(self) -> rp.Receipt:
+        return rp.receipt_of(self.shop, self.variant, self.void)
+
+
+def _photos(shop: str, others: str, position: int, variant: int) -> list[Photo]:
+    """The five photos in file order: the shop's two receipts, one damaged and with a VOID
+    line (the first visit's on an even variant, the second's on an odd one), the other's
+    customer copy, and one receipt of each other shop. The four receipts turn with
+    ``position`` (0-3); the copy falls among them by ``variant``."""
     first, second = others.split("|")
-    four = [(shop, variant), (first, variant), (shop, variant + SECOND_VISIT), (second, variant)]
-    return four[position:] + four[:position]
+    visits = [Photo(shop, variant), Photo(shop, variant + SECOND_VISIT)]
+    hurt = variant % 2
+    visits[hurt] = replace(visits[hurt], void=True, damaged=True)
+    four = [visits[0], Photo(first, variant), visits[1], Photo(second, variant)]
+    four = four[position:] + four[:position]
+    at = (variant * 2 + position + 1) % 5
+    return [*four[:at], replace(visits[1 - hurt], copy=True), *four[at:]]
 
 
-def _receipt_file(receipts: list[tuple[str, int]], wanted: tuple[str, int]) -> str:
-    return f"receipt_{receipts.index(wanted) + 1:02d}.png"
+def _visits(shop: str, others: str, position: int, variant: int) -> tuple[rp.Receipt, Photo]:
+    """The shop's intact receipt and the damaged receipt's photo."""
+    photos = _photos(shop, others, position, variant)
+    damaged = next(p for p in photos if p.damaged)
+    intact = next(p for p in photos if p.shop == shop and p is not damaged)
+    return intact.receipt, damaged
 
 
 def receipt_setup(
@@ -98,78 +132,101 @@ def receipt_setup(
         {
             "name": f"receipt_{k + 1:02d}.png",
             "kind": "receipt",
-            "shop": name,
-            "variant": draw,
+            "shop": photo.shop,
+            "variant": photo.variant,
             "tilt": TILTS[k],
+            "void": photo.void,
+            "copy": photo.copy,
+            "damaged": photo.damaged,
         }
-        for k, (name, draw) in enumerate(_receipts(shop, others, position, variant))
+        for k, photo in enumerate(_photos(shop, others, position, variant))
     ]
     return [_desktop(px.draw_pixel_images(folder=folder, images=images))]
 
 
-def _paid(shop: str, variant: int) -> int:
-    """Cents paid at ``shop`` in all: its two receipts' totals."""
-    return sum(px.receipt_of(shop, v).total for v in (variant, variant + SECOND_VISIT))
+def _paid(shop: str, others: str, position: int, variant: int) -> int:
+    """Cents paid at ``shop`` in all: the intact receipt's total and the damaged one's
+    rebuilt (items less the voided one, less the discount, plus the printed tax)."""
+    intact, damaged = _visits(shop, others, position, variant)
+    return intact.total + damaged.receipt.total
 
 
 def receipt_checkpoint(
     shop: str, others: str, position: int, variant: int, folder: str
 ) -> Evaluator:
-    return answer_equals(expected=px.money(_paid(shop, variant)))
+    return answer_equals(expected=rp.money(_paid(shop, others, position, variant)))
 
 
 def _read_receipts(
-    folder: str, receipts: list[tuple[str, int]], read: list[tuple[str, int]], answer: int
+    shop: str, others: str, position: int, variant: int, folder: str, cents: int, *extra: str
 ) -> list[ActionCall]:
-    paths = [f"{folder}/{_receipt_file(receipts, r)}" for r in read]
-    return [*_view(paths), _submit(px.money(answer))]
+    """Opens the shop's photos (and the receipts of the shops in ``extra``), then submits
+    ``cents``."""
+    photos = _photos(shop, others, position, variant)
+    read = [k for k, p in enumerate(photos) if p.shop == shop or p.shop in extra]
+    paths = [f"{folder}/receipt_{k + 1:02d}.png" for k in read]
+    return [*_view(paths), _submit(rp.money(cents))]
 
 
 def receipt_solution(
     shop: str, others: str, position: int, variant: int, folder: str
 ) -> list[ActionCall]:
-    receipts = _receipts(shop, others, position, variant)
-    mine = [r for r in receipts if r[0] == shop]
-    return _read_receipts(folder, receipts, mine, _paid(shop, variant))
+    paid = _paid(shop, others, position, variant)
+    return _read_receipts(shop, others, position, variant, folder, paid)
+
+
+def receipt_copy_twice(
+    shop: str, others: str, position: int, variant: int, folder: str
+) -> list[ActionCall]:
+    """Counts the customer copy as a third purchase."""
+    intact, _ = _visits(shop, others, position, variant)
+    paid = _paid(shop, others, position, variant) + intact.total
+    return _read_receipts(shop, others, position, variant, folder, paid)
+
+
+def receipt_subtotal_only(
+    shop: str, others: str, position: int, variant: int, folder: str
+) -> list[ActionCall]:
+    """Takes the damaged receipt's items (its subtotal) as what was paid on it."""
+    intact, damaged = _visits(shop, others, position, variant)
+    paid = intact.total + damaged.receipt.subtotal
+    return _read_receipts(shop, others, position, variant, folder, paid)
+
+
+def receipt_no_tax(
+    shop: str, others: str, position: int, variant: int, folder: str
+) -> list[ActionCall]:
+    """Rebuilds the damaged receipt's total without its tax."""
+    intact, damaged = _visits(shop, others, position, variant)
+    paid = intact.total + damaged.receipt.subtotal - damaged.receipt.discount
+    return _read_receipts(shop, others, position, variant, folder, paid)
+
+
+def receipt_void_kept(
+    shop: str, others: str, position: int, variant: int, folder: str
+) -> list[ActionCall]:
+    """Rebuilds the damaged receipt's total with the voided item still in it."""
+    _, damaged = _visits(shop, others, position, variant)
+    paid = _paid(shop, others, position, variant) + damaged.receipt.voided
+    return _read_receipts(shop, others, position, variant, folder, paid)
 
 
 def receipt_one_visit(
     shop: str, others: str, position: int, variant: int, folder: str
 ) -> list[ActionCall]:
-    """Stops at the shop's first receipt and submits its total alone."""
-    receipts = _receipts(shop, others, position, variant)
-    first = next(r for r in receipts if r[0] == shop)
-    return _read_receipts(folder, receipts, [first], px.receipt_of(*first).total)
-
-
-def receipt_subtotals(
-    shop: str, others: str, position: int, variant: int, folder: str
-) -> list[ActionCall]:
-    """Adds the two receipts' subtotals (before tax) instead of their totals."""
-    receipts = _receipts(shop, others, position, variant)
-    mine = [r for r in receipts if r[0] == shop]
-    return _read_receipts(folder, receipts, mine, sum(px.receipt_of(*r).subtotal for r in mine))
-
-
-def receipt_before_discount(
-    shop: str, others: str, position: int, variant: int, folder: str
-) -> list[ActionCall]:
-    """Adds the two receipts' subtotals and taxes, skipping the discount lines."""
-    receipts = _receipts(shop, others, position, variant)
-    mine = [r for r in receipts if r[0] == shop]
-    paid = sum(px.receipt_of(*r).subtotal + px.receipt_of(*r).tax for r in mine)
-    return _read_receipts(folder, receipts, mine, paid)
+    """Submits the intact receipt's total alone, leaving out the one without a TOTAL."""
+    intact, _ = _visits(shop, others, position, variant)
+    return _read_receipts(shop, others, position, variant, folder, intact.total)
 
 
 def receipt_other_shop(
     shop: str, others: str, position: int, variant: int, folder: str
 ) -> list[ActionCall]:
-    """Adds another shop's receipt to the shop's first one."""
-    receipts = _receipts(shop, others, position, variant)
-    first = next(r for r in receipts if r[0] == shop)
-    other = (others.split("|")[0], variant)
-    paid = px.receipt_of(*first).total + px.receipt_of(*other).total
-    return _read_receipts(folder, receipts, [first, other], paid)
+    """Takes another shop's receipt for the damaged one."""
+    intact, _ = _visits(shop, others, position, variant)
+    other = others.split("|")[0]
+    paid = intact.total + rp.receipt_of(other, variant).total
+    return _read_receipts(shop, others, position, variant, folder, paid, other)
 
 
 def _receipt_records() -> list[dict[str, Any]]:
@@ -192,9 +249,12 @@ def _receipt_records() -> list[dict[str, Any]]:
 
 RECEIPT_TOTAL = SubTask(
     id="pixels.receipt_total",
-    description="The folder {folder} on the computer holds photos of four till receipts, "
-    "two of them from {shop}. Submit what was paid at {shop} in all, the sum of the "
-    "totals of its two receipts, as a plain number such as 12.50.",
+    description="The folder {folder} on the computer holds five photos of till receipts, "
+    "some of them from {shop}. Submit what was paid at {shop} in all, as a plain number "
+    "such as 12.50. Count each purchase once: one receipt may be on two photos (its "
+    "customer copy). Receipts may be damaged: where a TOTAL cannot be read, work out what "
+    "was paid from that receipt's legible lines, its items (a VOID line takes an item "
+    "back) less the discount, plus the tax amount as printed.",
     attributes={
         "shop": "str",
         "others": "str",
@@ -212,10 +272,12 @@ RECEIPT_TOTAL = SubTask(
     evaluator_generator=receipt_checkpoint,
     solution_generator=receipt_solution,
     near_misses=[
-        NearMiss("submits one receipt's total only", solution=receipt_one_visit),
-        NearMiss("adds the subtotals before tax", solution=receipt_subtotals),
-        NearMiss("skips the discount lines", solution=receipt_before_discount),
-        NearMiss("adds another shop's receipt", solution=receipt_other_shop),
+        NearMiss("counts the customer copy as another purchase", solution=receipt_copy_twice),
+        NearMiss("takes the damaged receipt's subtotal as paid", solution=receipt_subtotal_only),
+        NearMiss("rebuilds the damaged receipt's total without tax", solution=receipt_no_tax),
+        NearMiss("keeps the voided item in the rebuilt total", solution=receipt_void_kept),
+        NearMiss("leaves out the receipt without a TOTAL", solution=receipt_one_visit),
+        NearMiss("takes another shop's receipt for it", solution=receipt_other_shop),
     ],
 )
 
