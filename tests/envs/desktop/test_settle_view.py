@@ -114,3 +114,47 @@ def test_a_click_on_the_active_dialogs_default_button_is_known_as_one() -> None:
     assert not _device_seeing(_dialog(True, default))._default_button_at(90, 60)  # beside it
     assert not _device_seeing(_dialog(False, default))._default_button_at(120, 60)
     assert not _device_seeing(_dialog(True, frozenset({"sensitive"})))._default_button_at(120, 60)
+
+
+def test_the_view_settles_only_once_the_focused_windows_tree_bears_its_title(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Playtest Q9, request 43: after Ctrl+2 Chromium's window was titled after the second
+    tab while its screen and tree, quiet and equal across two reads, showed the first."""
+    clock = Clock()
+    monkeypatch.setattr(settling.time, "monotonic", clock)
+    box = (0, 0, 640, 480)
+    active = XWindow(7, "plan_2.png - Chromium", "Chromium", 9, box)
+    titles = iter(["plan_1.png - Chromium"] * 3 + ["plan_2.png - Chromium"] * 10)
+    reads: list[str] = []
+
+    def read_windows() -> list[UIWindow]:
+        clock.now += 0.02
+        reads.append(next(titles))
+        return [
+            UIWindow(app="chromium", pid=9, title=reads[-1], role="frame", box=box, active=True)
+        ]
+
+    view = settling.settle_view(
+        FakeScreen(clock),  # type: ignore[arg-type]
+        lambda: [active],
+        read_windows,
+        lambda: active,
+        quiet=QUIET,
+        timeout=3.0,
+    )
+    assert view.settled and view.windows[0].title == "plan_2.png - Chromium"
+    assert len(reads) == 5  # three stale reads, then two equal fresh ones
+
+
+def test_titles_agree_ignores_windows_it_cannot_match() -> None:
+    active = XWindow(7, "Save As", "Mousepad", 2, (100, 100, 400, 300))
+    other_place = UIWindow(
+        app="m", pid=2, title="Other", role="dialog", box=(600, 500, 10, 10), active=True
+    )
+    assert settling.titles_agree([other_place], active)
+    assert settling.titles_agree([], None)
+    same_place = UIWindow(
+        app="m", pid=2, title="Other", role="dialog", box=(110, 90, 10, 10), active=True
+    )
+    assert not settling.titles_agree([same_place], active)

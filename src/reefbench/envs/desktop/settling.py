@@ -15,7 +15,12 @@ with a deadline:
 * two reads of the window stack and of the accessibility tree, started at least the
   quiet period apart and with the screen quiet up to the second, are equal (windows
   mapped or unmapped, the tree rebuilt), and the screen did not change between them
-  either.
+  either;
+* the focused window's accessible title is the one the window manager shows
+  (:func:`titles_agree`): after Ctrl+2 in Chromium the window was already titled after
+  the second tab while its screen and its tree still showed the first, quiet and equal
+  across both reads (a playtest read the wrong seating plan's title over the other's
+  picture).
 
 The second read's windows and frame are the observation's, so settling costs one
 accessibility read more than observing.
@@ -170,6 +175,21 @@ def undrawn(
     return found
 
 
+def titles_agree(windows: Sequence[UIWindow], active: XWindow | None) -> bool:
+    """Whether the accessible window of the focused X window (same pid, same place) bears
+    the title the window manager shows; true when either has none, or no accessible window
+    matches (every desktop app's two titles are equal once it has drawn)."""
+    if active is None or not active.title:
+        return True
+    x, y = active.box[:2]
+    for ui in windows:
+        if ui.pid != active.pid or ui.box is None or not ui.title:
+            continue
+        if abs(ui.box[0] - x) <= 40 and abs(ui.box[1] - y) <= 40:
+            return ui.title == active.title
+    return True
+
+
 def _tree_key(windows: Sequence[UIWindow]) -> tuple[object, ...]:
     # Frozen dataclasses compare by value: equal keys mean the same windows, elements,
     # boxes, states and texts.
@@ -213,6 +233,7 @@ def settle_view(
         reads_at = time.monotonic()
         stacking = tuple(read_stacking())
         windows = tuple(read_windows())
+        active = read_active()
         painted = not unpainted(frame, stacking) and not undrawn(frame, windows, stacking)
         same = (
             previous is not None
@@ -220,9 +241,10 @@ def settle_view(
             and previous[1] == stacking
             and _tree_key(previous[2]) == _tree_key(windows)
         )
+        done = painted and same and titles_agree(windows, active)
         now = time.monotonic()
-        if (painted and same) or now >= deadline:
-            return View(frame, windows, stacking, read_active(), painted and same, now - start)
+        if done or now >= deadline:
+            return View(frame, windows, stacking, active, done, now - start)
         previous = (frame, stacking, windows)
 
 
