@@ -74,6 +74,7 @@ def families() -> list[Family]:
         impress_order,
         infeasible,
         infeasible_more,
+        infeasible_twins,
         injection,
         injection_more,
         office,
@@ -137,11 +138,14 @@ def families() -> list[Family]:
         ),
         Family(
             "infeasible",
-            "What the task asks for does not exist here: look, then declare it infeasible.",
+            "What the task asks for may or may not exist here: look, then do it if it can be "
+            "done here, or declare it infeasible.",
             (
                 *(Template(t, "hard") for t in infeasible.TEMPLATES),
                 # five orders' attachments, each read to its foot (the reference reads four)
                 Template(infeasible_more.SIGNED_ORDER, "hard", min_steps=35),
+                # one wording, half feasible: only reading her later mail or its foot tells
+                Template(infeasible_twins.SIGNED_OR_NOT, "hard", min_steps=30),
             ),
         ),
         Family(
@@ -159,7 +163,7 @@ def families() -> list[Family]:
             "The information exists only in a picture's pixels (a receipt photo, a chart "
             "without data labels, a label's colour): read it off the picture and answer.",
             (
-                Template(pixels.RECEIPT_TOTAL, "hard", min_steps=30),
+                Template(pixels.RECEIPT_TOTAL, "hard", min_steps=40),  # five photos, a rebuild
                 Template(pixels.CHART_PEAK, "hard", min_steps=20),
                 Template(pixels.JAR_LABEL, "hard", min_steps=35),  # five jars, one by one
                 Template(pixels_more.LINE_CROSS, "hard", min_steps=30),  # zoom to read

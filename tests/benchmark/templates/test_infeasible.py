@@ -14,6 +14,9 @@ from reefbench.tasks.task import Task
 
 FAMILY = next(f for f in v2.families() if f.name == "infeasible")
 TASKS = list(v2.tasks_of(FAMILY))
+# The family's tasks that are infeasible, judged by their own checkpoints: its feasible
+# twins (infeasible.signed_or_not, test_infeasible_twins.py) are done, not declared.
+DECLARING = [t for t in TASKS if any(n.name == "declared_infeasible" for n in t.nodes.values())]
 
 
 def test_the_family_has_three_hard_templates() -> None:
@@ -23,7 +26,14 @@ def test_the_family_has_three_hard_templates() -> None:
     assert {t.id for t in infeasible.TEMPLATES} <= {t.subtask.id for t in FAMILY.templates}
 
 
-@pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
+def test_only_the_twins_template_has_feasible_tasks() -> None:
+    declaring = {t.id for t in DECLARING}
+    feasible = {t.metadata.subtasks[0].template for t in TASKS if t.id not in declaring}
+    assert feasible <= {"infeasible.signed_or_not"}
+    assert len(DECLARING) > len(TASKS) // 2
+
+
+@pytest.mark.parametrize("task", DECLARING, ids=lambda t: t.id)
 def test_a_task_is_solved_by_looking_then_declaring(task: Task) -> None:
     assert (task.metadata.family, task.metadata.tier) == ("infeasible", "hard")
     last = task.reference_solution[-1]
