@@ -153,13 +153,13 @@ def paper_layout(receipt: Receipt, copy: bool = False) -> Layout:
     from PIL import ImageFont
 
     lines = printed_lines(receipt, copy)
-    boxes = {}
+    boxes: dict[int, tuple[tuple[int, int, int, int], tuple[int, int, int, int]]] = {}
     for k, line in enumerate(lines):
         font = ImageFont.load_default(size=28 if line.big else 20)
-        left, top, right, bottom = font.getbbox(line.label)
+        left, top, right, bottom = (int(v) for v in font.getbbox(line.label))
         label = (24 + left, line.y + top, 24 + right, line.y + bottom)
         width = int(font.getlength(line.amount))
-        _, top, _, bottom = font.getbbox(line.amount)
+        _, top, _, bottom = (int(v) for v in font.getbbox(line.amount))
         amount = (356 - width, line.y + top, 356, line.y + bottom)
         boxes[k] = (label, amount)
     total = lines[-1].y
@@ -167,9 +167,9 @@ def paper_layout(receipt: Receipt, copy: bool = False) -> Layout:
     # The bottom right corner torn off just under the tax line: the TOTAL's amount and
     # the foot go, the word TOTAL stays, so the reader sees what is missing.
     rng = random.Random(f"tear:{receipt.shop}:{receipt.number}")
-    top = [(x, total - rng.randint(2, 7)) for x in range(WIDTH, 230, -18)]
+    edge = [(x, total - rng.randint(2, 7)) for x in range(WIDTH, 230, -18)]
     side = [(int(222 - 8 * k + rng.randint(-5, 5)), total + 6 + 12 * k) for k in range(7)]
-    tear = [(WIDTH + 2, total - 4), *top, *side, (150, height + 2), (WIDTH + 2, height + 2)]
+    tear = [(WIDTH + 2, total - 4), *edge, *side, (150, height + 2), (WIDTH + 2, height + 2)]
     # The blot: an oval of ink over the subtotal's amount, a few drops around it, all
     # between the line above (the rule under the items) and the discount line.
     sub = next(k for k, line in enumerate(lines) if line.key == "subtotal")
