@@ -61,6 +61,7 @@ BUILTIN_ACTION_MODULES: frozenset[str] = frozenset(
         "reefbench.envs.desktop.calc_ledger_evaluators",
         "reefbench.envs.desktop.calc_rule_evaluators",
         "reefbench.envs.desktop.evaluators",
+        "reefbench.envs.desktop.impress_media_evaluators",
         "reefbench.envs.desktop.office_evaluators",
         "reefbench.envs.desktop.office_text_evaluators",
         "reefbench.envs.desktop.session_evaluators",

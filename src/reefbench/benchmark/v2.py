@@ -71,6 +71,7 @@ def families() -> list[Family]:
         calc_totals,
         impress,
         impress_agenda,
+        impress_media,
         impress_order,
         infeasible,
         infeasible_more,
@@ -134,6 +135,8 @@ def families() -> list[Family]:
                 Template(impress_order.IMPRESS_AGENDA_ORDER, "hard", min_steps=50),
                 # nine slides to read, one hidden, two versions of one topic
                 Template(impress_agenda.IMPRESS_PDF_EXTRACT, "hard", min_steps=30),
+                # a picture, a table of 15-18 cells on a new slide, save and PDF
+                Template(impress_media.IMPRESS_PICTURE_TABLE, "hard", min_steps=40),
             ),
         ),
         Family(
