@@ -94,6 +94,9 @@ NAMES: dict[str, str] = {
     "desktop.create_recording_review": "reefbench.benchmark.odd_states:create_recording_review",
     "desktop.create_reviewed_document": "reefbench.envs.desktop.setup:create_reviewed_document",
     "desktop.create_spreadsheet": "reefbench.envs.desktop.setup:create_spreadsheet",
+    "desktop.create_tabbed_report": (
+        "reefbench.envs.desktop.writer_layout_evaluators:create_tabbed_report"
+    ),
     "desktop.create_text_document": "reefbench.envs.desktop.setup:create_text_document",
     "desktop.create_workbook": "reefbench.envs.desktop.setup:create_workbook",
     "desktop.directory_exists": "reefbench.envs.desktop.evaluators:directory_exists",
@@ -152,12 +155,16 @@ NAMES: dict[str, str] = {
         "reefbench.envs.desktop.office_text_evaluators:document_no_changes"
     ),
     "office.document_paragraph": "reefbench.envs.desktop.office_evaluators:document_paragraph",
+    "office.document_table_rows": (
+        "reefbench.envs.desktop.writer_layout_evaluators:document_table_rows"
+    ),
     "office.document_text_is": (
         "reefbench.envs.desktop.writer_contract_evaluators:document_text_is"
     ),
     "office.document_toc": "reefbench.envs.desktop.office_text_evaluators:document_toc",
     "office.formula_gives": "reefbench.envs.desktop.calc_evaluators:formula_gives",
     "office.labelled_totals": "reefbench.envs.desktop.calc_ledger_evaluators:labelled_totals",
+    "office.landscape_from": "reefbench.envs.desktop.writer_layout_evaluators:landscape_from",
     "office.ledger_appended": "reefbench.envs.desktop.calc_ledger_evaluators:ledger_appended",
     "office.pdf_page_content": "reefbench.envs.desktop.impress_media_evaluators:pdf_page_content",
     "office.pdf_page_footers": "reefbench.envs.desktop.office_text_evaluators:pdf_page_footers",

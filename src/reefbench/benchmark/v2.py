@@ -95,6 +95,7 @@ def families() -> list[Family]:
         writer,
         writer_contract,
         writer_contract_fill,
+        writer_layout,
         writer_phones,
         writer_review,
     )
@@ -129,6 +130,7 @@ def families() -> list[Family]:
                 # reads a seven-page agreement against its annex: a person needs the room
                 Template(writer_contract.WRITER_MATCH_ANNEX, "hard", min_steps=80),
                 Template(writer_contract_fill.WRITER_FILL_ANNEX, "hard", min_steps=80),
+                Template(writer_layout.WRITER_TABLE_LAYOUT, "hard", min_steps=60),
                 Template(impress.IMPRESS_OUTLINE_DECK, "hard"),
                 Template(impress.IMPRESS_SPEAKER_NOTES, "hard"),
                 # two notes, the agenda in its own words, to match against eight slides
