@@ -146,6 +146,9 @@ NAMES: dict[str, str] = {
     "office.chart_with_categories": (
         "reefbench.envs.desktop.calc_rule_evaluators:chart_with_categories"
     ),
+    "office.citations_as_footnotes": (
+        "reefbench.envs.desktop.writer_notes_evaluators:citations_as_footnotes"
+    ),
     "office.column_looked_up": "reefbench.envs.desktop.calc_evaluators:column_looked_up",
     "office.column_numbers": "reefbench.envs.desktop.calc_evaluators:column_numbers",
     "office.document_clean_replace": "reefbench.benchmark.odd_states:document_clean_replace",
@@ -181,6 +184,9 @@ NAMES: dict[str, str] = {
     "office.spreadsheet_cell": "reefbench.envs.desktop.office_evaluators:spreadsheet_cell",
     "office.spreadsheet_formula": "reefbench.envs.desktop.office_evaluators:spreadsheet_formula",
     "office.table_sorted": "reefbench.envs.desktop.calc_evaluators:table_sorted",
+    "office.text_without_citations": (
+        "reefbench.envs.desktop.writer_notes_evaluators:text_without_citations"
+    ),
     # phone
     "phone.call_made": "reefbench.envs.phone.evaluators:call_made",
     "phone.set_setting": "reefbench.envs.phone.actions:set_phone_setting",

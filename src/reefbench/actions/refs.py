@@ -68,6 +68,7 @@ BUILTIN_ACTION_MODULES: frozenset[str] = frozenset(
         "reefbench.envs.desktop.setup",
         "reefbench.envs.desktop.writer_contract_evaluators",
         "reefbench.envs.desktop.writer_layout_evaluators",
+        "reefbench.envs.desktop.writer_notes_evaluators",
         "reefbench.envs.memory",
         "reefbench.envs.phone.actions",
         "reefbench.envs.phone.evaluators",

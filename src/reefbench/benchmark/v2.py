@@ -96,6 +96,7 @@ def families() -> list[Family]:
         writer_contract,
         writer_contract_fill,
         writer_layout,
+        writer_notes,
         writer_phones,
         writer_review,
     )
@@ -131,6 +132,8 @@ def families() -> list[Family]:
                 Template(writer_contract.WRITER_MATCH_ANNEX, "hard", min_steps=80),
                 Template(writer_contract_fill.WRITER_FILL_ANNEX, "hard", min_steps=80),
                 Template(writer_layout.WRITER_TABLE_LAYOUT, "hard", min_steps=60),
+                # five or six citations in three pages, each found, cut and made a note
+                Template(writer_notes.WRITER_FOOTNOTES_DOCX, "hard", min_steps=60),
                 Template(impress.IMPRESS_OUTLINE_DECK, "hard"),
                 Template(impress.IMPRESS_SPEAKER_NOTES, "hard"),
                 # two notes, the agenda in its own words, to match against eight slides
