@@ -32,6 +32,7 @@ from reefbench.benchmark import checks as hp
 from reefbench.benchmark.templates.common import call, desktop_menu, expand, wait
 from reefbench.benchmark.templates.impress import _open_in_impress
 from reefbench.benchmark.templates.office import saved_document
+from reefbench.benchmark.templates.writer import export_pdf_menu
 from reefbench.envs.desktop import impress_media_evaluators as me
 from reefbench.envs.desktop import office_evaluators as oe
 from reefbench.envs.desktop import office_text_evaluators as te
@@ -305,21 +306,6 @@ def _save_as(path: str) -> list[ActionCall]:
     ]
 
 
-def _export(pdf: str) -> list[ActionCall]:
-    """File > Export As > Export as PDF... (every slide), Export, the file name typed."""
-    return [
-        *desktop_menu("File", "Export As", "Export as PDF..."),
-        wait(),
-        call(D, "click_on", name="Export", role="push button"),
-        wait(),
-        call(D, "hotkey", keys=["ctrl", "a"]),
-        call(D, "write_text", text=expand(pdf)),
-        wait(),
-        call(D, "press", key="enter"),
-        wait(),
-    ]
-
-
 def _quit() -> list[ActionCall]:
     return [call(D, "hotkey", keys=["ctrl", "q"]), wait()]
 
@@ -369,7 +355,7 @@ def picture_solution(
     table: str,
 ) -> list[ActionCall]:
     edits = _edits(deck, picture, photo_slide, after, table_title, table)
-    return [*_open_in_impress(source), *edits, *_save_as(path), *_export(pdf), *_quit()]
+    return [*_open_in_impress(source), *edits, *_save_as(path), *export_pdf_menu(pdf), *_quit()]
 
 
 def picture_older(
@@ -389,7 +375,7 @@ def picture_older(
 ) -> list[ActionCall]:
     """Near miss: last year's picture of the subject instead of the one named."""
     edits = _edits(deck, older, photo_slide, after, table_title, table)
-    return [*_open_in_impress(source), *edits, *_save_as(path), *_export(pdf), *_quit()]
+    return [*_open_in_impress(source), *edits, *_save_as(path), *export_pdf_menu(pdf), *_quit()]
 
 
 def picture_slide_before(
@@ -411,7 +397,7 @@ def picture_slide_before(
     titles = _titles(DECKS[int(deck)])
     before = titles[titles.index(photo_slide) - 1]
     edits = _edits(deck, picture, photo_slide, after, table_title, table, photo_on=before)
-    return [*_open_in_impress(source), *edits, *_save_as(path), *_export(pdf), *_quit()]
+    return [*_open_in_impress(source), *edits, *_save_as(path), *export_pdf_menu(pdf), *_quit()]
 
 
 def picture_table_at_end(
@@ -432,7 +418,7 @@ def picture_table_at_end(
     """Near miss: the new slide added at the end of the deck."""
     last = _titles(DECKS[int(deck)])[-1]
     edits = _edits(deck, picture, photo_slide, after, table_title, table, after_slide=last)
-    return [*_open_in_impress(source), *edits, *_save_as(path), *_export(pdf), *_quit()]
+    return [*_open_in_impress(source), *edits, *_save_as(path), *export_pdf_menu(pdf), *_quit()]
 
 
 def picture_table_as_text(
@@ -452,7 +438,7 @@ def picture_table_as_text(
 ) -> list[ActionCall]:
     """Near miss: the figures typed as lines of text on the new slide, no table."""
     edits = _edits(deck, picture, photo_slide, after, table_title, table, as_text=True)
-    return [*_open_in_impress(source), *edits, *_save_as(path), *_export(pdf), *_quit()]
+    return [*_open_in_impress(source), *edits, *_save_as(path), *export_pdf_menu(pdf), *_quit()]
 
 
 def picture_early_pdf(
@@ -472,7 +458,7 @@ def picture_early_pdf(
 ) -> list[ActionCall]:
     """Near miss: the PDF exported as the deck was, before the changes."""
     edits = _edits(deck, picture, photo_slide, after, table_title, table)
-    return [*_open_in_impress(source), *_export(pdf), *edits, *_save_as(path), *_quit()]
+    return [*_open_in_impress(source), *export_pdf_menu(pdf), *edits, *_save_as(path), *_quit()]
 
 
 IMPRESS_PICTURE_TABLE = SubTask(

@@ -345,7 +345,7 @@ def _export_pdf(pdf: str) -> list[ActionCall]:
     ]
 
 
-def _export_pdf_menu(pdf: str) -> list[ActionCall]:
+def export_pdf_menu(pdf: str) -> list[ActionCall]:
     """File > Export As > Export as PDF..., its options dialog's Export, then the name."""
     return [
         *desktop_menu("File", "Export As", "Export as PDF..."),
@@ -385,7 +385,7 @@ def footer_by_export_menu(path: str, pdf: str, title: str) -> list[ActionCall]:
         *open_in_writer(path),
         *_footer_on(),
         *_fields("Page Number", "Page Count"),
-        *_save_export_quit(pdf, _export_pdf_menu(pdf)),
+        *_save_export_quit(pdf, export_pdf_menu(pdf)),
     ]
 
 
