@@ -149,6 +149,9 @@ NAMES: dict[str, str] = {
     "office.citations_as_footnotes": (
         "reefbench.envs.desktop.writer_notes_evaluators:citations_as_footnotes"
     ),
+    "office.clean_customer_list": (
+        "reefbench.envs.desktop.calc_clean_evaluators:clean_customer_list"
+    ),
     "office.column_looked_up": "reefbench.envs.desktop.calc_evaluators:column_looked_up",
     "office.column_numbers": "reefbench.envs.desktop.calc_evaluators:column_numbers",
     "office.document_clean_replace": "reefbench.benchmark.odd_states:document_clean_replace",
@@ -186,6 +189,9 @@ NAMES: dict[str, str] = {
     "office.table_sorted": "reefbench.envs.desktop.calc_evaluators:table_sorted",
     "office.text_without_citations": (
         "reefbench.envs.desktop.writer_notes_evaluators:text_without_citations"
+    ),
+    "office.xlsx_saved_by_libreoffice": (
+        "reefbench.envs.desktop.calc_clean_evaluators:xlsx_saved_by_libreoffice"
     ),
     # phone
     "phone.call_made": "reefbench.envs.phone.evaluators:call_made",

@@ -57,6 +57,7 @@ BUILTIN_ACTION_MODULES: frozenset[str] = frozenset(
         "reefbench.envs.browser.evaluators",
         "reefbench.envs.desktop.actions",
         "reefbench.envs.desktop.calc_analysis_evaluators",
+        "reefbench.envs.desktop.calc_clean_evaluators",
         "reefbench.envs.desktop.calc_evaluators",
         "reefbench.envs.desktop.calc_ledger_evaluators",
         "reefbench.envs.desktop.calc_rule_evaluators",

@@ -66,6 +66,7 @@ def families() -> list[Family]:
         calc,
         calc_analysis,
         calc_chart,
+        calc_clean,
         calc_dated,
         calc_ledger,
         calc_totals,
@@ -122,6 +123,8 @@ def families() -> list[Family]:
                 # must find it with a helper column and a filter, then type 4-6 rows
                 Template(calc_ledger.CALC_RECONCILE, "hard", min_steps=80),
                 Template(calc_totals.CALC_REGION_TOTALS, "hard", min_steps=70),
+                # 50-65 messy rows to split, trim, de-duplicate and convert, then xlsx
+                Template(calc_clean.CALC_CLEAN_EXPORT, "hard", min_steps=60),
                 Template(writer.WRITER_TOC, "hard"),
                 Template(writer.WRITER_PAGE_FOOTER, "hard"),
                 Template(writer.WRITER_ISO_DATES, "hard"),
