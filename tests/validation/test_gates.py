@@ -1,10 +1,11 @@
 """The validation gates on real environments for reef-v1 (the frozen benchmark's templates
 and handmade tasks; the gates are in ``reefbench.validation``).
 
-``make test`` plays a sample that covers every template and every handmade task
+``make test`` plays a sample that covers every template and every kind of handmade task
 (:func:`~reefbench.validation.gates.gate_sample`: each template's smallest task, with its
-near misses and alternatives, and every task made by hand: 101 of the 230 tasks); the rest
-differ from those only in values, and the committed gate record of a full run
+near misses and alternatives, and the smallest task composed by hand for each combination
+of devices: 67 of the 230 tasks); the rest differ from those only in values and
+compositions, and the committed gate record of a full run
 (``suites/v1/data/gates.json``, checked against the data in tests/suites/test_gate_record.py)
 vouches for them. ``make gates`` (``REEF_FULL_GATES=1``) plays all 230.
 

@@ -27,7 +27,7 @@ pytest.importorskip("fastapi")
 pytestmark = [
     pytest.mark.integration,
     # One task per template: a few episodes each (oracle, near misses, alternatives).
-    pytest.mark.timeout(3600),
+    pytest.mark.timeout(4500),
     pytest.mark.skipif(
         not all(shutil.which(t) for t in ("Xvfb", "bwrap", "xdotool", "openbox", "rofi"))
         or not Path("/usr/bin/chromium").exists(),

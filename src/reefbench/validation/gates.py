@@ -261,15 +261,33 @@ def near_miss_plan(tasks: Iterable[Task]) -> dict[str, set[str]]:
 def gate_sample(tasks: Iterable[Task], pool: Mapping[str, SubTask]) -> list[Task]:
     """The tasks that play every template's part of the gates, in suite order: each
     template's smallest task (its near misses: :func:`near_miss_plan`), the tasks whose
-    alternatives are played (:func:`alternative_plan`) and every task made by hand (no
-    template speaks for it). Gates that judge a template's code (its reference, near
-    misses, alternatives, checkpoints, long-chain starts) see all of it here; the rest of a
-    suite differs only in values, which the gate record of a full run vouches for
-    (:mod:`reefbench.suites.gate_record`)."""
+    alternatives are played (:func:`alternative_plan`), every task no template speaks for
+    (no subtasks) and, of the tasks composed by hand from templates, the smallest of each
+    combination of devices (:func:`handmade_plan`). Gates that judge a template's code (its
+    reference, near misses, alternatives, checkpoints, long-chain starts) see all of it
+    here; the rest of a suite differs only in values and compositions, which the gate
+    record of a full run vouches for (:mod:`reefbench.suites.gate_record`)."""
     tasks = list(tasks)
-    chosen = set(near_miss_plan(tasks)) | alternative_plan(tasks, pool)
-    chosen |= {t.id for t in tasks if not t.metadata.subtasks or "handmade" in t.metadata.tags}
+    chosen = set(near_miss_plan(tasks)) | alternative_plan(tasks, pool) | handmade_plan(tasks)
+    chosen |= {t.id for t in tasks if not t.metadata.subtasks}
     return [t for t in tasks if t.id in chosen]
+
+
+def handmade_plan(tasks: Iterable[Task]) -> set[str]:
+    """Ids of the tasks composed by hand (tag ``handmade``) that the sample plays: for each
+    combination of devices they use, the one with the fewest subtasks (the first in suite
+    order). Their subtasks are templates the sample judges elsewhere; what is their own is
+    the composition, whose kinds are the device combinations (make test had played all 51
+    of reef-v1's, a quarter of its gate time)."""
+    best: dict[tuple[str, ...], tuple[int, int, str]] = {}
+    for order, task in enumerate(tasks):
+        if "handmade" not in task.metadata.tags or not task.metadata.subtasks:
+            continue
+        devices = tuple(sorted(task.metadata.environments))
+        rank = (len(task.metadata.subtasks), order, task.id)
+        if devices not in best or rank < best[devices]:
+            best[devices] = rank
+    return {task_id for _, _, task_id in best.values()}
 
 
 def alternative_plan(tasks: Iterable[Task], pool: Mapping[str, SubTask]) -> set[str]:
