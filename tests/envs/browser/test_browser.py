@@ -327,3 +327,16 @@ def test_a_date_or_time_field_takes_its_value_as_the_list_shows_it(
     assert iso_field_value("date", "06132024") is None
     assert iso_field_value("time", "14:30") == "14:30" and iso_field_value("text", "1") is None
     assert iso_field_value("date", "13/06/2024") is None
+
+
+def test_typing_after_a_click_that_navigates_is_an_ordinary_step(
+    browser: BrowserEnvironment, site: str
+) -> None:
+    """Playtest R9 typed into a stale element number that was a link on the new page: the
+    click navigated while the field was being looked at, and the error ended the episode
+    as the environment's crash (a fresh episode for the agent). Now the text is typed into
+    whatever has the focus, as before date fields were handled."""
+    browser.step("goto", {"url": site + "/"})
+    link = mark(browser, "Second page")
+    assert browser.step("write_text", {"text": "sousa", "elem": link}) == "typed 5 characters"
+    assert browser.page.url.endswith("/second")

@@ -161,14 +161,18 @@ def _type(env: BrowserDevice, text: str) -> None:
     """Type ``text`` into the focused field, a date or time field's ISO value set."""
     page = env.page
     body, enter = (text[:-1], True) if text.endswith("\n") else (text, False)
-    field = page.evaluate_handle(_FOCUSED_INPUT).as_element()
-    if field is not None:
-        value = iso_field_value(str(field.evaluate("e => e.type")), body)
-        if value is not None:
-            field.fill(value)
-            if enter:
-                page.keyboard.press("Enter")
-            return
+    try:
+        field = page.evaluate_handle(_FOCUSED_INPUT).as_element()
+        value = None if field is None else iso_field_value(str(field.evaluate("e => e.type")), body)
+    except Exception:  # the click that focused it navigated away: no field to look at
+        # (a playtest's stale element number clicked a mail's link; the error ended the
+        # episode as the environment's crash and the agent got a fresh one)
+        field = value = None
+    if field is not None and value is not None:
+        field.fill(value)
+        if enter:
+            page.keyboard.press("Enter")
+        return
     page.keyboard.type(text)
 
 
