@@ -143,7 +143,10 @@ def test_a_node_lost_mid_run_loses_no_episode_and_the_report_is_unchanged(
         cluster.restart("w1")  # for the module's other tests
     stored = rows(tmp_path / "run")
     assert sorted(str(r["task_id"]) for r in stored) == sorted(TASKS)  # each once
-    assert len(list((tmp_path / "run" / "episodes").iterdir())) == len(TASKS)
+    folders = list((tmp_path / "run" / "episodes").iterdir())
+    assert len([f for f in folders if "~attempt" not in f.name]) == len(TASKS)
+    # the lost attempt's folder is kept aside, with why it was lost
+    assert any((f / "error.txt").is_file() for f in folders if "~attempt" in f.name), folders
     assert {r["status"] for r in stored} == {"done"}
     # The lost episode was played again, as an infrastructure retry, not the agent's fail.
     assert sum(int(str(r["attempts"])) for r in stored) > len(TASKS)

@@ -138,7 +138,21 @@ class ResultsStore:
         return [EpisodeKey(t, s, k) for t, s, k in rows]
 
     def mark_retry(self, key: EpisodeKey, error: str) -> None:
-        """Count a failed attempt of an episode that goes back in the queue."""
+        """Count a failed attempt of an episode that goes back in the queue, and keep what
+        it left: its folder moves aside as ``<episode>~attempt<N>`` with its error in
+        ``error.txt`` (the next attempt wrote over both, and a playtest's crash could not
+        be told from the run afterwards)."""
+        row = self._db.execute("SELECT attempts FROM episodes WHERE key=?", (key.key,)).fetchone()
+        attempt = (row[0] if row else 0) + 1
+        folder = self.episode_dir(key.key)
+        kept = folder.with_name(f"{folder.name}~attempt{attempt}")
+        try:
+            if folder.exists():
+                folder.rename(kept)
+            kept.mkdir(parents=True, exist_ok=True)
+            write_durably(kept / "error.txt", error + "\n")
+        except OSError as exc:
+            raise self._unwritable(exc) from None
         with self._transaction() as db:
             db.execute(
                 "UPDATE episodes SET status='pending', attempts=attempts+1, error=?, updated=?"
