@@ -367,3 +367,30 @@ def test_a_real_windows_frame_includes_its_title_bar(desk: DesktopEnvironment) -
     fx, fy, _, fh = window.frame
     x, y, _, h = window.box
     assert fy < y and fh > h and fx <= x  # a title bar above the client area
+
+
+# ------------------------------------------------ 7. a Writer table's cells show their text
+
+
+def test_a_writer_table_cell_is_listed_with_its_paragraphs_text() -> None:
+    """Playtest R9: every cell of a Writer table was listed as ``table cell "A1"
+    value=""`` while the screenshot showed its words, listed apart as text on screen."""
+    raw = _window(
+        "soffice",
+        _n("frame", "report.odt - LibreOffice Writer", [0, 0, 1280, 800], 0),
+        _n("table cell", "A1", [100, 100, 200, 30], 1),
+        _n("paragraph", "", [102, 102, 190, 20], 2, text="Item code"),
+        _n("table cell", "B1", [300, 100, 200, 30], 1),
+        _n("paragraph", "", [302, 102, 190, 20], 2, text="5,023.90"),
+        _n("paragraph", "", [302, 122, 190, 20], 2, text="net"),
+        _n("table cell", "C1", [500, 100, 200, 30], 1),
+        _n("paragraph", "", [100, 300, 600, 20], 1, text="Below the table"),
+    )
+    cells = {n.name: n.text for n in parse_windows(raw)[0].nodes if n.role == "table cell"}
+    assert cells == {"A1": "Item code", "B1": "5,023.90\nnet", "C1": None}
+    frame = Frame(bytes(1280 * 800 * 4), 1280, 800)
+    stacking = [
+        XWindow(1, "report.odt - LibreOffice Writer", "libreoffice-writer", 5, (0, 0, 1280, 800))
+    ]
+    snapshot = take_snapshot(frame, parse_windows(raw), stacking, stacking[0], ocr="never")
+    assert 'table cell "A1" value="Item code"' in snapshot.marks.text()

@@ -325,6 +325,28 @@ def _top(node: dict[str, Any]) -> int | None:
     return box[1] if box else None
 
 
+def cell_texts(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Table cells that hold paragraphs rather than text of their own (a Writer or
+    Impress table's), given the text of those paragraphs: they were listed as
+    ``table cell "A1" value=""`` beside a screenshot showing their words, which sat apart
+    under "Text on screen" (playtest R9). A cell with text of its own, or a tree view's
+    check box, is left as it is."""
+    out = list(nodes)
+    for i, node in enumerate(nodes):
+        if node.get("role") != "table cell" or node.get("text"):
+            continue
+        if "checkable" in node.get("states", ()):
+            continue
+        lines = [
+            str(nodes[k]["text"])
+            for k in _descendants(nodes, i)
+            if nodes[k].get("role") == "paragraph" and nodes[k].get("text")
+        ]
+        if lines:
+            out[i] = {**node, "text": "\n".join(lines)}
+    return out
+
+
 def tree_toggles(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The check boxes GTK draws in a tree view's rows, as check boxes named by their row.
 
@@ -370,10 +392,11 @@ def tree_toggles(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def parse_windows(raw: list[dict[str, Any]]) -> list[UIWindow]:
     """Build typed windows from the reader's JSON (boxes fixed by :func:`fix_boxes`, a
-    tree view's check boxes named by :func:`tree_toggles`)."""
+    tree view's check boxes named by :func:`tree_toggles`, a table's cells given their
+    paragraphs' text by :func:`cell_texts`)."""
     windows = []
     for win in raw:
-        raw_nodes = tree_toggles(fix_boxes(list(win.get("nodes", ()))))
+        raw_nodes = cell_texts(tree_toggles(fix_boxes(list(win.get("nodes", ())))))
         names, choices = _row_names(raw_nodes)
         nodes = tuple(
             UINode(
