@@ -97,3 +97,11 @@ def test_the_file_managers_open_with_default_is_not_a_change(tmp_path: Path) -> 
     (tmp_path / ".config" / "mimeapps.list").write_text("[Default Applications]\n")
     assert [what for _, what in changes(tmp_path, before)] == []
     assert is_noise(".config/mimeapps.list") and not is_noise(".config/mimeapps.list.bak")
+
+
+def test_glibs_temporary_copy_of_a_noise_file_is_noise() -> None:
+    from reefbench.envs.desktop.hometree import is_noise
+
+    assert is_noise(".local/share/recently-used.xbel.HXQOO2")
+    assert not is_noise(".local/share/recently-used.xbel.backup-of-mine")
+    assert not is_noise("Documents/report.odt.HXQOO2")

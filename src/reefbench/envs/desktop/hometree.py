@@ -80,7 +80,11 @@ def is_noise(rel: str) -> bool:
     name = rel.rsplit("/", 1)[-1]
     if name.startswith(_PENDING_PREFIXES + _LOCK_PREFIXES) or name.endswith(_EDITOR_NOISE_SUFFIXES):
         return True
-    return any(rel == p or (p.endswith("/") and rel.startswith(p)) for p in NOISE)
+    if any(rel == p or (p.endswith("/") and rel.startswith(p)) for p in NOISE):
+        return True
+    # GLib writes such a file through "NAME.XXXXXX" and renames it (g_file_set_contents): a
+    # snapshot taken meanwhile saw the temporary file "deleted" (a CI gate failed on it).
+    return any(rel.startswith(p + ".") and len(rel) == len(p) + 7 for p in NOISE)
 
 
 def scan(root: Path, *, include_noise: bool = False, pending: list[str] | None = None) -> Tree:
