@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from reefbench.actions.evaluators import EvalResult, evaluator
-from reefbench.documents import DocumentUnreadable, read_pdf, read_presentation
+from reefbench.documents import read_pdf, read_presentation
 from reefbench.envs.desktop.device import DesktopDevice
 from reefbench.envs.desktop.evaluators import _file, file_key
+from reefbench.envs.desktop.office_text_evaluators import _result
 
 # The mean difference per channel (of 255) up to which two decoded pictures are the same:
 # re-encoding passes, another picture does not.
@@ -191,19 +192,6 @@ def pdf_content_problem(path: Path, number: int, texts: list[str], pictures: int
 
 
 # ------------------------------------------------------------------ evaluators
-def _result(env: DesktopDevice, path: str, check: Any, ok: str, *args: Any) -> EvalResult:
-    target = _file(env, path)
-    if target is None:
-        return EvalResult(success=False, message=f"{path} does not exist")
-    try:
-        problem = check(target, *args)
-    except DocumentUnreadable as exc:
-        return EvalResult(success=False, message=str(exc))
-    if problem:
-        return EvalResult(success=False, message=f"{path}: {problem}")
-    return EvalResult(success=True, message=f"{path} {ok}")
-
-
 @evaluator(governs=_path_keys)
 def slide_picture(path: str, title: str, source: str, *, env: DesktopDevice) -> EvalResult:
     """The slide titled ``title`` shows the picture in the file ``source`` (compared by
